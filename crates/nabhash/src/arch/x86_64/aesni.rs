@@ -1,0 +1,85 @@
+//! NABHash v1 with AES-NI: each 16-byte lane in one xmm register, one `aesenc` per lane
+//! per 64-byte block (`AESENC` is exactly v1's round, so no adjustment is needed).
+
+use core::arch::x86_64::{
+    __m128i, _mm_aesenc_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128, _mm_xor_si128,
+};
+
+use crate::State;
+
+cpufeatures::new!(cpuid_aes, "aes", "sse2");
+
+/// Proof that this CPU has AES-NI (and SSE2). Only [`AesNi::new`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AesNi(());
+
+impl AesNi {
+    /// `Some` when the CPU has AES-NI. Detection runs once per process (cached by
+    /// `cpufeatures`), and not at all when `aes` is enabled at compile time.
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        cpuid_aes::get().then_some(AesNi(()))
+    }
+
+    /// v1 step 2 over every whole 64-byte block of `blocks`.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
+        // SAFETY: `self` exists only if `new` saw AES-NI and SSE2 on this CPU.
+        unsafe { compress_aesni(state, blocks) }
+    }
+
+    /// v1 steps 3–5.
+    #[inline]
+    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `new` saw AES-NI and SSE2 on this CPU.
+        unsafe { finish_aesni(state, len) }
+    }
+}
+
+#[inline(always)]
+fn load(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: `bytes` is 16 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn store(bytes: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `bytes` is 16 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), v) }
+}
+
+#[inline(always)]
+fn lane(block: &[u8], i: usize) -> __m128i {
+    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16-byte lane");
+    load(bytes)
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn compress_aesni(state: &mut State, blocks: &[u8]) {
+    let [mut l0, mut l1, mut l2, mut l3] = state.each_ref().map(load);
+    for block in blocks.chunks_exact(64) {
+        l0 = _mm_aesenc_si128(l0, lane(block, 0));
+        l1 = _mm_aesenc_si128(l1, lane(block, 1));
+        l2 = _mm_aesenc_si128(l2, lane(block, 2));
+        l3 = _mm_aesenc_si128(l3, lane(block, 3));
+    }
+    for (bytes, v) in state.iter_mut().zip([l0, l1, l2, l3]) {
+        store(bytes, v);
+    }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn finish_aesni(state: &State, len: u64) -> [u8; 16] {
+    // Bytes 0..8 of a lane are the low quadword, little-endian on x86_64.
+    let len = _mm_set_epi64x(0, len as i64);
+    let [l0, l1, l2, l3] = state.each_ref().map(|l| _mm_xor_si128(load(l), len));
+    let mut a = _mm_aesenc_si128(l0, l1);
+    let b = _mm_aesenc_si128(l2, l3);
+    a = _mm_aesenc_si128(a, b);
+    for _ in 0..3 {
+        a = _mm_aesenc_si128(a, a);
+    }
+    let mut out = [0u8; 16];
+    store(&mut out, a);
+    out
+}

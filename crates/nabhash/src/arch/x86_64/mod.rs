@@ -1,0 +1,3 @@
+//! x86_64 backends.
+
+pub(crate) mod aesni;

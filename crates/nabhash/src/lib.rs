@@ -1,0 +1,210 @@
+//! NABHash: a 128-bit checksum for large data that spends one AES round per 16 input bytes.
+//!
+//! This crate computes **NABHash v1** bit-exactly as published, on every architecture and
+//! endianness, with the fastest AES instructions the CPU has (AES-NI on x86_64) and a portable
+//! implementation everywhere else.
+//!
+//! ```
+//! let digest = nabhash::hash(b"hello world");
+//! assert_eq!(digest.len(), 16);
+//!
+//! // Streaming gives the same answer for any split of the input.
+//! let mut d = nabhash::Digest::new();
+//! d.update(b"hello ");
+//! d.update(b"world");
+//! assert_eq!(d.finalize(), digest);
+//! ```
+//!
+//! # v1 is a checksum, not a keyed or cryptographic hash
+//!
+//! v1 is **unkeyed and has constructible collisions**: the data enters each lane only as an
+//! AES round *key* (XORed after the nonlinear step), and each lane sees one round per block,
+//! so a difference in one block can be cancelled by a chosen difference in the next block of
+//! the same lane. Use it to detect accidental corruption and to match files hashed by other
+//! NABHash v1 tools, never where an adversary chooses the input.
+//!
+//! # The v1 algorithm
+//!
+//! `AESENC(state, key)` is one full AES encryption round as the x86 instruction defines it:
+//! `MixColumns(ShiftRows(SubBytes(state))) XOR key`.
+//!
+//! The state is 64 bytes, four 16-byte lanes `L0..L3`, each initialised to
+//! `5a 82 79 99 6e d9 eb a1 8f 1b bc dc ca 62 c1 d6` (the SHA-1 round constants, big-endian).
+//!
+//! 1. Split the input into 64-byte blocks; zero-pad the last one to 64 bytes if the length
+//!    is not a multiple of 64. An empty input has no blocks.
+//! 2. For each block `B`, for each lane `i`: `Li = AESENC(Li, B[16i..16i+16])`.
+//! 3. XOR the 8 little-endian bytes of the unpadded length (`u64`) into bytes `0..8` of every
+//!    lane.
+//! 4. Fold: `L0 = AESENC(L0, L1)`; `L1 = AESENC(L2, L3)`; `L0 = AESENC(L0, L1)`; then three
+//!    times `L0 = AESENC(L0, L0)`.
+//! 5. The digest is the 16 bytes of `L0` in memory order (hex output is those bytes in order).
+//!
+//! # Backends
+//!
+//! | arch | backend |
+//! | --- | --- |
+//! | x86_64 with AES-NI | `aesni`: one xmm register per lane |
+//! | everything else, incl. big-endian mips64 | `portable`: table-based AES round, endian-correct |
+//!
+//! The choice is made once per process. Building with `--cfg nabhash_backend="portable"`
+//! forces the portable backend.
+//!
+//! # Features
+//!
+//! - `std` (default): `impl std::io::Write for Digest`. Without it the crate is `no_std`.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+mod arch;
+mod dispatch;
+mod portable;
+
+#[doc(hidden)]
+pub use dispatch::{Backend, backends};
+
+/// The v1 state: four 16-byte lanes in memory order.
+type State = [[u8; 16]; 4];
+
+/// v1's initial lane value: the SHA-1 round constants 5a827999 6ed9eba1 8f1bbcdc ca62c1d6,
+/// big-endian (spec, "The v1 algorithm").
+const IV_LANE: [u8; 16] = [
+    0x5a, 0x82, 0x79, 0x99, 0x6e, 0xd9, 0xeb, 0xa1, 0x8f, 0x1b, 0xbc, 0xdc, 0xca, 0x62, 0xc1, 0xd6,
+];
+
+/// Block size of v1 in bytes: four lanes of 16.
+const BLOCK: usize = 64;
+
+/// The NABHash v1 digest of `data`.
+///
+/// ```
+/// let d = nabhash::hash(&[0xde, 0xad, 0xbe, 0xef]);
+/// assert_eq!(d, [0x90, 0x41, 0xd0, 0xd4, 0x40, 0xfe, 0x93, 0xf6,
+///                0x95, 0x15, 0xb7, 0x71, 0x61, 0x9a, 0xa5, 0x4c]);
+/// ```
+#[inline]
+pub fn hash(data: &[u8]) -> [u8; 16] {
+    hash_with(Backend::detect(), data)
+}
+
+/// [`hash`] computed by a given backend (for tests and benches).
+#[doc(hidden)]
+pub fn hash_with(backend: Backend, data: &[u8]) -> [u8; 16] {
+    let mut state = [IV_LANE; 4];
+    let whole = data.len() - data.len() % BLOCK;
+    let (body, tail) = data.split_at(whole);
+    backend.compress(&mut state, body);
+    if !tail.is_empty() {
+        let mut block = [0u8; BLOCK];
+        block[..tail.len()].copy_from_slice(tail);
+        backend.compress(&mut state, &block);
+    }
+    backend.finish(&state, data.len() as u64)
+}
+
+/// Streaming NABHash v1.
+///
+/// Any split of the input into [`update`](Digest::update) calls gives the same digest as
+/// [`hash`] of the whole. [`finalize`](Digest::finalize) does not disturb the state: it can be
+/// called at any point, any number of times, and more input may follow.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let mut d = nabhash::Digest::new();
+/// d.write_all(b"abc")?;
+/// let first = d.finalize();
+/// assert_eq!(first, d.finalize());
+/// assert_eq!(first, nabhash::hash(b"abc"));
+/// d.update(b"def");
+/// assert_eq!(d.finalize(), nabhash::hash(b"abcdef"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Digest {
+    state: State,
+    /// Bytes of the current partial block; `buf_len < 64` between calls.
+    buf: [u8; BLOCK],
+    buf_len: usize,
+    /// Total bytes seen (v1 uses the length modulo 2^64).
+    len: u64,
+    backend: Backend,
+}
+
+impl Digest {
+    /// A digest of the empty input, using the fastest backend of this CPU.
+    pub fn new() -> Self {
+        Self::with_backend(Backend::detect())
+    }
+
+    /// A digest that uses `backend` (for tests and benches).
+    #[doc(hidden)]
+    pub fn with_backend(backend: Backend) -> Self {
+        Digest {
+            state: [IV_LANE; 4],
+            buf: [0; BLOCK],
+            buf_len: 0,
+            len: 0,
+            backend,
+        }
+    }
+
+    /// Appends `data` to the input.
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if self.buf_len > 0 {
+            let take = (BLOCK - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < BLOCK {
+                return;
+            }
+            self.backend.compress(&mut self.state, &self.buf);
+            self.buf_len = 0;
+        }
+        let whole = data.len() - data.len() % BLOCK;
+        let (body, tail) = data.split_at(whole);
+        self.backend.compress(&mut self.state, body);
+        self.buf[..tail.len()].copy_from_slice(tail);
+        self.buf_len = tail.len();
+    }
+
+    /// The digest of everything passed to [`update`](Digest::update) so far.
+    pub fn finalize(&self) -> [u8; 16] {
+        let mut state = self.state;
+        if self.buf_len > 0 {
+            let mut block = [0u8; BLOCK];
+            block[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
+            self.backend.compress(&mut state, &block);
+        }
+        self.backend.finish(&state, self.len)
+    }
+
+    /// Forgets all input, as if newly created (the backend is kept).
+    pub fn reset(&mut self) {
+        *self = Self::with_backend(self.backend);
+    }
+}
+
+impl Default for Digest {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Digest {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.update(buf);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
