@@ -1,1 +1,108 @@
-fn main() {}
+//! `cargo xtask`: the workspace's automation (see README.md).
+//!
+//! - `cargo xtask test [--host] [--arch A]... [--vm] [--quick]`: lints and host tests, the
+//!   cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the VM tests.
+//!   With none of `--host/--arch/--vm` it runs everything. Installs what it needs.
+//! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
+
+mod bench;
+mod install;
+mod matrix;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--quick]
+        lints and host tests, the cross matrix under qemu-user, the kernel-VM tests;
+        with none of --host/--arch/--vm, all of them. Installs missing apt packages
+        (as root), rustup targets and nightly rust-src, and says what it installed.
+  vm-test
+        the kernel-VM tests only (same as `test --vm`)
+  bench [--quick] [--crate NAME]...
+        the criterion comparisons of benches/ (all, or the named crates' benches)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    let Some((command, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return Err("no command given".into());
+    };
+    match command.as_str() {
+        "test" => test::run(test_options(rest)?),
+        "vm-test" => test::run(test_options(&["--vm".to_string()])?),
+        "bench" => bench::run_benches(bench_options(rest)?),
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    }
+}
+
+fn test_options(args: &[String]) -> Result<test::Options, String> {
+    let mut opts = test::Options {
+        host: false,
+        archs: Vec::new(),
+        vm: false,
+        quick: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--host" => opts.host = true,
+            "--vm" => opts.vm = true,
+            "--quick" => opts.quick = true,
+            "--arch" => {
+                let arch = it.next().ok_or("--arch needs a value")?;
+                let known = matrix::TARGETS.iter().any(|t| t.arch == arch);
+                if !known && arch != "all" {
+                    return Err(format!(
+                        "unknown --arch `{arch}`: expected aarch64, riscv64, mips64, mips64el or all"
+                    ));
+                }
+                opts.archs.push(arch.clone());
+            }
+            other => return Err(format!("unknown option `{other}` for test\n{USAGE}")),
+        }
+    }
+    if !opts.host && opts.archs.is_empty() && !opts.vm {
+        opts.host = true;
+        opts.archs.push("all".into());
+        opts.vm = true;
+    }
+    Ok(opts)
+}
+
+fn bench_options(args: &[String]) -> Result<bench::Options, String> {
+    let mut opts = bench::Options {
+        quick: false,
+        benches: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => opts.quick = true,
+            "--crate" => opts
+                .benches
+                .push(it.next().ok_or("--crate needs a value")?.clone()),
+            other => return Err(format!("unknown option `{other}` for bench\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}

@@ -39,7 +39,7 @@ fn records(text: &str, n: usize) -> impl Iterator<Item = Vec<&str>> {
 }
 
 pub fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length in {s:?}");
+    assert!(s.len().is_multiple_of(2), "odd hex length in {s:?}");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))

@@ -1,0 +1,158 @@
+//! The cross-test matrix: every (target, CPU model, RUSTFLAGS) that `cargo xtask test`
+//! runs, and the backend each crate must dispatch to there. This is the one place to edit
+//! when a crate gains a backend: add the row (or the expectation) that makes it run.
+
+/// One run of the workspace's tests.
+pub struct Run {
+    /// Rust target triple.
+    pub target: &'static str,
+    /// `QEMU_CPU` for qemu-user.
+    pub cpu: &'static str,
+    /// `RUSTFLAGS` of the build: `-C target-feature=...` for ISA extensions chosen at compile
+    /// time, `--cfg <crate>_backend="..."` to force a backend ("" for the target's baseline).
+    pub rustflags: &'static str,
+    /// `(crate, backend)`: the backend the crate's dispatch must pick under this CPU.
+    pub expect: &'static [(&'static str, &'static str)],
+}
+
+/// A cross target and what it takes to build and run it.
+pub struct Target {
+    /// Rust target triple.
+    pub triple: &'static str,
+    /// Short name for `--arch`.
+    pub arch: &'static str,
+    /// Tier 3: needs nightly and `-Zbuild-std`.
+    pub build_std: bool,
+    /// The qemu-user binary (also named in `.cargo/config.toml`'s runner).
+    pub qemu: &'static str,
+    /// The C cross compiler used as linker (`.cargo/config.toml`) and its Debian package.
+    pub linker: &'static str,
+    pub linker_package: &'static str,
+    /// Sysroot passed to qemu with `-L`, and the Debian package that provides its libc.
+    pub sysroot: &'static str,
+    pub libc_package: &'static str,
+}
+
+pub const TARGETS: &[Target] = &[
+    Target {
+        triple: "aarch64-unknown-linux-gnu",
+        arch: "aarch64",
+        build_std: false,
+        qemu: "qemu-aarch64",
+        linker: "aarch64-linux-gnu-gcc",
+        linker_package: "gcc-aarch64-linux-gnu",
+        sysroot: "/usr/aarch64-linux-gnu",
+        libc_package: "libc6-dev-arm64-cross",
+    },
+    Target {
+        triple: "riscv64gc-unknown-linux-gnu",
+        arch: "riscv64",
+        build_std: false,
+        qemu: "qemu-riscv64",
+        linker: "riscv64-linux-gnu-gcc",
+        linker_package: "gcc-riscv64-linux-gnu",
+        sysroot: "/usr/riscv64-linux-gnu",
+        libc_package: "libc6-dev-riscv64-cross",
+    },
+    Target {
+        triple: "mips64-unknown-linux-gnuabi64",
+        arch: "mips64",
+        build_std: true,
+        qemu: "qemu-mips64",
+        linker: "mips64-linux-gnuabi64-gcc",
+        linker_package: "gcc-mips64-linux-gnuabi64",
+        sysroot: "/usr/mips64-linux-gnuabi64",
+        libc_package: "libc6-dev-mips64-cross",
+    },
+    Target {
+        triple: "mips64el-unknown-linux-gnuabi64",
+        arch: "mips64el",
+        build_std: true,
+        qemu: "qemu-mips64el",
+        linker: "mips64el-linux-gnuabi64-gcc",
+        linker_package: "gcc-mips64el-linux-gnuabi64",
+        sysroot: "/usr/mips64el-linux-gnuabi64",
+        libc_package: "libc6-dev-mips64el-cross",
+    },
+];
+
+/// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
+/// The host's expectation is read from the kernel's flags, independently of the crates' own
+/// CPUID detection, so a backend that silently falls back fails the host run.
+pub const HOST_BACKENDS: &[(&str, &[(&str, &[&str])])] =
+    &[("nabhash", &[("aesni", &["aes", "sse2"]), ("portable", &[])])];
+
+const PORTABLE: &[(&str, &str)] = &[("nabhash", "portable")];
+
+/// Cross runs. CPU models are qemu 7.2's. `quick` runs take the first row of each target.
+pub const RUNS: &[Run] = &[
+    // aarch64: `max` has every extension qemu implements (SVE2, ...); cortex-a53 is an Armv8.0
+    // in-order core. Every qemu 7.2 aarch64 model reports AES in AT_HWCAP (checked with
+    // getauxval for a64fx, cortex-a35/53/57/72/76, neoverse-n1, max), so a row that must run a
+    // crate's non-crypto fallback forces it with that crate's `--cfg <crate>_backend`.
+    Run {
+        target: "aarch64-unknown-linux-gnu",
+        cpu: "max",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "aarch64-unknown-linux-gnu",
+        cpu: "cortex-a53",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    // riscv64: plain RV64GC; RVV at VLEN 128; RVV at VLEN 256 with the scalar crypto
+    // extensions (built with them enabled, as riscv64 kernels are chosen at compile time).
+    Run {
+        target: "riscv64gc-unknown-linux-gnu",
+        cpu: "rv64",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "riscv64gc-unknown-linux-gnu",
+        cpu: "rv64,v=true,vlen=128",
+        rustflags: "-C target-feature=+v",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "riscv64gc-unknown-linux-gnu",
+        cpu: "rv64,v=true,vlen=256,zkne=true,zknd=true,zbkb=true",
+        rustflags: "-C target-feature=+v,+zkne,+zknd,+zbkb",
+        expect: PORTABLE,
+    },
+    // mips64 big-endian: this is what proves the portable paths endian-correct.
+    Run {
+        target: "mips64-unknown-linux-gnuabi64",
+        cpu: "MIPS64R2-generic",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "mips64-unknown-linux-gnuabi64",
+        cpu: "Loongson-3A4000",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "mips64el-unknown-linux-gnuabi64",
+        cpu: "MIPS64R2-generic",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+    Run {
+        target: "mips64el-unknown-linux-gnuabi64",
+        cpu: "Loongson-3A4000",
+        rustflags: "",
+        expect: PORTABLE,
+    },
+];
+
+/// The target description of `triple`.
+pub fn target(triple: &str) -> &'static Target {
+    TARGETS
+        .iter()
+        .find(|t| t.triple == triple)
+        .expect("every run's target is in TARGETS")
+}

@@ -1,0 +1,319 @@
+//! `cargo xtask test`: lints, host tests, the cross matrix under qemu-user, the VM tests;
+//! then one summary line per run.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use crate::install::{self, Needs};
+use crate::matrix::{self, HOST_BACKENDS, RUNS, Run, TARGETS};
+use crate::util::{cargo, nightly_cargo, root, run_tee};
+
+/// Property-test cases per test: full on the host, fewer under emulation (proptest reads
+/// `PROPTEST_CASES`).
+const HOST_CASES: &str = "512";
+const EMULATED_CASES: &str = "48";
+const QUICK_CASES: &str = "16";
+
+pub struct Options {
+    pub host: bool,
+    pub archs: Vec<String>,
+    pub vm: bool,
+    pub quick: bool,
+}
+
+/// The outcome of one stage, for the summary.
+struct Outcome {
+    target: String,
+    cpu: String,
+    rustflags: String,
+    passed: u64,
+    failed: u64,
+    /// The command itself failed (a build error, a crash) beyond failing tests.
+    ok: bool,
+    backends: String,
+    secs: u64,
+    note: String,
+}
+
+pub fn run(opts: Options) -> Result<(), String> {
+    let targets: Vec<_> = TARGETS
+        .iter()
+        .filter(|t| opts.archs.iter().any(|a| a == "all" || a == t.arch))
+        .collect();
+    install::ensure(&Needs {
+        targets: targets.clone(),
+        lints: opts.host,
+        miri: false,
+    })?;
+
+    let mut outcomes = Vec::new();
+    if opts.host {
+        outcomes.push(lint()?);
+        outcomes.push(host(&opts)?);
+    }
+    for t in &targets {
+        let mut rows = RUNS.iter().filter(|r| r.target == t.triple);
+        let rows: Vec<&Run> = if opts.quick {
+            rows.next().into_iter().collect()
+        } else {
+            rows.collect()
+        };
+        for r in rows {
+            outcomes.push(cross(r, &opts)?);
+        }
+    }
+    if opts.vm {
+        outcomes.push(Outcome {
+            target: "vm (qemu-system-x86_64)".into(),
+            cpu: "-".into(),
+            rustflags: "-".into(),
+            passed: 0,
+            failed: 0,
+            ok: true,
+            backends: "-".into(),
+            secs: 0,
+            note: "no crate with VM tests yet: kcapi brings them".into(),
+        });
+    }
+    summary(&outcomes)
+}
+
+/// `cargo fmt --check` and clippy with warnings denied.
+fn lint() -> Result<Outcome, String> {
+    let start = Instant::now();
+    let fmt = crate::util::run(cargo().args(["fmt", "--all", "--check"]));
+    let clippy = crate::util::run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "-D",
+        "warnings",
+    ]));
+    for e in [&fmt, &clippy].into_iter().filter_map(|r| r.as_ref().err()) {
+        eprintln!("xtask: {e}");
+    }
+    let verdict = |r: &Result<(), String>| if r.is_ok() { "ok" } else { "FAILED" };
+    Ok(Outcome {
+        target: "lint".into(),
+        cpu: "-".into(),
+        rustflags: "-".into(),
+        passed: 0,
+        failed: 0,
+        ok: fmt.is_ok() && clippy.is_ok(),
+        backends: "-".into(),
+        secs: start.elapsed().as_secs(),
+        note: format!(
+            "cargo fmt --check: {}, clippy -D warnings: {}",
+            verdict(&fmt),
+            verdict(&clippy)
+        ),
+    })
+}
+
+fn host(opts: &Options) -> Result<Outcome, String> {
+    let report = report_file("host");
+    let mut cmd = cargo();
+    cmd.args(["test", "--workspace", "--no-fail-fast"])
+        .env(
+            "PROPTEST_CASES",
+            if opts.quick { QUICK_CASES } else { HOST_CASES },
+        )
+        .env("XTASK_BACKEND_REPORT", &report);
+    let flags = host_flags();
+    for (krate, choices) in HOST_BACKENDS {
+        let want = choices
+            .iter()
+            .find(|(_, needs)| needs.iter().all(|f| flags.iter().any(|h| h == f)))
+            .map_or("portable", |(b, _)| b);
+        cmd.env(expect_var(krate), want);
+    }
+    let host = std::env::consts::ARCH.to_string() + " (host)";
+    execute(cmd, host, "native".into(), "-".into(), report)
+}
+
+fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
+    let t = matrix::target(r.target);
+    let report = report_file(&format!("{}-{}", t.arch, r.cpu.replace([',', '='], "_")));
+    let mut cmd = if t.build_std {
+        nightly_cargo()
+    } else {
+        cargo()
+    };
+    cmd.arg("test");
+    if t.build_std {
+        cmd.arg("-Zbuild-std");
+    }
+    // Doc tests run on the host only; benches and xtask are host tools.
+    cmd.args(["--workspace", "--exclude", "xtask", "--exclude", "benches"])
+        .args([
+            "--lib",
+            "--bins",
+            "--tests",
+            "--no-fail-fast",
+            "--target",
+            t.triple,
+        ])
+        .env("QEMU_CPU", r.cpu)
+        .env(
+            "PROPTEST_CASES",
+            if opts.quick {
+                QUICK_CASES
+            } else {
+                EMULATED_CASES
+            },
+        )
+        .env("XTASK_BACKEND_REPORT", &report);
+    if !r.rustflags.is_empty() {
+        // A target dir per flag set, so that the runs do not rebuild each other.
+        let slug: String = r
+            .rustflags
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let dir = root().join("target/xtask").join(slug);
+        cmd.env("RUSTFLAGS", r.rustflags)
+            .env("CARGO_TARGET_DIR", dir);
+    }
+    for (krate, backend) in r.expect {
+        cmd.env(expect_var(krate), backend);
+    }
+    let flags = if r.rustflags.is_empty() {
+        "-"
+    } else {
+        r.rustflags
+    };
+    execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report)
+}
+
+fn execute(
+    mut cmd: Command,
+    target: String,
+    cpu: String,
+    rustflags: String,
+    report: PathBuf,
+) -> Result<Outcome, String> {
+    eprintln!("\nxtask: ==== {target} / {cpu} / {rustflags} ====");
+    let start = Instant::now();
+    let _ = std::fs::remove_file(&report);
+    let (out, ok) = run_tee(&mut cmd)?;
+    let (passed, failed) = count(&out);
+    let mut backends: Vec<String> = std::fs::read_to_string(&report)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    backends.sort();
+    backends.dedup();
+    let backends = if backends.is_empty() {
+        "(none reported)".into()
+    } else {
+        backends.join(" ")
+    };
+    Ok(Outcome {
+        target,
+        cpu,
+        rustflags,
+        passed,
+        failed,
+        ok,
+        backends,
+        secs: start.elapsed().as_secs(),
+        note: String::new(),
+    })
+}
+
+/// Sums libtest's `test result: ok. N passed; M failed; ...` lines.
+fn count(out: &str) -> (u64, u64) {
+    let mut passed = 0;
+    let mut failed = 0;
+    for line in out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("test result: "))
+    {
+        for part in line.split(';') {
+            let mut words = part.split_whitespace().rev();
+            let (Some(kind), Some(n)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Ok(n) = n.parse::<u64>() else { continue };
+            match kind {
+                "passed" => passed += n,
+                "failed" => failed += n,
+                _ => {}
+            }
+        }
+    }
+    (passed, failed)
+}
+
+fn report_file(name: &str) -> PathBuf {
+    let dir = root().join("target/xtask/reports");
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(format!("{name}.txt"))
+}
+
+/// `XTASK_EXPECT_<CRATE>`, read by each crate's `report_backend` test.
+fn expect_var(krate: &str) -> String {
+    format!("XTASK_EXPECT_{}", krate.to_uppercase().replace('-', "_"))
+}
+
+/// The CPU flags the host's kernel reports.
+fn host_flags() -> Vec<String> {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("flags"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, f)| f.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+fn summary(outcomes: &[Outcome]) -> Result<(), String> {
+    println!("\n==== cargo xtask test: summary ====");
+    println!(
+        "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5}  backends",
+        "target", "cpu", "rustflags", "passed", "failed", "secs"
+    );
+    let mut bad = Vec::new();
+    for o in outcomes {
+        let status = if !o.ok && o.failed == 0 && o.note.is_empty() {
+            " (command failed)"
+        } else {
+            ""
+        };
+        println!(
+            "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5}  {}{}{}",
+            o.target,
+            o.cpu,
+            o.rustflags,
+            o.passed,
+            o.failed,
+            o.secs,
+            o.backends,
+            status,
+            if o.note.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", o.note)
+            }
+        );
+        if !o.ok || o.failed > 0 {
+            bad.push(format!("{} / {}", o.target, o.cpu));
+        }
+        // A run that executed nothing is a failure, not a pass.
+        if o.ok && o.passed == 0 && o.note.is_empty() {
+            bad.push(format!("{} / {} ran no test", o.target, o.cpu));
+        }
+    }
+    let passed: u64 = outcomes.iter().map(|o| o.passed).sum();
+    let failed: u64 = outcomes.iter().map(|o| o.failed).sum();
+    println!("total: {passed} passed, {failed} failed");
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("failing runs: {}", bad.join(", ")))
+    }
+}
