@@ -79,8 +79,25 @@ pub const TARGETS: &[Target] = &[
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own
 /// CPUID detection, so a backend that silently falls back fails the host run.
-pub const HOST_BACKENDS: &[(&str, &[(&str, &[&str])])] =
-    &[("nabhash", &[("aesni", &["aes", "sse2"]), ("portable", &[])])];
+pub const HOST_BACKENDS: &[HostBackends] = &[HostBackends {
+    krate: "nabhash",
+    choices: &[Choice {
+        backend: "aesni",
+        flags: &["aes", "sse2"],
+    }],
+}];
+
+/// A crate's host backends, most preferred first; with none of them usable, `portable`.
+pub struct HostBackends {
+    pub krate: &'static str,
+    pub choices: &'static [Choice],
+}
+
+/// A backend and the `/proc/cpuinfo` flags it needs.
+pub struct Choice {
+    pub backend: &'static str,
+    pub flags: &'static [&'static str],
+}
 
 const PORTABLE: &[(&str, &str)] = &[("nabhash", "portable")];
 

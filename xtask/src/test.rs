@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use crate::install::{self, Needs};
-use crate::matrix::{self, HOST_BACKENDS, RUNS, Run, TARGETS};
+use crate::matrix::{self, Choice, HOST_BACKENDS, RUNS, Run, TARGETS};
 use crate::util::{cargo, nightly_cargo, root, run_tee};
 
 /// Property-test cases per test: full on the host, fewer under emulation (proptest reads
@@ -123,12 +123,14 @@ fn host(opts: &Options) -> Result<Outcome, String> {
         )
         .env("XTASK_BACKEND_REPORT", &report);
     let flags = host_flags();
-    for (krate, choices) in HOST_BACKENDS {
-        let want = choices
+    for h in HOST_BACKENDS {
+        let usable = |c: &&Choice| c.flags.iter().all(|f| flags.iter().any(|h| h == f));
+        let want = h
+            .choices
             .iter()
-            .find(|(_, needs)| needs.iter().all(|f| flags.iter().any(|h| h == f)))
-            .map_or("portable", |(b, _)| b);
-        cmd.env(expect_var(krate), want);
+            .find(usable)
+            .map_or("portable", |c| c.backend);
+        cmd.env(expect_var(h.krate), want);
     }
     let host = std::env::consts::ARCH.to_string() + " (host)";
     execute(cmd, host, "native".into(), "-".into(), report)
