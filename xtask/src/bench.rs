@@ -20,19 +20,9 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     cmd.arg("--");
     if opts.quick {
         // A minute-scale run: short warm-up and measurement, fewer samples.
-        cmd.args([
-            "--warm-up-time",
-            "0.5",
-            "--measurement-time",
-            "1",
-            "--sample-size",
-            "20",
-        ]);
+        cmd.args(["--warm-up-time", "0.5", "--measurement-time", "1", "--sample-size", "20"]);
     }
     run(&mut cmd)?;
-    eprintln!(
-        "xtask: criterion estimates are in {}",
-        root().join("target/criterion").display()
-    );
+    eprintln!("xtask: criterion estimates are in {}", root().join("target/criterion").display());
     Ok(())
 }

@@ -45,19 +45,14 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
-    let line = format!(
-        "apt-get install -y --no-install-recommends {}",
-        missing.join(" ")
-    );
+    let line = format!("apt-get install -y --no-install-recommends {}", missing.join(" "));
     if !is_root() {
         return Err(format!(
             "missing Debian packages for the cross matrix; run as root:\n    apt-get update && {line}"
         ));
     }
     eprintln!("xtask: installing Debian packages: {}", missing.join(" "));
-    run(Command::new("apt-get")
-        .arg("update")
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(Command::new("apt-get").arg("update").env("DEBIAN_FRONTEND", "noninteractive"))?;
     run(Command::new("apt-get")
         .args(["install", "-y", "--no-install-recommends"])
         .args(&missing)
@@ -67,12 +62,8 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
 }
 
 fn ensure_rustup(needs: &Needs) -> Result<(), String> {
-    let stable_targets: Vec<&str> = needs
-        .targets
-        .iter()
-        .filter(|t| !t.build_std)
-        .map(|t| t.triple)
-        .collect();
+    let stable_targets: Vec<&str> =
+        needs.targets.iter().filter(|t| !t.build_std).map(|t| t.triple).collect();
     if !stable_targets.is_empty() {
         let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))
             .ok_or("`rustup target list --installed` failed: is rustup installed?")?;
@@ -81,9 +72,7 @@ fn ensure_rustup(needs: &Needs) -> Result<(), String> {
             .filter(|t| !installed.lines().any(|l| l.trim() == *t))
             .collect();
         if !missing.is_empty() {
-            run(Command::new("rustup")
-                .args(["target", "add"])
-                .args(&missing))?;
+            run(Command::new("rustup").args(["target", "add"]).args(&missing))?;
             eprintln!("xtask: installed rustup targets: {}", missing.join(" "));
         }
     }
@@ -114,10 +103,7 @@ fn ensure_rustup(needs: &Needs) -> Result<(), String> {
             cmd.args(["--component", c]);
         }
         run(&mut cmd)?;
-        eprintln!(
-            "xtask: installed the nightly toolchain with {}",
-            nightly_components.join(", ")
-        );
+        eprintln!("xtask: installed the nightly toolchain with {}", nightly_components.join(", "));
         return Ok(());
     }
     let installed = output(Command::new("rustup").args([
@@ -130,21 +116,14 @@ fn ensure_rustup(needs: &Needs) -> Result<(), String> {
     .unwrap_or_default();
     let mut missing: Vec<&str> = nightly_components
         .into_iter()
-        .filter(|c| {
-            !installed
-                .lines()
-                .any(|l| l.starts_with(&format!("{c}-")) || l.trim() == *c)
-        })
+        .filter(|c| !installed.lines().any(|l| l.starts_with(&format!("{c}-")) || l.trim() == *c))
         .collect();
     missing.dedup();
     if !missing.is_empty() {
         run(Command::new("rustup")
             .args(["component", "add", "--toolchain", "nightly"])
             .args(&missing))?;
-        eprintln!(
-            "xtask: installed nightly components: {}",
-            missing.join(", ")
-        );
+        eprintln!("xtask: installed nightly components: {}", missing.join(", "));
     }
     Ok(())
 }

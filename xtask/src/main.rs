@@ -56,12 +56,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
 }
 
 fn test_options(args: &[String]) -> Result<test::Options, String> {
-    let mut opts = test::Options {
-        host: false,
-        archs: Vec::new(),
-        vm: false,
-        quick: false,
-    };
+    let mut opts = test::Options { host: false, archs: Vec::new(), vm: false, quick: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -90,17 +85,12 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
 }
 
 fn bench_options(args: &[String]) -> Result<bench::Options, String> {
-    let mut opts = bench::Options {
-        quick: false,
-        benches: Vec::new(),
-    };
+    let mut opts = bench::Options { quick: false, benches: Vec::new() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => opts.quick = true,
-            "--crate" => opts
-                .benches
-                .push(it.next().ok_or("--crate needs a value")?.clone()),
+            "--crate" => opts.benches.push(it.next().ok_or("--crate needs a value")?.clone()),
             other => return Err(format!("unknown option `{other}` for bench\n{USAGE}")),
         }
     }

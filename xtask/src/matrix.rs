@@ -76,15 +76,17 @@ pub const TARGETS: &[Target] = &[
     },
 ];
 
+/// Crates whose portable and API layers run under Miri in the host stage (the pure ones:
+/// no syscalls, no FFI). Under Miri `cpufeatures` sees only compile-time features, so the
+/// portable backends are the ones exercised; each must report `portable`.
+pub const MIRI_CRATES: &[&str] = &["nabhash"];
+
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own
 /// CPUID detection, so a backend that silently falls back fails the host run.
 pub const HOST_BACKENDS: &[HostBackends] = &[HostBackends {
     krate: "nabhash",
-    choices: &[Choice {
-        backend: "aesni",
-        flags: &["aes", "sse2"],
-    }],
+    choices: &[Choice { backend: "aesni", flags: &["aes", "sse2"] }],
 }];
 
 /// A crate's host backends, most preferred first; with none of them usable, `portable`.
@@ -107,26 +109,11 @@ pub const RUNS: &[Run] = &[
     // in-order core. Every qemu 7.2 aarch64 model reports AES in AT_HWCAP (checked with
     // getauxval for a64fx, cortex-a35/53/57/72/76, neoverse-n1, max), so a row that must run a
     // crate's non-crypto fallback forces it with that crate's `--cfg <crate>_backend`.
-    Run {
-        target: "aarch64-unknown-linux-gnu",
-        cpu: "max",
-        rustflags: "",
-        expect: PORTABLE,
-    },
-    Run {
-        target: "aarch64-unknown-linux-gnu",
-        cpu: "cortex-a53",
-        rustflags: "",
-        expect: PORTABLE,
-    },
+    Run { target: "aarch64-unknown-linux-gnu", cpu: "max", rustflags: "", expect: PORTABLE },
+    Run { target: "aarch64-unknown-linux-gnu", cpu: "cortex-a53", rustflags: "", expect: PORTABLE },
     // riscv64: plain RV64GC; RVV at VLEN 128; RVV at VLEN 256 with the scalar crypto
     // extensions (built with them enabled, as riscv64 kernels are chosen at compile time).
-    Run {
-        target: "riscv64gc-unknown-linux-gnu",
-        cpu: "rv64",
-        rustflags: "",
-        expect: PORTABLE,
-    },
+    Run { target: "riscv64gc-unknown-linux-gnu", cpu: "rv64", rustflags: "", expect: PORTABLE },
     Run {
         target: "riscv64gc-unknown-linux-gnu",
         cpu: "rv64,v=true,vlen=128",
@@ -168,8 +155,5 @@ pub const RUNS: &[Run] = &[
 
 /// The target description of `triple`.
 pub fn target(triple: &str) -> &'static Target {
-    TARGETS
-        .iter()
-        .find(|t| t.triple == triple)
-        .expect("every run's target is in TARGETS")
+    TARGETS.iter().find(|t| t.triple == triple).expect("every run's target is in TARGETS")
 }

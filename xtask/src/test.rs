@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use crate::install::{self, Needs};
-use crate::matrix::{self, Choice, HOST_BACKENDS, RUNS, Run, TARGETS};
+use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_CRATES, RUNS, Run, TARGETS};
 use crate::util::{cargo, nightly_cargo, root, run_tee};
 
 /// Property-test cases per test: full on the host, fewer under emulation (proptest reads
@@ -14,6 +14,8 @@ use crate::util::{cargo, nightly_cargo, root, run_tee};
 const HOST_CASES: &str = "512";
 const EMULATED_CASES: &str = "48";
 const QUICK_CASES: &str = "16";
+/// Miri interprets code thousands of times slower; the tests also shrink their inputs.
+const MIRI_CASES: &str = "4";
 
 pub struct Options {
     pub host: bool,
@@ -37,28 +39,20 @@ struct Outcome {
 }
 
 pub fn run(opts: Options) -> Result<(), String> {
-    let targets: Vec<_> = TARGETS
-        .iter()
-        .filter(|t| opts.archs.iter().any(|a| a == "all" || a == t.arch))
-        .collect();
-    install::ensure(&Needs {
-        targets: targets.clone(),
-        lints: opts.host,
-        miri: false,
-    })?;
+    let targets: Vec<_> =
+        TARGETS.iter().filter(|t| opts.archs.iter().any(|a| a == "all" || a == t.arch)).collect();
+    install::ensure(&Needs { targets: targets.clone(), lints: opts.host, miri: opts.host })?;
 
     let mut outcomes = Vec::new();
     if opts.host {
         outcomes.push(lint()?);
         outcomes.push(host(&opts)?);
+        outcomes.push(miri()?);
     }
     for t in &targets {
         let mut rows = RUNS.iter().filter(|r| r.target == t.triple);
-        let rows: Vec<&Run> = if opts.quick {
-            rows.next().into_iter().collect()
-        } else {
-            rows.collect()
-        };
+        let rows: Vec<&Run> =
+            if opts.quick { rows.next().into_iter().collect() } else { rows.collect() };
         for r in rows {
             outcomes.push(cross(r, &opts)?);
         }
@@ -117,76 +111,57 @@ fn host(opts: &Options) -> Result<Outcome, String> {
     let report = report_file("host");
     let mut cmd = cargo();
     cmd.args(["test", "--workspace", "--no-fail-fast"])
-        .env(
-            "PROPTEST_CASES",
-            if opts.quick { QUICK_CASES } else { HOST_CASES },
-        )
+        .env("PROPTEST_CASES", if opts.quick { QUICK_CASES } else { HOST_CASES })
         .env("XTASK_BACKEND_REPORT", &report);
     let flags = host_flags();
     for h in HOST_BACKENDS {
         let usable = |c: &&Choice| c.flags.iter().all(|f| flags.iter().any(|h| h == f));
-        let want = h
-            .choices
-            .iter()
-            .find(usable)
-            .map_or("portable", |c| c.backend);
+        let want = h.choices.iter().find(usable).map_or("portable", |c| c.backend);
         cmd.env(expect_var(h.krate), want);
     }
     let host = std::env::consts::ARCH.to_string() + " (host)";
     execute(cmd, host, "native".into(), "-".into(), report)
 }
 
+/// `cargo miri test` of the pure crates (undefined behaviour in the portable and API layers).
+fn miri() -> Result<Outcome, String> {
+    let report = report_file("miri");
+    let mut cmd = nightly_cargo();
+    cmd.args(["miri", "test", "--no-fail-fast"]);
+    for krate in MIRI_CRATES {
+        cmd.args(["--package", krate]).env(expect_var(krate), "portable");
+    }
+    // proptest's failure persistence needs the working directory: no isolation.
+    cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation")
+        .env("PROPTEST_CASES", MIRI_CASES)
+        .env("XTASK_BACKEND_REPORT", &report);
+    execute(cmd, "miri (x86_64)".into(), "-".into(), "-".into(), report)
+}
+
 fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
     let t = matrix::target(r.target);
     let report = report_file(&format!("{}-{}", t.arch, r.cpu.replace([',', '='], "_")));
-    let mut cmd = if t.build_std {
-        nightly_cargo()
-    } else {
-        cargo()
-    };
+    let mut cmd = if t.build_std { nightly_cargo() } else { cargo() };
     cmd.arg("test");
     if t.build_std {
         cmd.arg("-Zbuild-std");
     }
     // Doc tests run on the host only; benches and xtask are host tools.
     cmd.args(["--workspace", "--exclude", "xtask", "--exclude", "benches"])
-        .args([
-            "--lib",
-            "--bins",
-            "--tests",
-            "--no-fail-fast",
-            "--target",
-            t.triple,
-        ])
+        .args(["--lib", "--bins", "--tests", "--no-fail-fast", "--target", t.triple])
         .env("QEMU_CPU", r.cpu)
-        .env(
-            "PROPTEST_CASES",
-            if opts.quick {
-                QUICK_CASES
-            } else {
-                EMULATED_CASES
-            },
-        )
+        .env("PROPTEST_CASES", if opts.quick { QUICK_CASES } else { EMULATED_CASES })
         .env("XTASK_BACKEND_REPORT", &report);
     if !r.rustflags.is_empty() {
         // A target dir per flag set, so that the runs do not rebuild each other.
-        let slug: String = r
-            .rustflags
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect();
+        let slug: String = r.rustflags.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
         let dir = root().join("target/xtask").join(slug);
-        cmd.env("RUSTFLAGS", r.rustflags)
-            .env("CARGO_TARGET_DIR", dir);
+        cmd.env("RUSTFLAGS", r.rustflags).env("CARGO_TARGET_DIR", dir);
     }
     for (krate, backend) in r.expect {
         cmd.env(expect_var(krate), backend);
     }
-    let flags = if r.rustflags.is_empty() {
-        "-"
-    } else {
-        r.rustflags
-    };
+    let flags = if r.rustflags.is_empty() { "-" } else { r.rustflags };
     execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report)
 }
 
@@ -202,18 +177,11 @@ fn execute(
     let _ = std::fs::remove_file(&report);
     let (out, ok) = run_tee(&mut cmd)?;
     let (passed, failed) = count(&out);
-    let mut backends: Vec<String> = std::fs::read_to_string(&report)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let mut backends: Vec<String> =
+        std::fs::read_to_string(&report).unwrap_or_default().lines().map(str::to_owned).collect();
     backends.sort();
     backends.dedup();
-    let backends = if backends.is_empty() {
-        "(none reported)".into()
-    } else {
-        backends.join(" ")
-    };
+    let backends = if backends.is_empty() { "(none reported)".into() } else { backends.join(" ") };
     Ok(Outcome {
         target,
         cpu,
@@ -231,10 +199,7 @@ fn execute(
 fn count(out: &str) -> (u64, u64) {
     let mut passed = 0;
     let mut failed = 0;
-    for line in out
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("test result: "))
-    {
+    for line in out.lines().filter_map(|l| l.trim().strip_prefix("test result: ")) {
         for part in line.split(';') {
             let mut words = part.split_whitespace().rev();
             let (Some(kind), Some(n)) = (words.next(), words.next()) else {
@@ -281,11 +246,8 @@ fn summary(outcomes: &[Outcome]) -> Result<(), String> {
     );
     let mut bad = Vec::new();
     for o in outcomes {
-        let status = if !o.ok && o.failed == 0 && o.note.is_empty() {
-            " (command failed)"
-        } else {
-            ""
-        };
+        let status =
+            if !o.ok && o.failed == 0 && o.note.is_empty() { " (command failed)" } else { "" };
         println!(
             "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5}  {}{}{}",
             o.target,
@@ -296,11 +258,7 @@ fn summary(outcomes: &[Outcome]) -> Result<(), String> {
             o.secs,
             o.backends,
             status,
-            if o.note.is_empty() {
-                String::new()
-            } else {
-                format!("  [{}]", o.note)
-            }
+            if o.note.is_empty() { String::new() } else { format!("  [{}]", o.note) }
         );
         if !o.ok || o.failed > 0 {
             bad.push(format!("{} / {}", o.target, o.cpu));
@@ -313,9 +271,5 @@ fn summary(outcomes: &[Outcome]) -> Result<(), String> {
     let passed: u64 = outcomes.iter().map(|o| o.passed).sum();
     let failed: u64 = outcomes.iter().map(|o| o.failed).sum();
     println!("total: {passed} passed, {failed} failed");
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("failing runs: {}", bad.join(", ")))
-    }
+    if bad.is_empty() { Ok(()) } else { Err(format!("failing runs: {}", bad.join(", "))) }
 }

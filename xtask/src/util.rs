@@ -6,10 +6,7 @@ use std::process::{Command, Stdio};
 
 /// The workspace root, whatever directory `cargo xtask` was started from.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask sits in the workspace root")
-        .into()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace root").into()
 }
 
 /// `cargo` of the toolchain that runs xtask.
@@ -50,14 +47,8 @@ pub fn show(cmd: &Command) -> String {
 /// non-zero.
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("xtask: $ {}", show(cmd));
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`{}` failed: {status}", show(cmd)))
-    }
+    let status = cmd.status().map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
+    if status.success() { Ok(()) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
 }
 
 /// Runs `cmd`, echoing its stdout line by line and returning it; stderr is inherited.
@@ -75,18 +66,14 @@ pub fn run_tee(cmd: &mut Command) -> Result<(String, bool), String> {
         out += &line;
         out.push('\n');
     }
-    let status = child
-        .wait()
-        .map_err(|e| format!("waiting for `{}`: {e}", show(cmd)))?;
+    let status = child.wait().map_err(|e| format!("waiting for `{}`: {e}", show(cmd)))?;
     Ok((out, status.success()))
 }
 
 /// Stdout of `cmd` if it runs and succeeds (for probes; prints nothing).
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.stderr(Stdio::null()).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Whether an executable called `name` is on `PATH`.

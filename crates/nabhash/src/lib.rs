@@ -139,13 +139,7 @@ impl Digest {
     /// A digest that uses `backend` (for tests and benches).
     #[doc(hidden)]
     pub fn with_backend(backend: Backend) -> Self {
-        Digest {
-            state: [IV_LANE; 4],
-            buf: [0; BLOCK],
-            buf_len: 0,
-            len: 0,
-            backend,
-        }
+        Digest { state: [IV_LANE; 4], buf: [0; BLOCK], buf_len: 0, len: 0, backend }
     }
 
     /// Appends `data` to the input.

@@ -20,10 +20,7 @@ fn dispatched_backend_is_the_expected_one() {
         writeln!(f, "nabhash={chosen}").unwrap();
     }
     if let Ok(want) = std::env::var("XTASK_EXPECT_NABHASH") {
-        assert_eq!(
-            chosen, want,
-            "nabhash dispatched to {chosen} (available: {available:?})"
-        );
+        assert_eq!(chosen, want, "nabhash dispatched to {chosen} (available: {available:?})");
     }
     assert!(available.contains(&chosen));
 }
