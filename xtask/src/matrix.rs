@@ -86,7 +86,11 @@ pub const MIRI_CRATES: &[&str] = &["nabhash"];
 /// CPUID detection, so a backend that silently falls back fails the host run.
 pub const HOST_BACKENDS: &[HostBackends] = &[HostBackends {
     krate: "nabhash",
-    choices: &[Choice { backend: "aesni", flags: &["aes", "sse2"] }],
+    choices: &[
+        Choice { backend: "vaes512", flags: &["vaes", "avx512f", "aes"] },
+        Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
+        Choice { backend: "aesni", flags: &["aes", "sse2"] },
+    ],
 }];
 
 /// A crate's host backends, most preferred first; with none of them usable, `portable`.
@@ -102,6 +106,8 @@ pub struct Choice {
 }
 
 const PORTABLE: &[(&str, &str)] = &[("nabhash", "portable")];
+const ARM_CRYPTO: &[(&str, &str)] = &[("nabhash", "aarch64-aes")];
+const RISCV_ZK: &[(&str, &str)] = &[("nabhash", "zkne")];
 
 /// Cross runs. CPU models are qemu 7.2's. `quick` runs take the first row of each target.
 pub const RUNS: &[Run] = &[
@@ -109,8 +115,19 @@ pub const RUNS: &[Run] = &[
     // in-order core. Every qemu 7.2 aarch64 model reports AES in AT_HWCAP (checked with
     // getauxval for a64fx, cortex-a35/53/57/72/76, neoverse-n1, max), so a row that must run a
     // crate's non-crypto fallback forces it with that crate's `--cfg <crate>_backend`.
-    Run { target: "aarch64-unknown-linux-gnu", cpu: "max", rustflags: "", expect: PORTABLE },
-    Run { target: "aarch64-unknown-linux-gnu", cpu: "cortex-a53", rustflags: "", expect: PORTABLE },
+    Run { target: "aarch64-unknown-linux-gnu", cpu: "max", rustflags: "", expect: ARM_CRYPTO },
+    Run {
+        target: "aarch64-unknown-linux-gnu",
+        cpu: "cortex-a53",
+        rustflags: "",
+        expect: ARM_CRYPTO,
+    },
+    Run {
+        target: "aarch64-unknown-linux-gnu",
+        cpu: "cortex-a53",
+        rustflags: r#"--cfg nabhash_backend="portable""#,
+        expect: PORTABLE,
+    },
     // riscv64: plain RV64GC; RVV at VLEN 128; RVV at VLEN 256 with the scalar crypto
     // extensions (built with them enabled, as riscv64 kernels are chosen at compile time).
     Run { target: "riscv64gc-unknown-linux-gnu", cpu: "rv64", rustflags: "", expect: PORTABLE },
@@ -124,7 +141,7 @@ pub const RUNS: &[Run] = &[
         target: "riscv64gc-unknown-linux-gnu",
         cpu: "rv64,v=true,vlen=256,zkne=true,zknd=true,zbkb=true",
         rustflags: "-C target-feature=+v,+zkne,+zknd,+zbkb",
-        expect: PORTABLE,
+        expect: RISCV_ZK,
     },
     // mips64 big-endian: this is what proves the portable paths endian-correct.
     Run {

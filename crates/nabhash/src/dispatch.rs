@@ -1,9 +1,17 @@
-//! Backend selection. Detection happens once per process (the `cpufeatures` cache);
-//! compile-time `target_feature` skips it. `--cfg nabhash_backend="portable"` forces the
-//! portable backend for the whole build (STYLE.md rule 7: a cfg, never a Cargo feature).
+//! Backend selection. Detection happens once per process (the `cpufeatures` cache), and not
+//! at all when the features are enabled at compile time; riscv64 backends are compile-time
+//! only. `--cfg nabhash_backend="portable"` forces the portable backend for the whole build
+//! (STYLE.md rule 7: a cfg, never a Cargo feature).
 
+#[cfg(target_arch = "aarch64")]
+use crate::arch::aarch64::aes::Aes;
+#[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+use crate::arch::riscv64::zkne::Zkne;
 #[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::aesni::AesNi;
+use crate::arch::x86_64::{
+    aesni::AesNi,
+    vaes::{Vaes256, Vaes512},
+};
 use crate::{State, portable};
 
 /// One implementation of NABHash v1's block function. A value exists only for backends the
@@ -19,6 +27,14 @@ enum Kind {
     Portable,
     #[cfg(target_arch = "x86_64")]
     AesNi(AesNi),
+    #[cfg(target_arch = "x86_64")]
+    Vaes256(Vaes256),
+    #[cfg(target_arch = "x86_64")]
+    Vaes512(Vaes512),
+    #[cfg(target_arch = "aarch64")]
+    Aes(Aes),
+    #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+    Zkne(Zkne),
 }
 
 impl Backend {
@@ -28,9 +44,24 @@ impl Backend {
     /// The fastest backend this CPU supports (what [`crate::hash`] uses).
     #[inline]
     pub fn detect() -> Backend {
-        #[cfg(all(target_arch = "x86_64", not(nabhash_backend = "portable")))]
-        if let Some(t) = AesNi::new() {
-            return Backend(Kind::AesNi(t));
+        #[cfg(not(nabhash_backend = "portable"))]
+        {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = Vaes512::new() {
+                return Backend(Kind::Vaes512(t));
+            } else if let Some(t) = Vaes256::new() {
+                return Backend(Kind::Vaes256(t));
+            } else if let Some(t) = AesNi::new() {
+                return Backend(Kind::AesNi(t));
+            }
+            #[cfg(target_arch = "aarch64")]
+            if let Some(t) = Aes::new() {
+                return Backend(Kind::Aes(t));
+            }
+            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+            if let Some(t) = Zkne::new() {
+                return Backend(Kind::Zkne(t));
+            }
         }
         Backend::PORTABLE
     }
@@ -40,38 +71,72 @@ impl Backend {
         backends().find(|b| b.name() == name)
     }
 
-    /// A short stable name: `"portable"`, `"aesni"`.
+    /// A short stable name: `portable`, `aesni`, `vaes256`, `vaes512`, `aarch64-aes`, `zkne`.
     pub fn name(self) -> &'static str {
         match self.0 {
             Kind::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Kind::AesNi(_) => "aesni",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes256(_) => "vaes256",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes512(_) => "vaes512",
+            #[cfg(target_arch = "aarch64")]
+            Kind::Aes(_) => "aarch64-aes",
+            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+            Kind::Zkne(_) => "zkne",
         }
     }
 
+    /// v1 step 2 over every whole 64-byte block of `blocks`.
     #[inline]
     pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
         match self.0 {
             Kind::Portable => portable::compress(state, blocks),
             #[cfg(target_arch = "x86_64")]
             Kind::AesNi(t) => t.compress(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes256(t) => t.compress(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes512(t) => t.compress(state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Aes(t) => t.compress(state, blocks),
+            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+            Kind::Zkne(t) => t.compress(state, blocks),
         }
     }
 
+    /// v1 steps 3–5.
     #[inline]
     pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
         match self.0 {
             Kind::Portable => portable::finish(state, len),
             #[cfg(target_arch = "x86_64")]
             Kind::AesNi(t) => t.finish(state, len),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes256(t) => t.finish(state, len),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes512(t) => t.finish(state, len),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Aes(t) => t.finish(state, len),
+            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+            Kind::Zkne(t) => t.finish(state, len),
         }
     }
 }
 
 /// Every backend usable on this CPU, portable first, then in increasing order of preference.
 pub fn backends() -> impl Iterator<Item = Backend> {
-    let portable = core::iter::once(Backend::PORTABLE);
+    let all = core::iter::once(Some(Backend::PORTABLE));
     #[cfg(target_arch = "x86_64")]
-    let portable = portable.chain(AesNi::new().map(|t| Backend(Kind::AesNi(t))));
-    portable
+    let all = all.chain([
+        AesNi::new().map(|t| Backend(Kind::AesNi(t))),
+        Vaes256::new().map(|t| Backend(Kind::Vaes256(t))),
+        Vaes512::new().map(|t| Backend(Kind::Vaes512(t))),
+    ]);
+    #[cfg(target_arch = "aarch64")]
+    let all = all.chain([Aes::new().map(|t| Backend(Kind::Aes(t)))]);
+    #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+    let all = all.chain([Zkne::new().map(|t| Backend(Kind::Zkne(t)))]);
+    all.flatten()
 }

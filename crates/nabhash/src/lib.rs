@@ -42,13 +42,17 @@
 //!
 //! # Backends
 //!
-//! | arch | backend |
+//! | arch | backend (most preferred first) |
 //! | --- | --- |
-//! | x86_64 with AES-NI | `aesni`: one xmm register per lane |
-//! | everything else, incl. big-endian mips64 | `portable`: table-based AES round, endian-correct |
+//! | x86_64 | `vaes512`: the 64-byte state in one zmm (VAES + AVX-512F); `vaes256`: two ymm (VAES + AVX2); `aesni`: one xmm per lane |
+//! | aarch64 | `aarch64-aes`: `AESE`/`AESMC`, the key xor folded into the next `AESE` |
+//! | riscv64 built with `+zkne` | `zkne`: two `aes64esm` per lane and round, in `asm!` |
+//! | everything, incl. big-endian mips64 | `portable`: table-based AES round, endian-correct |
 //!
-//! The choice is made once per process. Building with `--cfg nabhash_backend="portable"`
-//! forces the portable backend.
+//! The choice is made once per process (riscv64's at compile time: Rust has no stable
+//! run-time detection there). A CPU without AES instructions runs the portable backend,
+//! never an illegal instruction. Building with `--cfg nabhash_backend="portable"` forces the
+//! portable backend.
 //!
 //! # Features
 //!

@@ -1,0 +1,97 @@
+//! NABHash v1 with the Armv8 AES instructions.
+//!
+//! `AESE(x, k) = SubBytes(ShiftRows(x ^ k))` xors its key *before* the S-box, so one v1
+//! round `AESENC(s, k) = MixColumns(ShiftRows(SubBytes(s))) ^ k` is `AESMC(AESE(s, 0)) ^ k`.
+//! In the block loop the xor of block `n` folds into the `AESE` of block `n + 1`:
+//! with `t = AESMC(AESE(s, 0))`, each further block is `t = AESMC(AESE(t, k))`, and the state
+//! after the last block is `t ^ k_last`. That is one fused `AESE`+`AESMC` pair per lane and
+//! block, no `EOR`.
+
+use core::arch::aarch64::{
+    uint8x16_t, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, veorq_u8, vld1q_u8, vst1q_u8,
+};
+
+use crate::State;
+
+cpufeatures::new!(cpuid_aes, "aes");
+
+/// Proof that this CPU has the Armv8 AES instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Aes(());
+
+impl Aes {
+    /// `Some` when the CPU has AES (`AT_HWCAP` on Linux); cached, and compile-time when
+    /// `aes` is enabled for the build.
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        cpuid_aes::get().then_some(Aes(()))
+    }
+
+    #[inline]
+    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
+        // SAFETY: `self` exists only if `new` saw AES on this CPU.
+        unsafe { compress_aes(state, blocks) }
+    }
+
+    #[inline]
+    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `new` saw AES on this CPU.
+        unsafe { finish_aes(state, len) }
+    }
+}
+
+#[inline(always)]
+fn load(bytes: &[u8]) -> uint8x16_t {
+    assert!(bytes.len() >= 16);
+    // SAFETY: at least 16 readable bytes (checked above); `vld1q_u8` has no alignment needs.
+    unsafe { vld1q_u8(bytes.as_ptr()) }
+}
+
+#[inline(always)]
+fn store(bytes: &mut [u8; 16], v: uint8x16_t) {
+    // SAFETY: 16 writable bytes.
+    unsafe { vst1q_u8(bytes.as_mut_ptr(), v) }
+}
+
+#[target_feature(enable = "aes")]
+fn compress_aes(state: &mut State, blocks: &[u8]) {
+    let mut iter = blocks.chunks_exact(64);
+    let Some(last) = iter.next_back() else { return };
+    let zero = vdupq_n_u8(0);
+    let mut t = [zero; 4];
+    for i in 0..4 {
+        t[i] = vaesmcq_u8(vaeseq_u8(load(&state[i]), zero));
+    }
+    for block in iter {
+        for i in 0..4 {
+            t[i] = vaesmcq_u8(vaeseq_u8(t[i], load(&block[16 * i..])));
+        }
+    }
+    for i in 0..4 {
+        store(&mut state[i], veorq_u8(t[i], load(&last[16 * i..])));
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn finish_aes(state: &State, len: u64) -> [u8; 16] {
+    let zero = vdupq_n_u8(0);
+    let aesenc = |s: uint8x16_t, k: uint8x16_t| veorq_u8(vaesmcq_u8(vaeseq_u8(s, zero)), k);
+    let mut len_lane = [0u8; 16];
+    len_lane[..8].copy_from_slice(&len.to_le_bytes());
+    let len_lane = load(&len_lane);
+    let l: [uint8x16_t; 4] = [
+        veorq_u8(load(&state[0]), len_lane),
+        veorq_u8(load(&state[1]), len_lane),
+        veorq_u8(load(&state[2]), len_lane),
+        veorq_u8(load(&state[3]), len_lane),
+    ];
+    let mut a = aesenc(l[0], l[1]);
+    let b = aesenc(l[2], l[3]);
+    a = aesenc(a, b);
+    for _ in 0..3 {
+        a = aesenc(a, a);
+    }
+    let mut out = [0u8; 16];
+    store(&mut out, a);
+    out
+}
