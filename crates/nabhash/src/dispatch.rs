@@ -3,6 +3,7 @@
 //! only. `--cfg nabhash_backend="portable"` forces the portable backend for the whole build
 //! (STYLE.md rule 7: a cfg, never a Cargo feature).
 
+use crate::State;
 #[cfg(target_arch = "aarch64")]
 use crate::arch::aarch64::aes::Aes;
 #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
@@ -12,7 +13,30 @@ use crate::arch::x86_64::{
     aesni::AesNi,
     vaes::{Vaes256, Vaes512},
 };
-use crate::{State, portable};
+use crate::portable::Portable;
+use crate::v2::V2State;
+
+/// Runs `$body` with `$t` bound to the token of `$backend`'s kind.
+macro_rules! each_backend {
+    ($backend:expr, $t:ident => $body:expr) => {
+        match $backend.0 {
+            Kind::Portable => {
+                let $t = Portable;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kind::AesNi($t) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes256($t) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vaes512($t) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Kind::Aes($t) => $body,
+            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
+            Kind::Zkne($t) => $body,
+        }
+    };
+}
 
 /// One implementation of NABHash v1's block function. A value exists only for backends the
 /// running CPU supports, so any `Backend` may be used without further checks.
@@ -88,41 +112,51 @@ impl Backend {
         }
     }
 
-    /// v1 step 2 over every whole 64-byte block of `blocks`.
     #[inline]
     pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
-        match self.0 {
-            Kind::Portable => portable::compress(state, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Kind::AesNi(t) => t.compress(state, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vaes256(t) => t.compress(state, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vaes512(t) => t.compress(state, blocks),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Aes(t) => t.compress(state, blocks),
-            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
-            Kind::Zkne(t) => t.compress(state, blocks),
-        }
+        each_backend!(self, t => t.v1_compress(state, blocks))
     }
 
-    /// v1 steps 3–5.
     #[inline]
     pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
-        match self.0 {
-            Kind::Portable => portable::finish(state, len),
-            #[cfg(target_arch = "x86_64")]
-            Kind::AesNi(t) => t.finish(state, len),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vaes256(t) => t.finish(state, len),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vaes512(t) => t.finish(state, len),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Aes(t) => t.finish(state, len),
-            #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
-            Kind::Zkne(t) => t.finish(state, len),
-        }
+        each_backend!(self, t => t.v1_finish(state, len))
     }
+
+    #[inline]
+    pub(crate) fn v2_key(self, seed: u64) -> [u8; 16] {
+        each_backend!(self, t => t.v2_key(seed))
+    }
+
+    #[inline]
+    pub(crate) fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        each_backend!(self, t => t.v2_short(key, x, len))
+    }
+
+    #[inline]
+    pub(crate) fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        each_backend!(self, t => t.v2_absorb(st, data))
+    }
+
+    #[inline]
+    pub(crate) fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        each_backend!(self, t => t.v2_finish(st, len))
+    }
+}
+
+/// The operations every backend implements, with the same meaning as the portable ones.
+pub(crate) trait Kernels: Copy {
+    /// v1 step 2 over every whole 64-byte block of `blocks`.
+    fn v1_compress(self, state: &mut State, blocks: &[u8]);
+    /// v1 steps 3–5.
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16];
+    /// v2's seed key `K`.
+    fn v2_key(self, seed: u64) -> [u8; 16];
+    /// v2 of an input of at most 16 bytes, zero-padded in `x`.
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16];
+    /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]);
+    /// v2 step 3.
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16];
 }
 
 /// Every backend usable on this CPU, portable first, then in increasing order of preference.

@@ -62,9 +62,17 @@
 mod arch;
 mod dispatch;
 mod portable;
+pub mod v2;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
+
+/// One AES encryption round, `AESENC(state, key)`, computed by the portable backend. For
+/// tests that check the documented algorithms step by step.
+#[doc(hidden)]
+pub fn aes_round(state: [u8; 16], key: [u8; 16]) -> [u8; 16] {
+    portable::aesenc(state, key)
+}
 
 /// The v1 state: four 16-byte lanes in memory order.
 type State = [[u8; 16]; 4];

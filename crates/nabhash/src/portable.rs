@@ -6,6 +6,8 @@
 //! same on big- and little-endian machines.
 
 use crate::State;
+use crate::dispatch::Kernels;
+use crate::v2::{self, AesLane, V2State};
 
 /// Multiplies by `x` (i.e. 2) in GF(2^8) modulo the AES polynomial x^8 + x^4 + x^3 + x + 1.
 const fn xtime(x: u8) -> u8 {
@@ -107,6 +109,66 @@ pub(crate) fn finish(state: &State, len: u64) -> [u8; 16] {
         l0 = aesenc(l0, l0);
     }
     l0
+}
+
+/// The portable backend's token (always available).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Portable;
+
+impl Kernels for Portable {
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
+        compress(state, blocks)
+    }
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
+        finish(state, len)
+    }
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        v2::key::<Lane>(seed)
+    }
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        v2::short::<Lane>(key, x, len)
+    }
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        v2::absorb::<Lane>(st, data)
+    }
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        v2::finish::<Lane>(st, len)
+    }
+}
+
+/// A v2 lane in plain Rust.
+#[derive(Clone, Copy)]
+struct Lane([u8; 16]);
+
+impl AesLane for Lane {
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> Self {
+        Lane(*bytes)
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8; 16]) {
+        *bytes = self.0;
+    }
+    #[inline(always)]
+    fn aesenc(self, key: Self) -> Self {
+        Lane(aesenc(self.0, key.0))
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        Lane(v2::xor16(&self.0, &other.0))
+    }
+    #[inline(always)]
+    fn add64(self, other: Self) -> Self {
+        let half = |b: &[u8; 16], i: usize| {
+            u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+        };
+        let mut out = [0u8; 16];
+        for i in 0..2 {
+            let sum = half(&self.0, i).wrapping_add(half(&other.0, i));
+            out[8 * i..8 * i + 8].copy_from_slice(&sum.to_le_bytes());
+        }
+        Lane(out)
+    }
 }
 
 #[cfg(test)]

@@ -27,6 +27,25 @@ pub fn v1_vectors(max_len: usize) -> Vec<(Vec<u8>, [u8; 16])> {
     out
 }
 
+/// `(input, seed, digest)` triples of NABHash v2 with inputs of at most `max_len` bytes.
+pub fn v2_vectors(max_len: usize) -> Vec<(Vec<u8>, u64, [u8; 16])> {
+    let mut out = Vec::new();
+    let mut records_seen = 0;
+    // gen len seed digest; input byte i = (i*gen + (i>>8)*7 + 1) mod 256.
+    for fields in records(include_str!("../data/nabhash-v2.txt"), 4) {
+        let gen_: usize = fields[0].parse().expect("gen");
+        let len: usize = fields[1].parse().expect("len");
+        let seed: u64 = fields[2].parse().expect("seed");
+        records_seen += 1;
+        if len <= max_len {
+            let input = (0..len).map(|i| (i * gen_ + (i >> 8) * 7 + 1) as u8).collect();
+            out.push((input, seed, digest(fields[3])));
+        }
+    }
+    assert!(records_seen > 900, "v2 vector file looks truncated: {records_seen} records");
+    out
+}
+
 /// The whitespace-separated fields of each non-comment line, which must number `n`.
 fn records(text: &str, n: usize) -> impl Iterator<Item = Vec<&str>> {
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(move |l| {

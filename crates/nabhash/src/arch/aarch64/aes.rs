@@ -8,10 +8,13 @@
 //! block, no `EOR`.
 
 use core::arch::aarch64::{
-    uint8x16_t, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, veorq_u8, vld1q_u8, vst1q_u8,
+    uint8x16_t, vaddq_u64, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, veorq_u8, vld1q_u8,
+    vreinterpretq_u8_u64, vreinterpretq_u64_u8, vst1q_u8,
 };
 
 use crate::State;
+use crate::dispatch::Kernels;
+use crate::v2::{self, AesLane, V2State};
 
 cpufeatures::new!(cpuid_aes, "aes");
 
@@ -26,18 +29,89 @@ impl Aes {
     pub(crate) fn new() -> Option<Self> {
         cpuid_aes::get().then_some(Aes(()))
     }
+}
 
+impl Kernels for Aes {
     #[inline]
-    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
-        // SAFETY: `self` exists only if `new` saw AES on this CPU.
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
         unsafe { compress_aes(state, blocks) }
     }
-
     #[inline]
-    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
-        // SAFETY: `self` exists only if `new` saw AES on this CPU.
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
         unsafe { finish_aes(state, len) }
     }
+    #[inline]
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
+        unsafe { v2_key_aes(seed) }
+    }
+    #[inline]
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
+        unsafe { v2_short_aes(key, x, len) }
+    }
+    #[inline]
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
+        unsafe { v2_absorb_aes(st, data) }
+    }
+    #[inline]
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
+        unsafe { v2_finish_aes(st, len) }
+    }
+}
+
+/// A v2 lane in a NEON register. Private to this module and used only inside its
+/// `#[target_feature(enable = "aes")]` functions, which only an [`Aes`] token reaches.
+#[derive(Clone, Copy)]
+struct ArmLane(uint8x16_t);
+
+impl AesLane for ArmLane {
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> Self {
+        ArmLane(load(bytes))
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8; 16]) {
+        store(bytes, self.0)
+    }
+    #[inline(always)]
+    fn aesenc(self, key: Self) -> Self {
+        // SAFETY: `ArmLane` only exists inside this module's AES functions (see the type).
+        ArmLane(veorq_u8(unsafe { vaesmcq_u8(vaeseq_u8(self.0, vdupq_n_u8(0))) }, key.0))
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        ArmLane(veorq_u8(self.0, other.0))
+    }
+    #[inline(always)]
+    fn add64(self, other: Self) -> Self {
+        let sum = vaddq_u64(vreinterpretq_u64_u8(self.0), vreinterpretq_u64_u8(other.0));
+        ArmLane(vreinterpretq_u8_u64(sum))
+    }
+}
+
+#[target_feature(enable = "aes")]
+fn v2_key_aes(seed: u64) -> [u8; 16] {
+    v2::key::<ArmLane>(seed)
+}
+
+#[target_feature(enable = "aes")]
+fn v2_short_aes(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+    v2::short::<ArmLane>(key, x, len)
+}
+
+#[target_feature(enable = "aes")]
+fn v2_absorb_aes(st: &mut V2State, data: &[u8]) {
+    v2::absorb::<ArmLane>(st, data)
+}
+
+#[target_feature(enable = "aes")]
+fn v2_finish_aes(st: &V2State, len: u64) -> [u8; 16] {
+    v2::finish::<ArmLane>(st, len)
 }
 
 #[inline(always)]

@@ -9,6 +9,8 @@
 use core::arch::asm;
 
 use crate::State;
+use crate::dispatch::Kernels;
+use crate::v2::{self, AesLane, V2State};
 
 /// Proof that the build targets Zkne (this module exists only with `target_feature = "zkne"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,8 +21,10 @@ impl Zkne {
     pub(crate) fn new() -> Option<Self> {
         Some(Zkne(()))
     }
+}
 
-    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
+impl Kernels for Zkne {
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
         let mut lanes = state.map(split);
         for block in blocks.chunks_exact(64) {
             for (i, lane) in lanes.iter_mut().enumerate() {
@@ -33,7 +37,7 @@ impl Zkne {
         }
     }
 
-    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
         let l = state.map(|bytes| {
             let (lo, hi) = split(bytes);
             (lo ^ len, hi)
@@ -45,6 +49,46 @@ impl Zkne {
             a = aesenc(a, a);
         }
         join(a)
+    }
+
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        v2::key::<ZkLane>(seed)
+    }
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        v2::short::<ZkLane>(key, x, len)
+    }
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        v2::absorb::<ZkLane>(st, data)
+    }
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        v2::finish::<ZkLane>(st, len)
+    }
+}
+
+/// A v2 lane as two 64-bit registers.
+#[derive(Clone, Copy)]
+struct ZkLane((u64, u64));
+
+impl AesLane for ZkLane {
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> Self {
+        ZkLane(split(*bytes))
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8; 16]) {
+        *bytes = join(self.0);
+    }
+    #[inline(always)]
+    fn aesenc(self, key: Self) -> Self {
+        ZkLane(aesenc(self.0, key.0))
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        ZkLane((self.0.0 ^ other.0.0, self.0.1 ^ other.0.1))
+    }
+    #[inline(always)]
+    fn add64(self, other: Self) -> Self {
+        ZkLane((self.0.0.wrapping_add(other.0.0), self.0.1.wrapping_add(other.0.1)))
     }
 }
 

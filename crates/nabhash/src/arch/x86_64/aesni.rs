@@ -2,10 +2,13 @@
 //! per 64-byte block (`AESENC` is exactly v1's round, so no adjustment is needed).
 
 use core::arch::x86_64::{
-    __m128i, _mm_aesenc_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi64, _mm_aesenc_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128,
+    _mm_xor_si128,
 };
 
 use crate::State;
+use crate::dispatch::Kernels;
+use crate::v2::{self, AesLane, V2State};
 
 cpufeatures::new!(cpuid_aes, "aes", "sse2");
 
@@ -20,20 +23,104 @@ impl AesNi {
     pub(crate) fn new() -> Option<Self> {
         cpuid_aes::get().then_some(AesNi(()))
     }
+}
 
-    /// v1 step 2 over every whole 64-byte block of `blocks`.
+impl Kernels for AesNi {
     #[inline]
-    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
-        // SAFETY: `self` exists only if `new` saw AES-NI and SSE2 on this CPU.
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { compress_aesni(state, blocks) }
     }
-
-    /// v1 steps 3–5.
     #[inline]
-    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
-        // SAFETY: `self` exists only if `new` saw AES-NI and SSE2 on this CPU.
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { finish_aesni(state, len) }
     }
+    #[inline]
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_key_aesni(seed) }
+    }
+    #[inline]
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_short_aesni(key, x, len) }
+    }
+    #[inline]
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_absorb_aesni(st, data) }
+    }
+    #[inline]
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_finish_aesni(st, len) }
+    }
+}
+
+impl AesNi {
+    /// v2's chunks of a last partial block (for the VAES backends, whose blocks are wider).
+    #[inline]
+    pub(crate) fn v2_absorb_tail(self, st: &mut V2State, tail: &[u8]) {
+        // SAFETY: `self` proves AES-NI and SSE2.
+        unsafe { v2_absorb_tail_aesni(st, tail) }
+    }
+}
+
+/// A v2 lane in an xmm register. Private to this module and used only inside its
+/// `#[target_feature(enable = "aes,sse2")]` functions, which only an [`AesNi`] token reaches.
+#[derive(Clone, Copy)]
+struct NiLane(__m128i);
+
+impl AesLane for NiLane {
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> Self {
+        NiLane(load(bytes))
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8; 16]) {
+        store(bytes, self.0)
+    }
+    #[inline(always)]
+    fn aesenc(self, key: Self) -> Self {
+        // SAFETY: `NiLane` only exists inside this module's AES-NI functions (see the type).
+        NiLane(unsafe { _mm_aesenc_si128(self.0, key.0) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline (and `NiLane` implies AES-NI + SSE2).
+        NiLane(unsafe { _mm_xor_si128(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn add64(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline (and `NiLane` implies AES-NI + SSE2).
+        NiLane(unsafe { _mm_add_epi64(self.0, other.0) })
+    }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn v2_key_aesni(seed: u64) -> [u8; 16] {
+    v2::key::<NiLane>(seed)
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn v2_short_aesni(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+    v2::short::<NiLane>(key, x, len)
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn v2_absorb_aesni(st: &mut V2State, data: &[u8]) {
+    v2::absorb::<NiLane>(st, data)
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn v2_absorb_tail_aesni(st: &mut V2State, tail: &[u8]) {
+    v2::absorb_tail::<NiLane>(st, tail)
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn v2_finish_aesni(st: &V2State, len: u64) -> [u8; 16] {
+    v2::finish::<NiLane>(st, len)
 }
 
 #[inline(always)]

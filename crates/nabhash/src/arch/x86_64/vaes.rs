@@ -4,11 +4,14 @@
 
 use core::arch::x86_64::{
     __m256i, __m512i, _mm256_aesenc_epi128, _mm256_loadu_si256, _mm256_storeu_si256,
-    _mm512_aesenc_epi128, _mm512_loadu_si512, _mm512_storeu_si512,
+    _mm512_add_epi64, _mm512_aesenc_epi128, _mm512_loadu_si512, _mm512_storeu_si512,
+    _mm512_xor_si512,
 };
 
 use super::aesni::AesNi;
 use crate::State;
+use crate::dispatch::Kernels;
+use crate::v2::{self, V2State};
 
 cpufeatures::new!(cpuid_vaes256, "vaes", "avx2", "aes");
 cpufeatures::new!(cpuid_vaes512, "vaes", "avx512f", "aes");
@@ -26,17 +29,6 @@ impl Vaes256 {
     pub(crate) fn new() -> Option<Self> {
         if cpuid_vaes256::get() { AesNi::new().map(Vaes256) } else { None }
     }
-
-    #[inline]
-    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
-        // SAFETY: `self` exists only if `new` saw VAES, AVX2 and AES-NI on this CPU.
-        unsafe { compress_vaes256(state, blocks) }
-    }
-
-    #[inline]
-    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
-        self.0.finish(state, len)
-    }
 }
 
 impl Vaes512 {
@@ -44,16 +36,66 @@ impl Vaes512 {
     pub(crate) fn new() -> Option<Self> {
         if cpuid_vaes512::get() { AesNi::new().map(Vaes512) } else { None }
     }
+}
 
+/// v1's block loop on two ymm; v2 on AES-NI (its 8 lanes already keep the xmm units busy).
+impl Kernels for Vaes256 {
     #[inline]
-    pub(crate) fn compress(self, state: &mut State, blocks: &[u8]) {
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
+        // SAFETY: `self` exists only if `new` saw VAES, AVX2 and AES-NI on this CPU.
+        unsafe { compress_vaes256(state, blocks) }
+    }
+    #[inline]
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
+        self.0.v1_finish(state, len)
+    }
+    #[inline]
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        self.0.v2_key(seed)
+    }
+    #[inline]
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        self.0.v2_short(key, x, len)
+    }
+    #[inline]
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        self.0.v2_absorb(st, data)
+    }
+    #[inline]
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        self.0.v2_finish(st, len)
+    }
+}
+
+/// v1's state in one zmm; v2's 8 lanes in two zmm. Short inputs and folds run on AES-NI.
+impl Kernels for Vaes512 {
+    #[inline]
+    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F and AES-NI on this CPU.
         unsafe { compress_vaes512(state, blocks) }
     }
-
     #[inline]
-    pub(crate) fn finish(self, state: &State, len: u64) -> [u8; 16] {
-        self.0.finish(state, len)
+    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
+        self.0.v1_finish(state, len)
+    }
+    #[inline]
+    fn v2_key(self, seed: u64) -> [u8; 16] {
+        self.0.v2_key(seed)
+    }
+    #[inline]
+    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+        self.0.v2_short(key, x, len)
+    }
+    #[inline]
+    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
+        let whole = data.len() - data.len() % v2::BLOCK;
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F and AES-NI on this CPU.
+        unsafe { v2_blocks_vaes512(st, &data[..whole]) };
+        self.0.v2_absorb_tail(st, &data[whole..]);
+    }
+    #[inline]
+    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
+        self.0.v2_finish(st, len)
     }
 }
 
@@ -88,4 +130,40 @@ fn compress_vaes512(state: &mut State, blocks: &[u8]) {
     }
     // SAFETY: as for the load; the state is writable.
     unsafe { _mm512_storeu_si512(p, s) }
+}
+
+/// v2 step 2 over whole 128-byte blocks: lanes 0..4 in one zmm, lanes 4..8 in another, with
+/// the data XOR moved off the dependency chain as in `v2::generic::absorb_blocks`.
+#[target_feature(enable = "vaes,avx512f")]
+fn v2_blocks_vaes512(st: &mut V2State, blocks: &[u8]) {
+    let mut blocks = blocks.chunks_exact(v2::BLOCK);
+    let Some(first) = blocks.next() else { return };
+    let load2 = |p: *const u8| {
+        let p = p.cast::<__m512i>();
+        // SAFETY: callers pass pointers to 128 readable bytes; unaligned loads.
+        unsafe { (_mm512_loadu_si512(p), _mm512_loadu_si512(p.add(1))) }
+    };
+    let (k0, k1) = load2(st.k.as_ptr().cast());
+    let (a0, a1) = load2(st.a.as_ptr().cast());
+    let (b0, b1) = load2(st.b.as_ptr().cast());
+    let (c0, c1) = load2(first.as_ptr());
+    let (mut m0, mut m1) = (_mm512_xor_si512(a0, c0), _mm512_xor_si512(a1, c1));
+    let (mut b0, mut b1) = (_mm512_add_epi64(b0, c0), _mm512_add_epi64(b1, c1));
+    for block in blocks {
+        let (c0, c1) = load2(block.as_ptr());
+        m0 = _mm512_aesenc_epi128(m0, _mm512_xor_si512(k0, c0));
+        m1 = _mm512_aesenc_epi128(m1, _mm512_xor_si512(k1, c1));
+        b0 = _mm512_add_epi64(b0, c0);
+        b1 = _mm512_add_epi64(b1, c1);
+    }
+    let store2 = |p: *mut u8, (x, y): (__m512i, __m512i)| {
+        let p = p.cast::<__m512i>();
+        // SAFETY: callers pass pointers to 128 writable bytes; unaligned stores.
+        unsafe {
+            _mm512_storeu_si512(p, x);
+            _mm512_storeu_si512(p.add(1), y);
+        }
+    };
+    store2(st.a.as_mut_ptr().cast(), (_mm512_aesenc_epi128(m0, k0), _mm512_aesenc_epi128(m1, k1)));
+    store2(st.b.as_mut_ptr().cast(), (b0, b1));
 }

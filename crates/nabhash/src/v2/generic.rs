@@ -1,0 +1,126 @@
+//! NABHash v2, written once over the [`AesLane`] operations (STYLE.md: the algorithm once,
+//! a tiny vector trait per ISA). Each backend instantiates these functions inside its own
+//! `#[target_feature]` entry points; everything here is `#[inline(always)]`.
+
+use super::{CHUNK, LANES, V2State};
+
+/// A 16-byte AES lane and the four operations v2 needs on it.
+pub(crate) trait AesLane: Copy {
+    fn load(bytes: &[u8; 16]) -> Self;
+    fn store(self, bytes: &mut [u8; 16]);
+    /// `MixColumns(ShiftRows(SubBytes(self))) ^ key`, as the x86 `AESENC`.
+    fn aesenc(self, key: Self) -> Self;
+    fn xor(self, other: Self) -> Self;
+    /// Two independent wrapping additions of the little-endian `u64` halves.
+    fn add64(self, other: Self) -> Self;
+}
+
+/// Step 2 for one chunk: `A[i] = AESENC(A[i] ^ chunk, K[i]); B[i] += chunk`.
+#[inline(always)]
+pub(crate) fn absorb_chunk<V: AesLane>(st: &mut V2State, lane: usize, chunk: &[u8; 16]) {
+    let c = V::load(chunk);
+    let a = V::load(&st.a[lane]).xor(c).aesenc(V::load(&st.k[lane]));
+    let b = V::load(&st.b[lane]).add64(c);
+    a.store(&mut st.a[lane]);
+    b.store(&mut st.b[lane]);
+}
+
+/// Step 2 for whole 128-byte blocks, lane by lane (the 8 lanes are independent chains).
+///
+/// `A' = AESENC(A ^ c, K) = R(A ^ c) ^ K`, so with `M = A ^ c` the next block is
+/// `M' = R(M) ^ (K ^ c') = AESENC(M, K ^ c')` and the last `A = AESENC(M, K)`: the data XOR
+/// leaves the dependency chain, which is one AES latency per block and lane. Same result.
+#[inline(always)]
+pub(crate) fn absorb_blocks<V: AesLane>(st: &mut V2State, blocks: &[u8]) {
+    let mut blocks = blocks.chunks_exact(CHUNK * LANES);
+    let Some(first) = blocks.next() else { return };
+    let chunk = |block: &[u8], i: usize| {
+        V::load(block[CHUNK * i..CHUNK * (i + 1)].try_into().expect("16 bytes"))
+    };
+    let k: [V; LANES] = core::array::from_fn(|i| V::load(&st.k[i]));
+    let mut m: [V; LANES] = core::array::from_fn(|i| V::load(&st.a[i]).xor(chunk(first, i)));
+    let mut b: [V; LANES] = core::array::from_fn(|i| V::load(&st.b[i]).add64(chunk(first, i)));
+    for block in blocks {
+        for i in 0..LANES {
+            let c = chunk(block, i);
+            m[i] = m[i].aesenc(k[i].xor(c));
+            b[i] = b[i].add64(c);
+        }
+    }
+    for i in 0..LANES {
+        m[i].aesenc(k[i]).store(&mut st.a[i]);
+        b[i].store(&mut st.b[i]);
+    }
+}
+
+/// Step 2 for `data` that starts at lane 0: whole blocks, then the remaining chunks (the last
+/// one zero-padded) into lanes 0, 1, ...
+#[inline(always)]
+pub(crate) fn absorb<V: AesLane>(st: &mut V2State, data: &[u8]) {
+    let whole = data.len() - data.len() % (CHUNK * LANES);
+    absorb_blocks::<V>(st, &data[..whole]);
+    absorb_tail::<V>(st, &data[whole..]);
+}
+
+/// The chunks of a last partial block (fewer than 128 bytes) into lanes 0, 1, ...
+#[inline(always)]
+pub(crate) fn absorb_tail<V: AesLane>(st: &mut V2State, tail: &[u8]) {
+    for (lane, chunk) in tail.chunks(CHUNK).enumerate() {
+        absorb_chunk::<V>(st, lane, &super::pad(chunk));
+    }
+}
+
+/// Step 3: length, per-lane round, fold tree, two closing rounds.
+#[inline(always)]
+pub(crate) fn finish<V: AesLane>(st: &V2State, len: u64) -> [u8; 16] {
+    let l = V::load(&len_lane(len));
+    let f: [V; LANES] = core::array::from_fn(|i| {
+        V::load(&st.a[i]).xor(V::load(&st.b[i])).xor(l).aesenc(V::load(&st.k[i]))
+    });
+    let p: [V; 4] = core::array::from_fn(|j| f[2 * j].aesenc(f[2 * j + 1]));
+    let q0 = p[0].aesenc(p[1]);
+    let q1 = p[2].aesenc(p[3]);
+    let r = q0.aesenc(q1).aesenc(V::load(&st.k[0])).aesenc(V::load(&st.k[1]));
+    let mut out = [0u8; 16];
+    r.store(&mut out);
+    out
+}
+
+/// The whole hash of an input of at most 16 bytes (`x` is it, zero-padded), for seed key `key`.
+#[inline(always)]
+pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+    let key = V::load(key);
+    let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
+    let h = V::load(x).xor(k(0)).aesenc(k(1));
+    let h = h.xor(V::load(&len_lane(len))).aesenc(k(2)).aesenc(k(3));
+    let mut out = [0u8; 16];
+    h.store(&mut out);
+    out
+}
+
+/// The seed's key: `K = AESENC(AESENC(S ^ C[0], C[1]), C[2])`.
+#[inline(always)]
+pub(crate) fn key<V: AesLane>(seed: u64) -> [u8; 16] {
+    let c = &super::CONSTANTS;
+    let s = V::load(&seed_lane(seed));
+    let mut out = [0u8; 16];
+    s.xor(V::load(&c[0])).aesenc(V::load(&c[1])).aesenc(V::load(&c[2])).store(&mut out);
+    out
+}
+
+/// `le(len) || 0^64`.
+#[inline(always)]
+pub(crate) fn len_lane(len: u64) -> [u8; 16] {
+    let mut l = [0u8; 16];
+    l[..8].copy_from_slice(&len.to_le_bytes());
+    l
+}
+
+/// `S = le(seed) || le(seed ^ 0x9e3779b97f4a7c15)`.
+#[inline(always)]
+fn seed_lane(seed: u64) -> [u8; 16] {
+    let mut s = [0u8; 16];
+    s[..8].copy_from_slice(&seed.to_le_bytes());
+    s[8..].copy_from_slice(&(seed ^ 0x9e37_79b9_7f4a_7c15).to_le_bytes());
+    s
+}
