@@ -56,13 +56,28 @@
 //!
 //! # Features
 //!
-//! - `std` (default): `impl std::io::Write for Digest`. Without it the crate is `no_std`.
+//! - `std` (default): `io::Write` for the digests, [`RandomState`] and the [`HashMap`] /
+//!   [`HashSet`] aliases. Without it the crate is `no_std` (hashes, digests, [`NabHasher`] and
+//!   [`FixedState`] work).
+//!
+//! # Which to use
+//!
+//! - [`hash`] / [`Digest`]: NABHash v1, to match checksums of files hashed by other v1 tools.
+//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded, passes the
+//!   SMHasher checks, and runs at AES speed.
+//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: v2 as a keyed
+//!   hasher for hash tables.
 #![cfg_attr(not(feature = "std"), no_std)]
 
 mod arch;
 mod dispatch;
+mod hasher;
 mod portable;
 pub mod v2;
+
+pub use hasher::{FixedState, NabHasher};
+#[cfg(feature = "std")]
+pub use hasher::{HashMap, HashSet, RandomState};
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};

@@ -1,0 +1,217 @@
+//! `NabHasher`: NABHash v2 behind `core::hash::Hasher`, keyed by a `BuildHasher`.
+
+use core::hash::{BuildHasher, Hasher};
+
+use crate::dispatch::Backend;
+use crate::v2::{self, CHUNK};
+
+/// A [`Hasher`] computing NABHash v2 of the bytes written to it, with the key of the
+/// [`FixedState`] or [`RandomState`] that built it.
+///
+/// - The result depends only on the bytes written, not on how they were split into calls.
+///   Integers are written as their little-endian bytes (`write_u64(x)` is
+///   `write(&x.to_le_bytes())`), so hashes are the same on big- and little-endian machines.
+/// - Up to 16 bytes stay in registers (no buffer round trip) and finish with v2's short
+///   path: three AES rounds with key material. Longer inputs stream through
+///   [`v2::Digest`](crate::v2::Digest).
+/// - [`finish`](Hasher::finish) is the first 8 bytes of the v2 digest as a little-endian
+///   `u64`; [`finish_u128`](NabHasher::finish_u128) gives all 16.
+///
+/// ```
+/// use core::hash::{BuildHasher, Hash, Hasher};
+/// use nabhash::FixedState;
+///
+/// let state = FixedState::with_seed(7);
+/// let mut h = state.build_hasher();
+/// h.write(b"hello ");
+/// h.write(b"world");
+/// assert_eq!(h.finish_u128(), u128::from_le_bytes(nabhash::v2::hash(b"hello world", 7)));
+/// assert_eq!(state.hash_one(42u64), state.hash_one(42u64));
+/// ```
+#[derive(Clone, Debug)]
+pub struct NabHasher {
+    key: [u8; 16],
+    /// The first bytes written, little-endian, while there are at most 16 of them.
+    short: u128,
+    short_len: usize,
+    /// Everything written, once more than 16 bytes were.
+    long: Option<v2::Digest>,
+}
+
+impl NabHasher {
+    #[inline]
+    fn with_key(key: [u8; 16]) -> Self {
+        NabHasher { key, short: 0, short_len: 0, long: None }
+    }
+
+    /// The full 128-bit NABHash v2 digest of the bytes written, as a little-endian `u128`.
+    #[inline]
+    pub fn finish_u128(&self) -> u128 {
+        let digest = match &self.long {
+            Some(d) => d.finalize(),
+            None => Backend::detect().v2_short(
+                &self.key,
+                &self.short.to_le_bytes(),
+                self.short_len as u64,
+            ),
+        };
+        u128::from_le_bytes(digest)
+    }
+
+    /// Moves the short bytes into a streaming digest (more than 16 bytes are coming).
+    #[cold]
+    fn spill(&mut self) -> &mut v2::Digest {
+        let mut d = v2::Digest::keyed(Backend::detect(), self.key);
+        d.update(&self.short.to_le_bytes()[..self.short_len]);
+        self.long.insert(d)
+    }
+
+    /// Appends up to 16 bytes given as a little-endian integer `x` of `n` bytes.
+    #[inline(always)]
+    fn write_int(&mut self, x: u128, n: usize) {
+        if self.long.is_none() && self.short_len + n <= CHUNK {
+            // `short_len < 16` here whenever `n > 0`, so the shift is in range.
+            if n > 0 {
+                self.short |= x << (8 * self.short_len);
+            }
+            self.short_len += n;
+        } else {
+            let bytes = x.to_le_bytes();
+            self.write(&bytes[..n]);
+        }
+    }
+}
+
+impl Hasher for NabHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        if let Some(d) = &mut self.long {
+            d.update(bytes);
+        } else if self.short_len + bytes.len() <= CHUNK {
+            let mut buf = self.short.to_le_bytes();
+            buf[self.short_len..self.short_len + bytes.len()].copy_from_slice(bytes);
+            self.short = u128::from_le_bytes(buf);
+            self.short_len += bytes.len();
+        } else {
+            self.spill().update(bytes);
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.write_int(i.into(), 1)
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.write_int(i.into(), 2)
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_int(i.into(), 4)
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.write_int(i.into(), 8)
+    }
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.write_int(i, 16)
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.write_int(i as u128, core::mem::size_of::<usize>())
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.finish_u128() as u64
+    }
+}
+
+/// A deterministic [`BuildHasher`] for [`NabHasher`]: the same seed gives the same hashes in
+/// every process and on every architecture (for reproducible tests and on-disk tables).
+///
+/// ```
+/// use nabhash::FixedState;
+/// let mut map = std::collections::HashMap::with_hasher(FixedState::with_seed(1));
+/// map.insert("key", 1);
+/// assert_eq!(map["key"], 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct FixedState {
+    key: [u8; 16],
+}
+
+impl FixedState {
+    /// A state keyed by `seed` (v2's key schedule, two AES rounds, runs once here).
+    pub fn with_seed(seed: u64) -> Self {
+        FixedState { key: Backend::detect().v2_key(seed) }
+    }
+}
+
+impl Default for FixedState {
+    /// Seed 0.
+    fn default() -> Self {
+        Self::with_seed(0)
+    }
+}
+
+impl BuildHasher for FixedState {
+    type Hasher = NabHasher;
+    #[inline]
+    fn build_hasher(&self) -> NabHasher {
+        NabHasher::with_key(self.key)
+    }
+}
+
+/// A [`BuildHasher`] with a random key, like std's `RandomState`: a seed is drawn from the OS
+/// once per process, and every `RandomState::new()` derives a different key from it.
+#[cfg(feature = "std")]
+#[derive(Clone, Debug)]
+pub struct RandomState {
+    key: [u8; 16],
+}
+
+#[cfg(feature = "std")]
+impl RandomState {
+    /// A state with a fresh key.
+    pub fn new() -> Self {
+        use std::sync::OnceLock;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static PROCESS_SEED: OnceLock<u64> = OnceLock::new();
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        // std's RandomState keys SipHash from the OS's random source; one hash of it is a
+        // random u64 without another dependency.
+        let seed = *PROCESS_SEED.get_or_init(|| {
+            std::collections::hash_map::RandomState::new().hash_one(0x6e61_6268u64)
+        });
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        // Distinct seeds per instance; v2's key schedule (two AES rounds) mixes them.
+        let seed = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        RandomState { key: Backend::detect().v2_key(seed) }
+    }
+}
+
+#[cfg(feature = "std")]
+impl Default for RandomState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(feature = "std")]
+impl BuildHasher for RandomState {
+    type Hasher = NabHasher;
+    #[inline]
+    fn build_hasher(&self) -> NabHasher {
+        NabHasher::with_key(self.key)
+    }
+}
+
+/// A `std::collections::HashMap` hashed by [`NabHasher`] with a [`RandomState`].
+#[cfg(feature = "std")]
+pub type HashMap<K, V> = std::collections::HashMap<K, V, RandomState>;
+
+/// A `std::collections::HashSet` hashed by [`NabHasher`] with a [`RandomState`].
+#[cfg(feature = "std")]
+pub type HashSet<T> = std::collections::HashSet<T, RandomState>;

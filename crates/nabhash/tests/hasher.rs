@@ -1,0 +1,104 @@
+//! `NabHasher`: split invariance across `write`/`write_uN` calls, agreement with v2, keys.
+
+use core::hash::{BuildHasher, Hasher};
+use nabhash::{FixedState, NabHasher, RandomState};
+use proptest::prelude::*;
+
+/// One call on a hasher, and the bytes it stands for.
+#[derive(Clone, Debug)]
+enum Op {
+    Bytes(Vec<u8>),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    U128(u128),
+    Usize(usize),
+}
+
+impl Op {
+    fn apply(&self, h: &mut NabHasher) {
+        match self {
+            Op::Bytes(b) => h.write(b),
+            Op::U8(x) => h.write_u8(*x),
+            Op::U16(x) => h.write_u16(*x),
+            Op::U32(x) => h.write_u32(*x),
+            Op::U64(x) => h.write_u64(*x),
+            Op::U128(x) => h.write_u128(*x),
+            Op::Usize(x) => h.write_usize(*x),
+        }
+    }
+    fn bytes(&self) -> Vec<u8> {
+        match self {
+            Op::Bytes(b) => b.clone(),
+            Op::U8(x) => x.to_le_bytes().to_vec(),
+            Op::U16(x) => x.to_le_bytes().to_vec(),
+            Op::U32(x) => x.to_le_bytes().to_vec(),
+            Op::U64(x) => x.to_le_bytes().to_vec(),
+            Op::U128(x) => x.to_le_bytes().to_vec(),
+            Op::Usize(x) => x.to_le_bytes().to_vec(),
+        }
+    }
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..40).prop_map(Op::Bytes),
+        any::<u8>().prop_map(Op::U8),
+        any::<u16>().prop_map(Op::U16),
+        any::<u32>().prop_map(Op::U32),
+        any::<u64>().prop_map(Op::U64),
+        any::<u128>().prop_map(Op::U128),
+        any::<usize>().prop_map(Op::Usize),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn any_sequence_of_writes_hashes_its_bytes(seed in any::<u64>(), ops in proptest::collection::vec(op(), 0..12)) {
+        let state = FixedState::with_seed(seed);
+        let mut h = state.build_hasher();
+        let mut bytes = Vec::new();
+        for op in &ops {
+            op.apply(&mut h);
+            bytes.extend(op.bytes());
+        }
+        let want = u128::from_le_bytes(nabhash::v2::hash(&bytes, seed));
+        prop_assert_eq!(h.finish_u128(), want);
+        prop_assert_eq!(h.finish(), want as u64);
+        // The same bytes in one write.
+        let mut one = state.build_hasher();
+        one.write(&bytes);
+        prop_assert_eq!(one.finish_u128(), want);
+    }
+}
+
+#[test]
+fn fixed_state_is_deterministic_and_seeded() {
+    let a = FixedState::with_seed(1);
+    assert_eq!(a.hash_one(42u64), FixedState::with_seed(1).hash_one(42u64));
+    assert_ne!(a.hash_one(42u64), FixedState::with_seed(2).hash_one(42u64));
+    assert_eq!(FixedState::default().hash_one("x"), FixedState::with_seed(0).hash_one("x"));
+}
+
+#[test]
+fn random_states_differ() {
+    let keys: Vec<u64> = (0..64).map(|_| RandomState::new().hash_one(42u64)).collect();
+    let mut unique = keys.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), keys.len(), "two RandomStates hashed 42 the same");
+    let s = RandomState::new();
+    assert_eq!(s.hash_one(7u32), s.clone().hash_one(7u32));
+}
+
+#[test]
+fn maps_and_sets_work() {
+    let mut m: nabhash::HashMap<u64, u64> = nabhash::HashMap::default();
+    for i in 0..10_000 {
+        m.insert(i, i * 2);
+    }
+    assert!((0..10_000).all(|i| m[&i] == i * 2));
+    let s: nabhash::HashSet<String> = (0..1000).map(|i| i.to_string()).collect();
+    assert!(s.contains("999") && !s.contains("1000"));
+}
