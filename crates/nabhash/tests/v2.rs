@@ -54,7 +54,7 @@ fn reference(data: &[u8], seed: u64) -> [u8; 16] {
         return aes_round(aes_round(xor(aes_round(xor(x, k[0]), k[1]), l), k[2]), k[3]);
     }
     let mut a: Vec<[u8; 16]> = (0..8).map(|i| xor(key, c[11 + i])).collect();
-    let mut b = vec![[0u8; 16]; 8];
+    let mut b = [[0u8; 16]; 8];
     for (j, chunk) in chunks.enumerate() {
         let i = j % 8;
         a[i] = aes_round(xor(a[i], chunk), k[i]);
@@ -93,7 +93,7 @@ fn v2_vectors_match_the_documented_algorithm() {
 
 #[test]
 fn dispatched_equals_portable() {
-    for (input, seed, want) in common::v2_vectors(MAX_LEN.min(4097)) {
+    for (input, seed, want) in common::v2_vectors(if cfg!(miri) { MAX_LEN } else { 4097 }) {
         assert_eq!(nabhash::v2::hash(&input, seed), want);
     }
 }
