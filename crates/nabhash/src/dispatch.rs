@@ -123,6 +123,11 @@ impl Backend {
     }
 
     #[inline]
+    pub(crate) fn v1_hash(self, data: &[u8]) -> [u8; 16] {
+        each_backend!(self, t => t.v1_hash(data))
+    }
+
+    #[inline]
     pub(crate) fn v2_key(self, seed: u64) -> [u8; 16] {
         each_backend!(self, t => t.v2_key(seed))
     }
@@ -130,6 +135,11 @@ impl Backend {
     #[inline]
     pub(crate) fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
         each_backend!(self, t => t.v2_short(key, x, len))
+    }
+
+    #[inline]
+    pub(crate) fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        each_backend!(self, t => t.v2_short_slice(key, data))
     }
 
     #[inline]
@@ -149,10 +159,29 @@ pub(crate) trait Kernels: Copy {
     fn v1_compress(self, state: &mut State, blocks: &[u8]);
     /// v1 steps 3–5.
     fn v1_finish(self, state: &State, len: u64) -> [u8; 16];
+    /// v1 of a whole input (one-shot). Backends may keep the state in registers throughout.
+    #[inline]
+    fn v1_hash(self, data: &[u8]) -> [u8; 16] {
+        let mut state = [crate::IV_LANE; 4];
+        let whole = data.len() - data.len() % crate::BLOCK;
+        let (body, tail) = data.split_at(whole);
+        self.v1_compress(&mut state, body);
+        if !tail.is_empty() {
+            let mut block = [0u8; crate::BLOCK];
+            block[..tail.len()].copy_from_slice(tail);
+            self.v1_compress(&mut state, &block);
+        }
+        self.v1_finish(&state, data.len() as u64)
+    }
     /// v2's seed key `K`.
     fn v2_key(self, seed: u64) -> [u8; 16];
     /// v2 of an input of at most 16 bytes, zero-padded in `x`.
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16];
+    /// v2 of an input of at most 16 bytes, read from `data` itself.
+    #[inline]
+    fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        self.v2_short(key, &crate::v2::pad(data), data.len() as u64)
+    }
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);
     /// v2 step 3.

@@ -94,12 +94,12 @@ type State = [[u8; 16]; 4];
 
 /// v1's initial lane value: the SHA-1 round constants 5a827999 6ed9eba1 8f1bbcdc ca62c1d6,
 /// big-endian (spec, "The v1 algorithm").
-const IV_LANE: [u8; 16] = [
+pub(crate) const IV_LANE: [u8; 16] = [
     0x5a, 0x82, 0x79, 0x99, 0x6e, 0xd9, 0xeb, 0xa1, 0x8f, 0x1b, 0xbc, 0xdc, 0xca, 0x62, 0xc1, 0xd6,
 ];
 
 /// Block size of v1 in bytes: four lanes of 16.
-const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 
 /// The NABHash v1 digest of `data`.
 ///
@@ -116,16 +116,7 @@ pub fn hash(data: &[u8]) -> [u8; 16] {
 /// [`hash`] computed by a given backend (for tests and benches).
 #[doc(hidden)]
 pub fn hash_with(backend: Backend, data: &[u8]) -> [u8; 16] {
-    let mut state = [IV_LANE; 4];
-    let whole = data.len() - data.len() % BLOCK;
-    let (body, tail) = data.split_at(whole);
-    backend.compress(&mut state, body);
-    if !tail.is_empty() {
-        let mut block = [0u8; BLOCK];
-        block[..tail.len()].copy_from_slice(tail);
-        backend.compress(&mut state, &block);
-    }
-    backend.finish(&state, data.len() as u64)
+    backend.v1_hash(data)
 }
 
 /// Streaming NABHash v1.

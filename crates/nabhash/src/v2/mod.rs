@@ -153,7 +153,7 @@ pub fn hash_with(backend: Backend, data: &[u8], seed: u64) -> [u8; 16] {
 #[inline]
 pub(crate) fn hash_keyed(backend: Backend, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     if data.len() <= CHUNK {
-        return backend.v2_short(key, &pad(data), data.len() as u64);
+        return backend.v2_short_slice(key, data);
     }
     let mut st = V2State::new(key);
     backend.v2_absorb(&mut st, data);

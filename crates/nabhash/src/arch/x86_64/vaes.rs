@@ -3,9 +3,10 @@
 //! output is unchanged; the fold reuses the AES-NI code.
 
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm256_aesenc_epi128, _mm256_loadu_si256, _mm256_storeu_si256,
-    _mm512_add_epi64, _mm512_aesenc_epi128, _mm512_loadu_si512, _mm512_storeu_si512,
-    _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_storeu_si128, _mm256_aesenc_epi128,
+    _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
+    _mm512_broadcast_i32x4, _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_maskz_loadu_epi8,
+    _mm512_set_epi64, _mm512_storeu_si512, _mm512_xor_si512,
 };
 
 use super::aesni::AesNi;
@@ -14,13 +15,13 @@ use crate::dispatch::Kernels;
 use crate::v2::{self, V2State};
 
 cpufeatures::new!(cpuid_vaes256, "vaes", "avx2", "aes");
-cpufeatures::new!(cpuid_vaes512, "vaes", "avx512f", "aes");
+cpufeatures::new!(cpuid_vaes512, "vaes", "avx512f", "avx512bw", "aes");
 
 /// Proof that this CPU has VAES with AVX2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes256(AesNi);
 
-/// Proof that this CPU has VAES with AVX-512F (and AES-NI).
+/// Proof that this CPU has VAES with AVX-512F and AVX-512BW (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes512(AesNi);
 
@@ -79,12 +80,23 @@ impl Kernels for Vaes512 {
         self.0.v1_finish(state, len)
     }
     #[inline]
+    fn v1_hash(self, data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
+        unsafe { hash_v1_vaes512(data) }
+    }
+    #[inline]
     fn v2_key(self, seed: u64) -> [u8; 16] {
         self.0.v2_key(seed)
     }
     #[inline]
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
         self.0.v2_short(key, x, len)
+    }
+    #[inline]
+    fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
+        let x = unsafe { load_short_avx512bw(data) };
+        self.0.v2_short(key, &x, data.len() as u64)
     }
     #[inline]
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
@@ -166,4 +178,57 @@ fn v2_blocks_vaes512(st: &mut V2State, blocks: &[u8]) {
     };
     store2(st.a.as_mut_ptr().cast(), (_mm512_aesenc_epi128(m0, k0), _mm512_aesenc_epi128(m1, k1)));
     store2(st.b.as_mut_ptr().cast(), (b0, b1));
+}
+
+/// The whole of v1 with the state in one zmm register: whole blocks, the tail by a masked load
+/// (the bytes past the input are neither read nor faulted on), the length and the fold, all
+/// in registers (a zero-padded copy in memory would cost a store-forwarding stall).
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn hash_v1_vaes512(data: &[u8]) -> [u8; 16] {
+    // SAFETY: the IV is 16 readable bytes; unaligned load.
+    let iv = unsafe { core::arch::x86_64::_mm_loadu_si128(crate::IV_LANE.as_ptr().cast()) };
+    let mut s = _mm512_broadcast_i32x4(iv);
+    let mut blocks = data.chunks_exact(64);
+    for block in &mut blocks {
+        // SAFETY: `block` is 64 readable bytes.
+        let k = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        s = _mm512_aesenc_epi128(s, k);
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let mask = (1u64 << tail.len()) - 1;
+        // SAFETY: the mask selects exactly the `tail.len()` (< 64) readable bytes of `tail`;
+        // masked-out bytes are not accessed and read as zero.
+        let k = unsafe { _mm512_maskz_loadu_epi8(mask, tail.as_ptr().cast()) };
+        s = _mm512_aesenc_epi128(s, k);
+    }
+    let len = data.len() as i64;
+    s = _mm512_xor_si512(s, _mm512_set_epi64(0, len, 0, len, 0, len, 0, len));
+    let l0 = _mm512_extracti32x4_epi32::<0>(s);
+    let l1 = _mm512_extracti32x4_epi32::<1>(s);
+    let l2 = _mm512_extracti32x4_epi32::<2>(s);
+    let l3 = _mm512_extracti32x4_epi32::<3>(s);
+    let mut a: __m128i = _mm_aesenc_si128(l0, l1);
+    let b = _mm_aesenc_si128(l2, l3);
+    a = _mm_aesenc_si128(a, b);
+    for _ in 0..3 {
+        a = _mm_aesenc_si128(a, a);
+    }
+    let mut out = [0u8; 16];
+    // SAFETY: 16 writable bytes; unaligned store.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), a) };
+    out
+}
+
+/// Up to 16 bytes of `data`, zero-padded, by one masked load (no copy through memory).
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
+    let n = data.len().min(16);
+    // SAFETY: the mask selects exactly the first `n` readable bytes of `data`; masked-out
+    // bytes are not accessed and read as zero.
+    let v = unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, data.as_ptr().cast()) };
+    let mut out = [0u8; 16];
+    // SAFETY: 16 writable bytes; unaligned store.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm512_extracti32x4_epi32::<0>(v)) };
+    out
 }
