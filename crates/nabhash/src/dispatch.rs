@@ -138,6 +138,11 @@ impl Backend {
     }
 
     #[inline]
+    pub(crate) fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        each_backend!(self, t => t.v2_hash(key, data))
+    }
+
+    #[inline]
     pub(crate) fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         each_backend!(self, t => t.v2_short_slice(key, data))
     }
@@ -181,6 +186,16 @@ pub(crate) trait Kernels: Copy {
     #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         self.v2_short(key, &crate::v2::pad(data), data.len() as u64)
+    }
+    /// v2 of a whole input (one-shot) with seed key `key`.
+    #[inline]
+    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        if data.len() <= crate::v2::CHUNK {
+            return self.v2_short_slice(key, data);
+        }
+        let mut st = crate::v2::V2State::new(key);
+        self.v2_absorb(&mut st, data);
+        self.v2_finish(&st, data.len() as u64)
     }
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);

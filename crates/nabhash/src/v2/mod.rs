@@ -152,12 +152,7 @@ pub fn hash_with(backend: Backend, data: &[u8], seed: u64) -> [u8; 16] {
 /// v2 of `data` with an already derived seed key `K`.
 #[inline]
 pub(crate) fn hash_keyed(backend: Backend, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    if data.len() <= CHUNK {
-        return backend.v2_short_slice(key, data);
-    }
-    let mut st = V2State::new(key);
-    backend.v2_absorb(&mut st, data);
-    backend.v2_finish(&st, data.len() as u64)
+    backend.v2_hash(key, data)
 }
 
 /// Streaming NABHash v2, with the same contract as [`crate::Digest`]: any split of the input

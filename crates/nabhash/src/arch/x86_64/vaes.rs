@@ -3,10 +3,11 @@
 //! output is unchanged; the fold reuses the AES-NI code.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_storeu_si128, _mm256_aesenc_epi128,
-    _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
-    _mm512_broadcast_i32x4, _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_maskz_loadu_epi8,
-    _mm512_set_epi64, _mm512_storeu_si512, _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_aesenc_epi128, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi64,
+    _mm512_aesenc_epi128, _mm512_broadcast_i32x4, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
+    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_permutex2var_epi64, _mm512_set_epi64,
+    _mm512_storeu_si512, _mm512_xor_si512,
 };
 
 use super::aesni::AesNi;
@@ -91,6 +92,14 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
         self.0.v2_short(key, x, len)
+    }
+    #[inline]
+    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        if data.len() <= v2::CHUNK {
+            return self.v2_short_slice(key, data);
+        }
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
+        unsafe { hash_v2_vaes512(key, data) }
     }
     #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
@@ -186,7 +195,7 @@ fn v2_blocks_vaes512(st: &mut V2State, blocks: &[u8]) {
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn hash_v1_vaes512(data: &[u8]) -> [u8; 16] {
     // SAFETY: the IV is 16 readable bytes; unaligned load.
-    let iv = unsafe { core::arch::x86_64::_mm_loadu_si128(crate::IV_LANE.as_ptr().cast()) };
+    let iv = unsafe { _mm_loadu_si128(crate::IV_LANE.as_ptr().cast()) };
     let mut s = _mm512_broadcast_i32x4(iv);
     let mut blocks = data.chunks_exact(64);
     for block in &mut blocks {
@@ -196,7 +205,7 @@ fn hash_v1_vaes512(data: &[u8]) -> [u8; 16] {
     }
     let tail = blocks.remainder();
     if !tail.is_empty() {
-        let mask = (1u64 << tail.len()) - 1;
+        let mask = mask64(tail.len());
         // SAFETY: the mask selects exactly the `tail.len()` (< 64) readable bytes of `tail`;
         // masked-out bytes are not accessed and read as zero.
         let k = unsafe { _mm512_maskz_loadu_epi8(mask, tail.as_ptr().cast()) };
@@ -231,4 +240,102 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     // SAFETY: 16 writable bytes; unaligned store.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm512_extracti32x4_epi32::<0>(v)) };
     out
+}
+
+/// The whole of v2 for more than 16 bytes, lanes 0..4 and 4..8 in two zmm registers from
+/// start to digest: blocks with the data XOR off the chain, the last partial block by masked
+/// loads with the lanes it does not reach blended back, the first fold level in one zmm.
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    let c = &v2::CONSTANTS;
+    let load4 = |lanes: &[[u8; 16]]| {
+        debug_assert!(lanes.len() >= 4);
+        // SAFETY: four consecutive 16-byte constants, 64 readable bytes.
+        unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+    };
+    // SAFETY: `key` is 16 readable bytes.
+    let kx = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
+    let kb = _mm512_broadcast_i32x4(kx);
+    let (k0, k1) = (_mm512_xor_si512(kb, load4(&c[3..7])), _mm512_xor_si512(kb, load4(&c[7..11])));
+    let (mut a0, mut a1) =
+        (_mm512_xor_si512(kb, load4(&c[11..15])), _mm512_xor_si512(kb, load4(&c[15..19])));
+    let zero = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 0);
+    let (mut b0, mut b1) = (zero, zero);
+
+    let mut blocks = data.chunks_exact(v2::BLOCK);
+    let load2 = |block: &[u8]| {
+        let p = block.as_ptr().cast::<__m512i>();
+        // SAFETY: `block` is 128 readable bytes.
+        unsafe { (_mm512_loadu_si512(p), _mm512_loadu_si512(p.add(1))) }
+    };
+    if let Some(first) = blocks.next() {
+        let (c0, c1) = load2(first);
+        let (mut m0, mut m1) = (_mm512_xor_si512(a0, c0), _mm512_xor_si512(a1, c1));
+        b0 = _mm512_add_epi64(b0, c0);
+        b1 = _mm512_add_epi64(b1, c1);
+        for block in &mut blocks {
+            let (c0, c1) = load2(block);
+            m0 = _mm512_aesenc_epi128(m0, _mm512_xor_si512(k0, c0));
+            m1 = _mm512_aesenc_epi128(m1, _mm512_xor_si512(k1, c1));
+            b0 = _mm512_add_epi64(b0, c0);
+            b1 = _mm512_add_epi64(b1, c1);
+        }
+        a0 = _mm512_aesenc_epi128(m0, k0);
+        a1 = _mm512_aesenc_epi128(m1, k1);
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let n0 = tail.len().min(64);
+        let n1 = tail.len() - n0;
+        // SAFETY: each mask selects only bytes inside `tail` (n0 from its start, n1 from
+        // offset 64); masked-out bytes are not accessed and read as zero.
+        let (t0, t1) = unsafe {
+            (
+                _mm512_maskz_loadu_epi8(mask64(n0), tail.as_ptr().cast()),
+                _mm512_maskz_loadu_epi8(mask64(n1), tail.as_ptr().wrapping_add(64).cast()),
+            )
+        };
+        // Only the lanes the tail's chunks reach change; two qword mask bits per lane.
+        let chunks = tail.len().div_ceil(v2::CHUNK);
+        let lanes0 = chunks.min(4);
+        let lanes1 = chunks - lanes0;
+        a0 = _mm512_mask_blend_epi64(
+            ((1u32 << (2 * lanes0)) - 1) as u8,
+            a0,
+            _mm512_aesenc_epi128(_mm512_xor_si512(a0, t0), k0),
+        );
+        a1 = _mm512_mask_blend_epi64(
+            ((1u32 << (2 * lanes1)) - 1) as u8,
+            a1,
+            _mm512_aesenc_epi128(_mm512_xor_si512(a1, t1), k1),
+        );
+        // Zero chunks leave the additive lanes they do not reach unchanged.
+        b0 = _mm512_add_epi64(b0, t0);
+        b1 = _mm512_add_epi64(b1, t1);
+    }
+    let len = data.len() as i64;
+    let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
+    let f0 = _mm512_aesenc_epi128(_mm512_xor_si512(_mm512_xor_si512(a0, b0), l), k0);
+    let f1 = _mm512_aesenc_epi128(_mm512_xor_si512(_mm512_xor_si512(a1, b1), l), k1);
+    // P[j] = AESENC(F[2j], F[2j+1]): gather the even lanes of f0:f1 and the odd ones.
+    let even = _mm512_permutex2var_epi64(f0, _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), f1);
+    let odd = _mm512_permutex2var_epi64(f0, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), f1);
+    let p = _mm512_aesenc_epi128(even, odd);
+    let q0 = _mm_aesenc_si128(_mm512_extracti32x4_epi32::<0>(p), _mm512_extracti32x4_epi32::<1>(p));
+    let q1 = _mm_aesenc_si128(_mm512_extracti32x4_epi32::<2>(p), _mm512_extracti32x4_epi32::<3>(p));
+    let lane_key = |i: usize| {
+        // SAFETY: a 16-byte constant.
+        _mm_xor_si128(kx, unsafe { _mm_loadu_si128(c[3 + i].as_ptr().cast()) })
+    };
+    let r = _mm_aesenc_si128(_mm_aesenc_si128(_mm_aesenc_si128(q0, q1), lane_key(0)), lane_key(1));
+    let mut out = [0u8; 16];
+    // SAFETY: 16 writable bytes; unaligned store.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) };
+    out
+}
+
+/// A byte mask selecting the first `n` (at most 64) bytes.
+#[inline(always)]
+fn mask64(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
