@@ -143,11 +143,6 @@ impl Backend {
     }
 
     #[inline]
-    pub(crate) fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        each_backend!(self, t => t.v2_short_slice(key, data))
-    }
-
-    #[inline]
     pub(crate) fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         each_backend!(self, t => t.v2_absorb(st, data))
     }
