@@ -8,7 +8,7 @@ use nabhash::{Backend, aes_round, backends};
 use proptest::prelude::*;
 
 /// Miri interprets the portable path thousands of times slower: small vectors only.
-const MAX_LEN: usize = if cfg!(miri) { 130 } else { usize::MAX };
+const MAX_LEN: usize = if cfg!(miri) { 40 } else { usize::MAX };
 
 /// The v2 definition of `src/v2/mod.rs`'s docs, transcribed literally: chunk by chunk, no
 /// SIMD, no reordering of the XOR, a SplitMix64 of its own for the constants.
@@ -51,7 +51,8 @@ fn reference(data: &[u8], seed: u64) -> [u8; 16] {
     });
     if n <= 16 {
         let x = chunks.next().unwrap_or([0; 16]);
-        return aes_round(aes_round(xor(aes_round(xor(x, k[0]), k[1]), l), k[2]), k[3]);
+        let h = aes_round(xor(aes_round(xor(x, k[0]), k[1]), l), k[2]);
+        return aes_round(aes_round(h, k[3]), k[4]);
     }
     let mut a: Vec<[u8; 16]> = (0..8).map(|i| xor(key, c[11 + i])).collect();
     let mut b = [[0u8; 16]; 8];
@@ -74,7 +75,8 @@ fn v2_vectors_every_backend() {
         for (input, seed, want) in &vectors {
             let ctx = format!("backend {} len {} seed {seed}", backend.name(), input.len());
             assert_eq!(common::hex(&hash_with(backend, input, *seed)), common::hex(want), "{ctx}");
-            for chunk in [7, 16, 100, 128, 129] {
+            let chunks: &[usize] = if cfg!(miri) { &[7] } else { &[7, 16, 100, 128, 129] };
+            for &chunk in chunks {
                 let mut d = Digest::with_backend(backend, *seed);
                 input.chunks(chunk).for_each(|c| d.update(c));
                 assert_eq!(d.finalize(), *want, "{ctx} chunk {chunk}");
@@ -99,7 +101,7 @@ fn dispatched_equals_portable() {
 }
 
 fn data() -> impl Strategy<Value = Vec<u8>> {
-    let (small, big) = if cfg!(miri) { (40, 300) } else { (300, 3000) };
+    let (small, big) = if cfg!(miri) { (20, 140) } else { (300, 3000) };
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..small),
         proptest::collection::vec(any::<u8>(), small..big),

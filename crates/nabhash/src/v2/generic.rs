@@ -92,7 +92,7 @@ pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 
     let key = V::load(key);
     let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
     let h = V::load(x).xor(k(0)).aesenc(k(1));
-    let h = h.xor(V::load(&len_lane(len))).aesenc(k(2)).aesenc(k(3));
+    let h = h.xor(V::load(&len_lane(len))).aesenc(k(2)).aesenc(k(3)).aesenc(k(4));
     let mut out = [0u8; 16];
     h.store(&mut out);
     out

@@ -80,17 +80,24 @@ impl AesLane for ArmLane {
     }
     #[inline(always)]
     fn aesenc(self, key: Self) -> Self {
-        // SAFETY: `ArmLane` only exists inside this module's AES functions (see the type).
-        ArmLane(veorq_u8(unsafe { vaesmcq_u8(vaeseq_u8(self.0, vdupq_n_u8(0))) }, key.0))
+        // SAFETY: `ArmLane` only exists inside this module's AES functions (see the type);
+        // NEON is part of the aarch64 baseline.
+        ArmLane(unsafe { veorq_u8(vaesmcq_u8(vaeseq_u8(self.0, vdupq_n_u8(0))), key.0) })
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        ArmLane(veorq_u8(self.0, other.0))
+        // SAFETY: NEON is part of the aarch64 baseline.
+        ArmLane(unsafe { veorq_u8(self.0, other.0) })
     }
     #[inline(always)]
     fn add64(self, other: Self) -> Self {
-        let sum = vaddq_u64(vreinterpretq_u64_u8(self.0), vreinterpretq_u64_u8(other.0));
-        ArmLane(vreinterpretq_u8_u64(sum))
+        // SAFETY: NEON is part of the aarch64 baseline.
+        ArmLane(unsafe {
+            vreinterpretq_u8_u64(vaddq_u64(
+                vreinterpretq_u64_u8(self.0),
+                vreinterpretq_u64_u8(other.0),
+            ))
+        })
     }
 }
 
