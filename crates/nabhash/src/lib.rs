@@ -70,6 +70,7 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 
 mod arch;
+mod buffer;
 mod dispatch;
 mod hasher;
 mod portable;
@@ -79,6 +80,7 @@ pub use hasher::{FixedState, NabHasher};
 #[cfg(feature = "std")]
 pub use hasher::{HashMap, HashSet, RandomState};
 
+use buffer::BlockBuffer;
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
 
@@ -140,9 +142,7 @@ pub fn hash_with(backend: Backend, data: &[u8]) -> [u8; 16] {
 #[derive(Clone, Debug)]
 pub struct Digest {
     state: State,
-    /// Bytes of the current partial block; `buf_len < 64` between calls.
-    buf: [u8; BLOCK],
-    buf_len: usize,
+    buffer: BlockBuffer<BLOCK>,
     /// Total bytes seen (v1 uses the length modulo 2^64).
     len: u64,
     backend: Backend,
@@ -157,36 +157,23 @@ impl Digest {
     /// A digest that uses `backend` (for tests and benches).
     #[doc(hidden)]
     pub fn with_backend(backend: Backend) -> Self {
-        Digest { state: [IV_LANE; 4], buf: [0; BLOCK], buf_len: 0, len: 0, backend }
+        Digest { state: [IV_LANE; 4], buffer: BlockBuffer::new(), len: 0, backend }
     }
 
     /// Appends `data` to the input.
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub fn update(&mut self, data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
-        if self.buf_len > 0 {
-            let take = (BLOCK - self.buf_len).min(data.len());
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < BLOCK {
-                return;
-            }
-            self.backend.compress(&mut self.state, &self.buf);
-            self.buf_len = 0;
-        }
-        let whole = data.len() - data.len() % BLOCK;
-        let (body, tail) = data.split_at(whole);
-        self.backend.compress(&mut self.state, body);
-        self.buf[..tail.len()].copy_from_slice(tail);
-        self.buf_len = tail.len();
+        let (state, backend) = (&mut self.state, self.backend);
+        self.buffer.update(data, |blocks| backend.compress(state, blocks));
     }
 
     /// The digest of everything passed to [`update`](Digest::update) so far.
     pub fn finalize(&self) -> [u8; 16] {
         let mut state = self.state;
-        if self.buf_len > 0 {
+        let pending = self.buffer.pending();
+        if !pending.is_empty() {
             let mut block = [0u8; BLOCK];
-            block[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
+            block[..pending.len()].copy_from_slice(pending);
             self.backend.compress(&mut state, &block);
         }
         self.backend.finish(&state, self.len)
