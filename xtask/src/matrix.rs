@@ -130,16 +130,18 @@ pub const RUNS: &[Run] = &[
     },
     // riscv64: plain RV64GC; RVV at VLEN 128; RVV at VLEN 256 with the scalar crypto
     // extensions (built with them enabled, as riscv64 kernels are chosen at compile time).
+    // `vext_spec=v1.0` is qemu 7.2's default, but without it qemu warns on stderr at every
+    // start, which breaks tests that check a child process's stderr.
     Run { target: "riscv64gc-unknown-linux-gnu", cpu: "rv64", rustflags: "", expect: PORTABLE },
     Run {
         target: "riscv64gc-unknown-linux-gnu",
-        cpu: "rv64,v=true,vlen=128",
+        cpu: "rv64,v=true,vext_spec=v1.0,vlen=128",
         rustflags: "-C target-feature=+v",
         expect: PORTABLE,
     },
     Run {
         target: "riscv64gc-unknown-linux-gnu",
-        cpu: "rv64,v=true,vlen=256,zkne=true,zknd=true,zbkb=true",
+        cpu: "rv64,v=true,vext_spec=v1.0,vlen=256,zkne=true,zknd=true,zbkb=true",
         rustflags: "-C target-feature=+v,+zkne,+zknd,+zbkb",
         expect: RISCV_ZK,
     },
