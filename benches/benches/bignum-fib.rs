@@ -1,0 +1,3 @@
+//! Benches of `bignum-fib` against its peers: being built.
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! Benches of `kcapi` against its peers: being built.
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! Benches of `memops` against its peers: being built.
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! Benches of `splice-pool` against its peers: being built.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! `b64`: being built.

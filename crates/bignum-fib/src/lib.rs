@@ -1,0 +1,1 @@
+//! `bignum-fib`: being built.

@@ -1,0 +1,1 @@
+//! `kcapi`: being built.

@@ -1,0 +1,1 @@
+//! `memops`: being built.

@@ -1,0 +1,1 @@
+//! `splice-pool`: being built.
