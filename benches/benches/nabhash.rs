@@ -36,7 +36,7 @@ fn byte_hashes() -> Vec<ByteHash> {
 fn throughput(c: &mut Criterion) {
     let mut group = c.benchmark_group("nabhash/bytes");
     let hashes = byte_hashes();
-    for &size in &SIZES {
+    for size in benches::sizes(&SIZES) {
         let data = benches::input(size);
         group.throughput(Throughput::Bytes(size as u64));
         for (name, f) in &hashes {

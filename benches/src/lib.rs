@@ -11,3 +11,17 @@ pub fn input(len: usize) -> Vec<u8> {
         })
         .collect()
 }
+
+/// Whether `cargo xtask bench --quick` is running (it sets `XTASK_BENCH_QUICK`).
+pub fn quick() -> bool {
+    std::env::var_os("XTASK_BENCH_QUICK").is_some()
+}
+
+/// `all`, or every other size (the first and the last kept) under `--quick`.
+pub fn sizes(all: &[usize]) -> Vec<usize> {
+    if !quick() {
+        return all.to_vec();
+    }
+    let last = all.len().saturating_sub(1);
+    all.iter().enumerate().filter(|(i, _)| i % 2 == 0 || *i == last).map(|(_, s)| *s).collect()
+}

@@ -1,0 +1,499 @@
+//! The comparison report: reads criterion's estimates of this run from `<target>/criterion`
+//! and writes `target/bench-report/index.md`, `index.html` and one SVG plot per table.
+//!
+//! Every number in the report comes from files criterion wrote during this run (older
+//! estimates are skipped by modification time), so nothing is typed in by hand.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use super::json::{self, Value};
+
+/// One benchmark: `group/function/param` and its median time per iteration.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub group: String,
+    pub function: String,
+    pub param: Option<String>,
+    pub throughput: Throughput,
+    pub median_ns: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Throughput {
+    Bytes(f64),
+    Elements(f64),
+    None,
+}
+
+impl Entry {
+    /// Speed in the table's unit: GB/s, Melem/s, or operations per second.
+    fn speed(&self) -> f64 {
+        match self.throughput {
+            Throughput::Bytes(b) => b / self.median_ns,
+            Throughput::Elements(e) => e / self.median_ns * 1e3,
+            Throughput::None => 1e9 / self.median_ns,
+        }
+    }
+}
+
+/// Reads every `new/benchmark.json` + `new/estimates.json` pair under `dir` written at or after
+/// `since`.
+pub fn collect(dir: &Path, since: SystemTime) -> Result<Vec<Entry>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n == "new") {
+                    if let Some(entry) = read_entry(&p, since)? {
+                        out.push(entry);
+                    }
+                } else {
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| (&a.group, &a.function).cmp(&(&b.group, &b.function)));
+    Ok(out)
+}
+
+fn read_entry(new: &Path, since: SystemTime) -> Result<Option<Entry>, String> {
+    let (bench, est) = (new.join("benchmark.json"), new.join("estimates.json"));
+    let fresh = std::fs::metadata(&est).and_then(|m| m.modified()).is_ok_and(|t| t >= since);
+    if !fresh || !bench.exists() {
+        return Ok(None);
+    }
+    let read = |p: &PathBuf| -> Result<Value, String> {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        json::parse(&text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let (b, e) = (read(&bench)?, read(&est)?);
+    let text = |k: &str| b.get(k).and_then(Value::as_str).map(str::to_owned);
+    let group = text("group_id").ok_or_else(|| format!("{}: no group_id", bench.display()))?;
+    let function = text("function_id").unwrap_or_else(|| group.clone());
+    let param = text("value_str");
+    let throughput = match b.get("throughput") {
+        Some(t) => match (t.get("Bytes"), t.get("BytesDecimal"), t.get("Elements")) {
+            (Some(n), _, _) | (_, Some(n), _) => Throughput::Bytes(n.as_f64().unwrap_or(0.0)),
+            (_, _, Some(n)) => Throughput::Elements(n.as_f64().unwrap_or(0.0)),
+            _ => Throughput::None,
+        },
+        None => Throughput::None,
+    };
+    let median_ns = e
+        .at(&["median", "point_estimate"])
+        .and_then(Value::as_f64)
+        .ok_or_else(|| format!("{}: no median.point_estimate", new.display()))?;
+    Ok(Some(Entry { group, function, param, throughput, median_ns }))
+}
+
+/// Facts about the machine and toolchain, printed at the top of the report.
+pub struct Machine {
+    pub lines: Vec<(String, String)>,
+}
+
+/// What the report needs besides the entries.
+pub struct Context {
+    pub machine: Machine,
+    /// `crate -> backend` as printed by the benches' `backends` probe.
+    pub backends: BTreeMap<String, String>,
+    /// The command that produced the numbers.
+    pub command: String,
+}
+
+/// One table: a criterion group, rows by parameter, a column per implementation.
+struct Table<'a> {
+    crate_name: String,
+    group: String,
+    params: Vec<String>,
+    ours: Vec<String>,
+    peers: Vec<String>,
+    cells: BTreeMap<(&'a str, String), &'a Entry>,
+    unit: &'static str,
+}
+
+fn is_ours(crate_name: &str, function: &str) -> bool {
+    function == crate_name || function.starts_with(&format!("{crate_name}-"))
+}
+
+fn param_key(p: &str) -> (u8, f64, String) {
+    match p.parse::<f64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) => (1, 0.0, p.to_owned()),
+    }
+}
+
+fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
+    let mut groups: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    for e in entries {
+        groups.entry(&e.group).or_default().push(e);
+    }
+    let mut out = Vec::new();
+    for (group, es) in groups {
+        let crate_name = group.split('/').next().unwrap_or(group).to_owned();
+        let mut params: Vec<String> =
+            es.iter().map(|e| e.param.clone().unwrap_or_else(|| "-".into())).collect();
+        params.sort_by(|a, b| {
+            param_key(a).partial_cmp(&param_key(b)).unwrap_or(std::cmp::Ordering::Equal)
+        });
+        params.dedup();
+        let functions: BTreeSet<&str> = es.iter().map(|e| e.function.as_str()).collect();
+        let ours: Vec<String> =
+            functions.iter().filter(|f| is_ours(&crate_name, f)).map(|f| f.to_string()).collect();
+        let peers: Vec<String> =
+            functions.iter().filter(|f| !is_ours(&crate_name, f)).map(|f| f.to_string()).collect();
+        let unit = match es[0].throughput {
+            Throughput::Bytes(_) => "GB/s",
+            Throughput::Elements(_) => "Melem/s",
+            Throughput::None => "time",
+        };
+        let cells = es
+            .iter()
+            .map(|e| ((e.function.as_str(), e.param.clone().unwrap_or_else(|| "-".into())), *e))
+            .collect();
+        out.push(Table { crate_name, group: group.to_owned(), params, ours, peers, cells, unit });
+    }
+    out
+}
+
+impl Table<'_> {
+    fn columns(&self) -> impl Iterator<Item = &String> {
+        self.ours.iter().chain(&self.peers)
+    }
+
+    fn cell(&self, function: &str, param: &str) -> Option<&Entry> {
+        self.cells.get(&(function, param.to_owned())).copied()
+    }
+
+    fn show(&self, e: &Entry) -> String {
+        match self.unit {
+            "time" => show_time(e.median_ns),
+            _ => format!("{:.3}", e.speed()),
+        }
+    }
+
+    /// `ours / best peer` for `function` at `param`: a speed ratio (> 1 means ours is faster).
+    fn ratio(&self, function: &str, param: &str) -> Option<(f64, &str)> {
+        let ours = self.cell(function, param)?;
+        let best = self
+            .peers
+            .iter()
+            .filter_map(|p| self.cell(p, param).map(|e| (e.speed(), p.as_str())))
+            .max_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))?;
+        Some((ours.speed() / best.0, best.1))
+    }
+
+    fn header(&self) -> Vec<String> {
+        let first = if self.params.iter().all(|p| p == "-") { "".into() } else { "size".into() };
+        let mut h = vec![first];
+        h.extend(self.columns().cloned());
+        if !self.peers.is_empty() {
+            h.extend(self.ours.iter().map(|o| format!("{o} / best peer")));
+        }
+        h
+    }
+
+    fn rows(&self) -> Vec<Vec<String>> {
+        self.params
+            .iter()
+            .map(|p| {
+                let mut row = vec![show_param(p)];
+                row.extend(
+                    self.columns().map(|f| self.cell(f, p).map_or("—".into(), |e| self.show(e))),
+                );
+                if !self.peers.is_empty() {
+                    row.extend(self.ours.iter().map(|o| {
+                        self.ratio(o, p).map_or("—".into(), |(r, who)| format!("{r:.2}× ({who})"))
+                    }));
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn slug(&self) -> String {
+        self.group.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
+    }
+
+    fn caption(&self) -> String {
+        match self.unit {
+            "time" => format!("`{}`: median time per operation (lower is better)", self.group),
+            u => format!("`{}`: median throughput in {u} (higher is better)", self.group),
+        }
+    }
+
+    fn plottable(&self) -> bool {
+        self.params.len() >= 2 && self.params.iter().all(|p| p.parse::<f64>().is_ok())
+    }
+}
+
+fn show_param(p: &str) -> String {
+    let Ok(n) = p.parse::<u64>() else { return p.to_owned() };
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => n.to_string(),
+    }
+}
+
+fn show_time(ns: f64) -> String {
+    match ns {
+        ns if ns < 1e3 => format!("{ns:.2} ns"),
+        ns if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
+        ns if ns < 1e9 => format!("{:.2} ms", ns / 1e6),
+        ns => format!("{:.2} s", ns / 1e9),
+    }
+}
+
+/// Writes `index.md`, `index.html` and the plots into `out`; returns the Markdown path.
+pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let tables = tables(entries);
+    let crates: BTreeSet<&str> = tables.iter().map(|t| t.crate_name.as_str()).collect();
+    let mut md = String::from("# Benchmark report\n\n");
+    let mut html = String::from(HTML_HEAD);
+    html += "<h1>Benchmark report</h1>\n<table class=machine>\n";
+    for (k, v) in &cx.machine.lines {
+        let _ = writeln!(md, "- **{k}**: {v}");
+        let _ = writeln!(html, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(v));
+    }
+    let _ = writeln!(md, "- **command**: `{}`\n", cx.command);
+    let _ = writeln!(
+        html,
+        "<tr><th>command</th><td><code>{}</code></td></tr>\n</table>",
+        esc(&cx.command)
+    );
+    md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster). \
+           Every number is a criterion median from this run.\n";
+    html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is faster). \
+             Every number is a criterion median from this run.</p>\n";
+    for krate in crates {
+        let backend = cx.backends.get(krate).map_or("(not reported)", String::as_str);
+        let _ = writeln!(md, "\n## {krate}\n\nbackend: `{backend}`\n");
+        let _ = writeln!(
+            html,
+            "<h2>{}</h2>\n<p>backend: <code>{}</code></p>",
+            esc(krate),
+            esc(backend)
+        );
+        for t in tables.iter().filter(|t| t.crate_name == krate) {
+            let (header, rows) = (t.header(), t.rows());
+            let _ = writeln!(md, "### {}\n\n{}\n", t.group, t.caption());
+            let _ = writeln!(md, "| {} |", header.join(" | "));
+            let _ = writeln!(md, "|{}", "---|".repeat(header.len()));
+            for r in &rows {
+                let _ = writeln!(md, "| {} |", r.join(" | "));
+            }
+            let _ = writeln!(
+                html,
+                "<h3>{}</h3>\n<p>{}</p>\n<table><tr>{}</tr>",
+                esc(&t.group),
+                esc(&t.caption().replace('`', "")),
+                header.iter().map(|h| format!("<th>{}</th>", esc(h))).collect::<String>()
+            );
+            for r in &rows {
+                let _ = writeln!(
+                    html,
+                    "<tr>{}</tr>",
+                    r.iter().map(|c| format!("<td>{}</td>", esc(c))).collect::<String>()
+                );
+            }
+            html += "</table>\n";
+            if t.plottable() {
+                let svg = plot(t);
+                let name = format!("{}.svg", t.slug());
+                std::fs::write(out.join(&name), &svg).map_err(|e| format!("{name}: {e}"))?;
+                let _ = writeln!(md, "\n![{}]({name})", t.group);
+                let _ = writeln!(html, "<div class=plot>{svg}</div>");
+            }
+            md += "\n";
+        }
+    }
+    html += "</body></html>\n";
+    let md_path = out.join("index.md");
+    std::fs::write(&md_path, md).map_err(|e| format!("{}: {e}", md_path.display()))?;
+    let html_path = out.join("index.html");
+    std::fs::write(&html_path, html).map_err(|e| format!("{}: {e}", html_path.display()))?;
+    Ok(md_path)
+}
+
+const HTML_HEAD: &str = "<!doctype html>\n<html><head><meta charset=utf-8>\
+<title>Benchmark report</title><style>\
+body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}\
+table{border-collapse:collapse;margin:.5em 0 1em}\
+th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right;font-size:.9em}\
+th{background:#f3f3f3}table.machine td,table.machine th{text-align:left}\
+.plot{margin-bottom:2em}</style></head><body>\n";
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+const COLORS: [&str; 10] = [
+    "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+
+/// A line plot of the table: x = size (log2 axis), y = throughput (or time), a line per
+/// implementation; ours are drawn thicker.
+fn plot(t: &Table) -> String {
+    let (w, h, left, right, top, bottom) = (760.0, 360.0, 70.0, 190.0, 30.0, 50.0);
+    let xs: Vec<f64> = t.params.iter().filter_map(|p| p.parse::<f64>().ok()).collect();
+    let (x0, x1) = (xs[0].max(1.0).log2(), xs[xs.len() - 1].max(2.0).log2());
+    let values: Vec<f64> = t
+        .columns()
+        .flat_map(|f| t.params.iter().filter_map(move |p| t.cell(f, p)))
+        .map(|e| if t.unit == "time" { e.median_ns } else { e.speed() })
+        .filter(|v| *v > 0.0)
+        .collect();
+    let (vmin, vmax) = values.iter().fold((f64::MAX, 0f64), |(a, b), v| (a.min(*v), b.max(*v)));
+    let log_y = t.unit == "time" || vmax / vmin > 50.0;
+    let (y0, y1) = if log_y {
+        (vmin.log10().floor(), vmax.log10().ceil().max(vmin.log10().floor() + 1.0))
+    } else {
+        (0.0, nice_ceiling(vmax))
+    };
+    let px = |x: f64| left + (x.max(1.0).log2() - x0) / (x1 - x0).max(1e-9) * (w - left - right);
+    let py = |v: f64| {
+        let f = if log_y { (v.log10() - y0) / (y1 - y0) } else { (v - y0) / (y1 - y0) };
+        h - bottom - f * (h - top - bottom)
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"18\" font-size=\"13\">{}</text>\n",
+        esc(&t.group)
+    );
+    // Axes, grid and ticks.
+    let (ax0, ax1, ay0, ay1) = (left, w - right, h - bottom, top);
+    let _ = writeln!(
+        s,
+        "<path d=\"M{ax0},{ay1} V{ay0} H{ax1}\" fill=\"none\" stroke=\"#333\"/>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">input size (bytes, log scale)</text>\n\
+         <text transform=\"translate(14,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+        (ax0 + ax1) / 2.0,
+        h - 10.0,
+        (ay0 + ay1) / 2.0,
+        if t.unit == "time" { "median time (ns, log)".to_string() } else { t.unit.to_string() }
+    );
+    for x in &xs {
+        let xp = px(*x);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{xp:.1}\" y1=\"{ay0}\" x2=\"{xp:.1}\" y2=\"{ay1}\" stroke=\"#eee\"/>\
+             <text x=\"{xp:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            ay0 + 15.0,
+            show_param(&format!("{x}"))
+        );
+    }
+    let ticks: Vec<f64> = if log_y {
+        (y0 as i32..=y1 as i32).map(|e| 10f64.powi(e)).collect()
+    } else {
+        (0..=5).map(|i| y0 + (y1 - y0) * i as f64 / 5.0).collect()
+    };
+    for v in ticks {
+        let yp = py(v);
+        let label = if log_y { format!("{v:e}") } else { format!("{v:.3}") };
+        let _ = writeln!(
+            s,
+            "<line x1=\"{ax0}\" y1=\"{yp:.1}\" x2=\"{ax1}\" y2=\"{yp:.1}\" stroke=\"#eee\"/>\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
+            ax0 - 4.0,
+            yp + 4.0
+        );
+    }
+    // One polyline per implementation, with a legend entry.
+    for (i, f) in t.columns().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let width = if t.ours.contains(f) { 3.0 } else { 1.5 };
+        let points: Vec<String> = t
+            .params
+            .iter()
+            .filter_map(|p| {
+                let e = t.cell(f, p)?;
+                let v = if t.unit == "time" { e.median_ns } else { e.speed() };
+                let x: f64 = p.parse().ok()?;
+                (v > 0.0).then(|| format!("{:.1},{:.1}", px(x), py(v)))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{width}\"/>",
+            points.join(" ")
+        );
+        let ly = top + 14.0 * i as f64;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{color}\" \
+             stroke-width=\"{width}\"/><text x=\"{}\" y=\"{}\">{}</text>",
+            ax1 + 10.0,
+            ax1 + 30.0,
+            ax1 + 35.0,
+            ly + 4.0,
+            esc(f)
+        );
+    }
+    s += "</svg>\n";
+    s
+}
+
+/// The smallest of 1, 2, 5 × 10^k at or above `v`.
+fn nice_ceiling(v: f64) -> f64 {
+    if v <= 0.0 {
+        return 1.0;
+    }
+    let p = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|c| *c >= v).unwrap_or(10.0 * p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(group: &str, function: &str, size: u64, ns: f64) -> Entry {
+        Entry {
+            group: group.into(),
+            function: function.into(),
+            param: Some(size.to_string()),
+            throughput: Throughput::Bytes(size as f64),
+            median_ns: ns,
+        }
+    }
+
+    #[test]
+    fn ratios_are_ours_over_the_best_peer() {
+        let es = vec![
+            entry("b64/encode", "b64", 1024, 100.0),
+            entry("b64/encode", "base64-0.22", 1024, 400.0),
+            entry("b64/encode", "base64-simd", 1024, 200.0),
+            entry("b64/encode", "b64", 16, 10.0),
+            entry("b64/encode", "base64-simd", 16, 5.0),
+        ];
+        let t = &tables(&es)[0];
+        assert_eq!(t.ours, ["b64"]);
+        assert_eq!(t.params, ["16", "1024"]);
+        let (r, who) = t.ratio("b64", "1024").unwrap();
+        assert_eq!(who, "base64-simd");
+        assert!((r - 2.0).abs() < 1e-9);
+        assert!((t.ratio("b64", "16").unwrap().0 - 0.5).abs() < 1e-9);
+        let rows = t.rows();
+        assert_eq!(rows[1][0], "1 KiB");
+        assert_eq!(rows[1][1], "10.240");
+        assert_eq!(rows[1][4], "2.00× (base64-simd)");
+        assert!(plot(t).contains("<polyline"));
+    }
+
+    #[test]
+    fn a_group_without_peers_has_no_ratio_column() {
+        let es = vec![entry("nabhash/v1-backends", "vaes512", 64, 2.0)];
+        let t = &tables(&es)[0];
+        assert_eq!(t.header(), ["size", "vaes512"]);
+    }
+}
