@@ -376,10 +376,11 @@ fn plot(t: &Table) -> String {
     let _ = writeln!(
         s,
         "<path d=\"M{ax0},{ay1} V{ay0} H{ax1}\" fill=\"none\" stroke=\"#333\"/>\n\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">input size (bytes, log scale)</text>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} (log scale)</text>\n\
          <text transform=\"translate(14,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
         (ax0 + ax1) / 2.0,
         h - 10.0,
+        if t.unit == "GB/s" { "input size in bytes" } else { "parameter" },
         (ay0 + ay1) / 2.0,
         if t.unit == "time" { "median time (ns, log)".to_string() } else { t.unit.to_string() }
     );
@@ -400,7 +401,11 @@ fn plot(t: &Table) -> String {
     };
     for v in ticks {
         let yp = py(v);
-        let label = if log_y { format!("{v:e}") } else { format!("{v:.3}") };
+        let label = match v {
+            v if log_y && (1.0..1e7).contains(&v) => format!("{v:.0}"),
+            v if log_y => format!("{v:e}"),
+            v => format!("{v:.3}"),
+        };
         let _ = writeln!(
             s,
             "<line x1=\"{ax0}\" y1=\"{yp:.1}\" x2=\"{ax1}\" y2=\"{yp:.1}\" stroke=\"#eee\"/>\
