@@ -16,6 +16,8 @@ pub struct Needs {
     pub lints: bool,
     /// Miri on nightly.
     pub miri: bool,
+    /// The kernel-VM stage: qemu-system, static busybox, kmod, xz (`vm::PACKAGES`).
+    pub vm: bool,
 }
 
 /// Installs what `needs` lists and is missing; says what it installed.
@@ -42,13 +44,20 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
             want(t.libc_package);
         }
     }
+    if needs.vm {
+        for pkg in crate::vm::PACKAGES {
+            if !dpkg_installed(pkg) {
+                want(pkg);
+            }
+        }
+    }
     if missing.is_empty() {
         return Ok(());
     }
     let line = format!("apt-get install -y --no-install-recommends {}", missing.join(" "));
     if !is_root() {
         return Err(format!(
-            "missing Debian packages for the cross matrix; run as root:\n    apt-get update && {line}"
+            "missing Debian packages for the cross matrix or the VM tests; run as root:\n    apt-get update && {line}"
         ));
     }
     eprintln!("xtask: installing Debian packages: {}", missing.join(" "));
@@ -128,6 +137,12 @@ fn ensure_rustup(needs: &Needs) -> Result<(), String> {
     Ok(())
 }
 
-fn is_root() -> bool {
+/// Whether dpkg reports `pkg` as installed.
+pub fn dpkg_installed(pkg: &str) -> bool {
+    output(Command::new("dpkg-query").args(["-W", "-f=${Status}", pkg]))
+        .is_some_and(|s| s.trim_end().ends_with(" installed"))
+}
+
+pub fn is_root() -> bool {
     output(Command::new("id").arg("-u")).is_some_and(|s| s.trim() == "0")
 }

@@ -10,6 +10,7 @@ mod install;
 mod matrix;
 mod test;
 mod util;
+mod vm;
 
 use std::process::ExitCode;
 
@@ -21,8 +22,9 @@ commands:
         lints and host tests, the cross matrix under qemu-user, the kernel-VM tests;
         with none of --host/--arch/--vm, all of them. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
-  vm-test
-        the kernel-VM tests only (same as `test --vm`)
+  vm-test [--quick] [--bench]
+        the kernel-VM tests only (same as `test --vm`): kcapi's tests in qemu-system-x86_64;
+        with --bench, kcapi's benches (against libkcapi) in the VM instead
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
 ";
@@ -45,7 +47,20 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     };
     match command.as_str() {
         "test" => test::run(test_options(rest)?),
-        "vm-test" => test::run(test_options(&["--vm".to_string()])?),
+        "vm-test" => {
+            if let Some(other) = rest.iter().find(|a| *a != "--quick" && *a != "--bench") {
+                return Err(format!("unknown option `{other}` for vm-test\n{USAGE}"));
+            }
+            let quick = rest.iter().any(|a| a == "--quick");
+            if rest.iter().any(|a| a == "--bench") {
+                return vm::run_bench(quick);
+            }
+            let mut opts = vec!["--vm".to_string()];
+            if quick {
+                opts.push("--quick".into());
+            }
+            test::run(test_options(&opts)?)
+        }
         "bench" => bench::run_benches(bench_options(rest)?),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");

@@ -1,1 +1,98 @@
-//! `kcapi`: being built.
+//! `kcapi`: the Linux Kernel Crypto API (`AF_ALG` sockets) from Rust, without libkcapi.
+//!
+//! The kernel exposes its crypto drivers (including hardware engines) to user space through
+//! `AF_ALG` sockets: `bind` a transform by type and name, set its key, `accept` an operation
+//! socket, `sendmsg` input with control messages (operation, IV, AAD length) and `read` the
+//! output. This crate wraps that in safe types:
+//!
+//! | kernel type | Rust |
+//! | --- | --- |
+//! | `hash` | [`Hash::new`], [`Hash::with_key`]: `update`, `finalize`, `digest`, `digest_file` (sendfile) |
+//! | `skcipher` | [`Skcipher::new`]: `encrypt`/`decrypt` (and in place), streaming [`Stream`] |
+//! | `aead` | [`Aead::new`]: `seal`, `open` (and in place) |
+//! | `rng` | [`Rng::new`], [`Rng::with_seed`]: `fill` |
+//!
+//! [`algorithms`] parses `/proc/crypto`, so a service can log which implementation it uses.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), kcapi::Error> {
+//! let mut sha = kcapi::Hash::new("sha256")?;
+//! let digest = sha.digest(b"abc")?;
+//! assert_eq!(digest.len(), 32);
+//!
+//! let mut aes = kcapi::Skcipher::new("cbc(aes)", &[0u8; 16])?;
+//! let mut out = [0u8; 32];
+//! aes.encrypt(&[0u8; 16], &[7u8; 32], &mut out)?;
+//!
+//! let mut gcm = kcapi::Aead::new("gcm(aes)", &[0u8; 16], 16)?;
+//! let sealed = gcm.seal(&[0u8; 12], b"header", b"secret")?;
+//! assert_eq!(gcm.open(&[0u8; 12], b"header", &sealed)?, b"secret");
+//! # Ok(()) }
+//! ```
+//!
+//! # The kernel's sharp edges, and what this crate does about them
+//!
+//! - Reads are exactly the size the kernel produces (a longer read blocks forever, a shorter
+//!   one truncates): lengths are validated before any syscall ([`Error::InvalidLength`]).
+//! - The kernel queues skcipher input until it is read, up to the socket send buffer (about
+//!   208 KiB): large inputs go in 64 KiB rounds, each read back before the next is sent.
+//!   An AEAD message must fit whole ([`Aead::max_message_len`]).
+//! - Keys are set on the transform before `accept` (afterwards the kernel answers `ENOKEY`).
+//! - An rng is seeded before its first read.
+//! - A wrong AEAD tag is [`Error::AuthenticationFailed`] and the handle stays usable.
+//! - Large hash and skcipher inputs go through vmsplice+splice (a private pipe; no copy);
+//!   [`Hash::digest_file`] uses sendfile. AEAD input never does: splicing page-cache pages
+//!   into algif_aead is CVE-2026-31431 ("Copy Fail").
+//!
+//! Handles are `Send`; `try_clone` accepts another operation socket on the same transform
+//! and key, for another thread. Kernels without `AF_ALG` give [`Error::Unsupported`].
+//!
+//! # Features
+//!
+//! - `digest`: RustCrypto `digest` 0.10 traits for `Sha1`, `Sha256`, `Sha384`, `Sha512`, so
+//!   they drop into code written against `digest::Digest`.
+//! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
+//!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
+
+mod aead;
+mod algorithms;
+mod error;
+mod hash;
+mod rng;
+mod skcipher;
+mod socket;
+mod sys;
+
+#[cfg(feature = "aead")]
+mod aead_impls;
+#[cfg(feature = "digest")]
+mod digest_impls;
+
+pub use aead::Aead;
+pub use algorithms::{Algorithm, algorithms, parse as parse_proc_crypto};
+pub use error::{Error, Result};
+pub use hash::Hash;
+pub use rng::Rng;
+pub use skcipher::{Skcipher, Stream};
+
+#[cfg(feature = "aead")]
+pub use aead_impls::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+#[cfg(feature = "digest")]
+pub use digest_impls::{Sha1, Sha256, Sha384, Sha512};
+
+/// Whether the kernel offers `AF_ALG` sockets at all: `Ok`, or [`Error::Unsupported`] (or
+/// another error) saying why not.
+pub fn available() -> Result<()> {
+    // Binding a hash that every kernel with the API has (sha256 is required by the module
+    // signing and the RNG) tells more than socket() alone: it needs algif_hash too.
+    Hash::new("sha256").map(drop)
+}
+
+// Handles move between threads (each has its own operation socket).
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Hash>();
+    assert_send::<Skcipher>();
+    assert_send::<Aead>();
+    assert_send::<Rng>();
+};
