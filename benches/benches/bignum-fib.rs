@@ -1,3 +1,196 @@
-//! Benches of `bignum-fib` against its peers: being built.
+//! Benches of `bignum-fib` against its peers: F(n) for n = 10^4 … 10^7, computed alone
+//! (`bignum-fib/fib`) and computed and converted to decimal (`bignum-fib/fib+decimal`).
+//!
+//! None of the peers has a Fibonacci function of its own (GMP's `mpz_fib_ui` would be the
+//! one, through `rug`; see the crate notes), so each runs the same algorithm as ours, GMP's
+//! two-squarings-per-bit recurrence with one multiplication on the last step, written once
+//! over [`Arith`] with the peer's own squaring and multiplication.
 
-fn main() {}
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+/// What the recurrence needs from a big-number type.
+trait Arith: Sized {
+    fn small(v: u64) -> Self;
+    fn sqr(&self) -> Self;
+    fn mul(&self, o: &Self) -> Self;
+    fn add(&self, o: &Self) -> Self;
+    /// `self - o`, `self >= o`.
+    fn sub(&self, o: &Self) -> Self;
+    fn shl(&self, bits: u32) -> Self;
+    fn decimal(&self) -> String;
+}
+
+/// `F(n)` by GMP's recurrence (`mpz_fib_ui`): `(F(k), F(k−1))` doubled with two squarings
+/// per bit, then `F(n)` from one multiplication.
+fn fib_generic<T: Arith>(n: u64) -> T {
+    const TABLE_MAX: u64 = 93;
+    let table = |i: u64| {
+        let (mut a, mut b) = (0u64, 1u64);
+        for _ in 0..i {
+            (a, b) = (b, a.wrapping_add(b));
+        }
+        a
+    };
+    if n <= TABLE_MAX {
+        return T::small(table(n));
+    }
+    let m = n / 2;
+    // (F(k), F(k−1)) for k = m.
+    let bits = 64 - m.leading_zeros();
+    let mut shift = bits.saturating_sub(6);
+    let mut k = m >> shift;
+    let (mut fk, mut fk1) = (T::small(table(k)), T::small(table(k - 1)));
+    let two = T::small(2);
+    while shift > 0 {
+        shift -= 1;
+        let bit = (m >> shift) & 1;
+        let (s, s1) = (fk.sqr(), fk1.sqr());
+        let t = s.shl(2).sub(&s1);
+        let f2k1 = if k & 1 == 0 { t.add(&two) } else { t.sub(&two) };
+        let f2km1 = s.add(&s1);
+        let f2k = f2k1.sub(&f2km1);
+        (fk, fk1) = if bit == 1 { (f2k1, f2k) } else { (f2k, f2km1) };
+        k = 2 * k + bit;
+    }
+    if n & 1 == 0 {
+        fk.mul(&fk.add(&fk1.shl(1)))
+    } else {
+        let p = fk.shl(1).add(&fk1).mul(&fk.shl(1).sub(&fk1));
+        if m & 1 == 0 { p.add(&two) } else { p.sub(&two) }
+    }
+}
+
+impl Arith for num_bigint::BigUint {
+    fn small(v: u64) -> Self {
+        v.into()
+    }
+    fn sqr(&self) -> Self {
+        self * self
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn shl(&self, bits: u32) -> Self {
+        self << bits
+    }
+    fn decimal(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Arith for malachite_nz::natural::Natural {
+    fn small(v: u64) -> Self {
+        v.into()
+    }
+    fn sqr(&self) -> Self {
+        malachite_base::num::arithmetic::traits::Square::square(self)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn shl(&self, bits: u32) -> Self {
+        self << bits
+    }
+    fn decimal(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Arith for dashu_int::UBig {
+    fn small(v: u64) -> Self {
+        v.into()
+    }
+    fn sqr(&self) -> Self {
+        dashu_int::UBig::sqr(self)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn shl(&self, bits: u32) -> Self {
+        self << bits as usize
+    }
+    fn decimal(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// n = 10^4 … 10^7 (every other one under `--quick`).
+fn ns() -> Vec<u64> {
+    benches::sizes(&[10_000, 100_000, 1_000_000, 10_000_000])
+        .into_iter()
+        .map(|n| n as u64)
+        .collect()
+}
+
+fn bench_fib(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bignum-fib/fib");
+    g.warm_up_time(Duration::from_millis(500));
+    for n in ns() {
+        if n >= 10_000_000 {
+            g.sample_size(10);
+        }
+        // Results must agree before they are timed.
+        let ours = bignum_fib::fib(n).to_string();
+        assert_eq!(fib_generic::<malachite_nz::natural::Natural>(n).decimal(), ours);
+        g.bench_with_input(BenchmarkId::new("bignum-fib", n), &n, |b, &n| {
+            b.iter(|| bignum_fib::fib(black_box(n)))
+        });
+        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)))
+        });
+        g.bench_with_input(BenchmarkId::new("num-bigint-0.4", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)))
+        });
+        g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)))
+        });
+    }
+    g.finish();
+}
+
+fn bench_fib_decimal(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bignum-fib/fib+decimal");
+    g.warm_up_time(Duration::from_millis(500));
+    for n in ns() {
+        if n >= 1_000_000 {
+            g.sample_size(10);
+        }
+        g.bench_with_input(BenchmarkId::new("bignum-fib", n), &n, |b, &n| {
+            b.iter(|| bignum_fib::fib(black_box(n)).to_string())
+        });
+        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)).decimal())
+        });
+        g.bench_with_input(BenchmarkId::new("num-bigint-0.4", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)).decimal())
+        });
+        g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
+            b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)).decimal())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_fib, bench_fib_decimal);
+criterion_main!(benches);

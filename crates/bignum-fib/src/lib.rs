@@ -1,1 +1,63 @@
-//! `bignum-fib`: being built.
+//! `bignum-fib`: big natural numbers with assembly limb kernels, Fibonacci numbers by GMP's
+//! two-squarings-per-bit recurrence, and fast decimal conversion.
+//!
+//! ```
+//! let f = bignum_fib::fib(100);
+//! assert_eq!(f.to_string(), "354224848179261915075");
+//! assert_eq!(format!("{f:x}"), "1333db76a7c594bfc3");
+//! let (f10, f11) = bignum_fib::fib_pair(10);
+//! assert_eq!((f10.to_u64(), f11.to_u64()), (Some(55), Some(89)));
+//! assert_eq!(bignum_fib::lucas(10).to_u64(), Some(123));
+//! let x: bignum_fib::Nat = "123456789012345678901234567890".parse().unwrap();
+//! assert_eq!((&x * &x).to_string(), "15241578753238836750495351562536198787501905199875019052100");
+//! ```
+//!
+//! # Layers
+//!
+//! - Limb kernels (`add_n`, `sub_n`, `mul_1`, `addmul_1`, `submul_1`, `sqr_basecase`):
+//!   x86_64 inline assembly with MULX and two carry chains (ADCX/ADOX) when the CPU has BMI2
+//!   and ADX; aarch64 inline assembly (`mul`/`umulh`/`adds`/`adcs`); portable `u128` Rust
+//!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. See
+//!   [`Backend`].
+//! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3, with the
+//!   thresholds in [`Thresholds`] (measured; see the constants).
+//! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
+//!   per bit, and one multiplication on the last step.
+//! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
+//!   Newton reciprocals; hexadecimal is linear.
+
+mod arch;
+mod dispatch;
+mod fib;
+mod mul;
+mod nat;
+mod portable;
+mod radix;
+
+#[doc(hidden)]
+pub use dispatch::{Backend, backends};
+#[doc(hidden)]
+pub use mul::{
+    MUL_KARATSUBA_THRESHOLD, MUL_TOOM3_THRESHOLD, SQR_KARATSUBA_THRESHOLD, SQR_TOOM3_THRESHOLD,
+    Thresholds,
+};
+pub use nat::Nat;
+pub use radix::ParseNatError;
+
+/// `F(n)`, the `n`-th Fibonacci number (`F(0) = 0`, `F(1) = 1`).
+///
+/// `F(n)` has about `0.694·n` bits; memory is the caller's concern (the `fib` binary checks
+/// it before starting).
+pub fn fib(n: u64) -> Nat {
+    fib::fib(n)
+}
+
+/// `(F(n), F(n+1))`.
+pub fn fib_pair(n: u64) -> (Nat, Nat) {
+    fib::fib_pair(n)
+}
+
+/// `L(n)`, the `n`-th Lucas number (`L(0) = 2`, `L(1) = 1`).
+pub fn lucas(n: u64) -> Nat {
+    fib::lucas(n)
+}

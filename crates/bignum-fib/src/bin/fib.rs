@@ -1,0 +1,250 @@
+//! `fib`: prints the Fibonacci number F(N).
+//!
+//! ```text
+//! fib N             F(N) in decimal and a newline
+//! fib --hex N       F(N) in lowercase hexadecimal
+//! fib --digits N    only the number of decimal digits of F(N)
+//! fib --time N      also report compute and conversion times on stderr
+//! ```
+//!
+//! Bad arguments give a one-line message on stderr and status 2. Runs longer than a second
+//! show progress on stderr. The output is written with one large write.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "usage: fib [--hex | --digits] [--time] N";
+
+/// Above this `N` the run is refused outright: F(10^11) alone is ~8.7 GB.
+const HARD_MAX_N: u64 = 100_000_000_000;
+
+/// What to print.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Decimal,
+    Hex,
+    Digits,
+}
+
+struct Args {
+    format: Format,
+    time: bool,
+    n: u64,
+}
+
+/// A bad command line, as the one line `fib` prints.
+#[derive(Debug)]
+struct UsageError(String);
+
+fn parse_args(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<Option<Args>, UsageError> {
+    let mut format = Format::Decimal;
+    let mut time = false;
+    let mut n = None;
+    for arg in args {
+        let Some(arg) = arg.to_str() else {
+            return Err(UsageError("argument is not valid UTF-8".into()));
+        };
+        match arg {
+            "-h" | "--help" => return Ok(None),
+            "--hex" | "-x" => format = set_format(format, Format::Hex)?,
+            "--digits" | "-d" => format = set_format(format, Format::Digits)?,
+            "--time" | "-t" => time = true,
+            _ if arg.starts_with('-') && !arg[1..].chars().all(|c| c.is_ascii_digit()) => {
+                return Err(UsageError(format!("unknown option '{arg}' ({USAGE})")));
+            }
+            _ => {
+                if n.is_some() {
+                    return Err(UsageError(format!("more than one N ({USAGE})")));
+                }
+                n = Some(parse_n(arg)?);
+            }
+        }
+    }
+    let n = n.ok_or_else(|| UsageError(format!("missing N ({USAGE})")))?;
+    Ok(Some(Args { format, time, n }))
+}
+
+fn set_format(old: Format, new: Format) -> Result<Format, UsageError> {
+    if old != Format::Decimal && old != new {
+        return Err(UsageError("--hex and --digits cannot be combined".into()));
+    }
+    Ok(new)
+}
+
+fn parse_n(s: &str) -> Result<u64, UsageError> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if let Some(rest) = s.strip_prefix('-')
+        && !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit())
+    {
+        return Err(UsageError(format!("N must be non-negative, got '{s}'")));
+    }
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(UsageError(format!("N must be a non-negative integer, got '{s}'")));
+    }
+    let n: u64 =
+        digits.parse().map_err(|_| UsageError(format!("N = {s} is too large for memory")))?;
+    check_memory(n)?;
+    Ok(n)
+}
+
+/// Refuses an `N` whose run would not fit in memory: F(N) has 0.6943·N bits, the run needs a
+/// few copies of it plus the 0.209·N-byte decimal string.
+fn check_memory(n: u64) -> Result<(), UsageError> {
+    // Eight copies of F(N) (bytes: 0.6943·N / 8 each) plus the text.
+    let need = n as f64 * (0.6943 / 8.0 * 8.0 + 0.21);
+    let too_large =
+        || UsageError(format!("N = {n} is too large for memory (needs ~{:.1} GB)", need / 1e9));
+    if n > HARD_MAX_N {
+        return Err(too_large());
+    }
+    if let Some(avail) = mem_available()
+        && need > avail as f64
+    {
+        return Err(too_large());
+    }
+    Ok(())
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes.
+fn mem_available() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The phases the progress reporter names.
+const PHASE_COMPUTE: u8 = 0;
+const PHASE_CONVERT: u8 = 1;
+const PHASE_DONE: u8 = 2;
+
+/// Reports progress on stderr once a run has lasted a second: on a terminal one line
+/// rewritten every second, otherwise one line per phase.
+struct Progress {
+    phase: Arc<AtomicU8>,
+    done: Arc<(Mutex<bool>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(n: u64) -> Progress {
+        let phase = Arc::new(AtomicU8::new(PHASE_COMPUTE));
+        let done = Arc::new((Mutex::new(false), Condvar::new()));
+        let (p, d) = (Arc::clone(&phase), Arc::clone(&done));
+        let thread = std::thread::spawn(move || {
+            let start = Instant::now();
+            let tty = std::io::stderr().is_terminal();
+            let mut shown = None;
+            let mut wrote = false;
+            let (lock, cvar) = &*d;
+            let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !*finished {
+                let wait = cvar.wait_timeout(finished, Duration::from_secs(1));
+                let (guard, _) = wait.unwrap_or_else(|e| e.into_inner());
+                finished = guard;
+                if *finished {
+                    break;
+                }
+                let ph = p.load(Ordering::Relaxed);
+                let what = match ph {
+                    PHASE_COMPUTE => "computing",
+                    PHASE_CONVERT => "converting to text",
+                    _ => break,
+                };
+                let secs = start.elapsed().as_secs();
+                let mut err = std::io::stderr().lock();
+                if tty {
+                    let _ = write!(err, "\rfib: F({n}): {what}... {secs} s   ");
+                    wrote = true;
+                } else if shown != Some(ph) {
+                    let _ = writeln!(err, "fib: F({n}): {what}... ({secs} s so far)");
+                    shown = Some(ph);
+                }
+            }
+            if tty && wrote {
+                let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+            }
+        });
+        Progress { phase, done, thread: Some(thread) }
+    }
+
+    fn set(&self, phase: u8) {
+        self.phase.store(phase, Ordering::Relaxed);
+    }
+
+    fn finish(mut self) {
+        self.set(PHASE_DONE);
+        let (lock, cvar) = &*self.done;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cvar.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(UsageError(msg)) => {
+            eprintln!("fib: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let progress = Progress::start(args.n);
+    let t0 = Instant::now();
+    let f = bignum_fib::fib(args.n);
+    let t_compute = t0.elapsed();
+    progress.set(PHASE_CONVERT);
+    let t1 = Instant::now();
+    let mut out = Vec::new();
+    match args.format {
+        Format::Decimal => f.write_decimal(&mut out),
+        Format::Hex => f.write_hex(&mut out),
+        Format::Digits => out.extend_from_slice(f.decimal_digits().to_string().as_bytes()),
+    }
+    out.push(b'\n');
+    let t_convert = t1.elapsed();
+    progress.finish();
+    drop(f);
+    let t2 = Instant::now();
+    let written = std::io::stdout().lock().write_all(&out).and_then(|()| std::io::stdout().flush());
+    let t_write = t2.elapsed();
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("fib: cannot write the output: {e}");
+        return ExitCode::FAILURE;
+    }
+    if args.time {
+        let conv = match args.format {
+            Format::Decimal => "decimal",
+            Format::Hex => "hex",
+            Format::Digits => "digit count",
+        };
+        eprintln!(
+            "fib: F({}): compute {:.3} ms, {conv} {:.3} ms, write {:.3} ms, total {:.3} ms",
+            args.n,
+            ms(t_compute),
+            ms(t_convert),
+            ms(t_write),
+            ms(t_compute + t_convert + t_write)
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}

@@ -1,0 +1,214 @@
+//! Backend selection. Detection happens once per process (the `cpufeatures` cache) and not at
+//! all when BMI2 and ADX are enabled at compile time; aarch64's kernels use only the base ISA.
+//! Under Miri (which cannot run inline assembly) and with
+//! `--cfg bignum_fib_backend="portable"` (STYLE.md rule 7) the portable kernels are used.
+//!
+//! The algorithms in [`crate::mul`], [`crate::fib`] and [`crate::radix`] are generic over
+//! [`Kernels`]; each public operation picks the backend once and runs a monomorphized copy.
+
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+use crate::arch::aarch64::Aarch64;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::x86_64::MulxAdx;
+use crate::portable::Portable;
+
+/// The limb kernels every backend implements, with the meaning of the portable ones.
+/// Lengths: `r.len() == a.len() == b.len()` for the `_n` kernels; `r.len() == a.len()`
+/// for the `_1` kernels (`r` may be longer; only `a.len()` limbs are touched). No kernel is
+/// called with empty slices.
+pub(crate) trait Kernels: Copy {
+    /// The backend's name.
+    const NAME: &'static str;
+    /// `r = a + b`; returns the carry.
+    fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
+    /// `r += b` over `b.len()` limbs; returns the carry.
+    fn add_assign_n(self, r: &mut [u64], b: &[u64]) -> u64;
+    /// `r = a - b`; returns the borrow.
+    fn sub_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
+    /// `r -= b` over `b.len()` limbs; returns the borrow.
+    fn sub_assign_n(self, r: &mut [u64], b: &[u64]) -> u64;
+    /// `r = a * v`; returns the high limb.
+    fn mul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
+    /// `r += a * v`; returns the high limb.
+    fn addmul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
+    /// `r -= a * v`; returns the borrow limb.
+    fn submul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
+    /// The last pass of the basecase squaring (see `portable::sqr_diag_addlsh1`).
+    fn sqr_diag_addlsh1(self, r: &mut [u64], a: &[u64]);
+    /// `r = a²`, `r.len() == 2 * a.len()`.
+    #[inline]
+    fn sqr_basecase(self, r: &mut [u64], a: &[u64]) {
+        crate::portable::sqr_basecase_with(self, r, a)
+    }
+}
+
+/// One set of limb kernels. A value exists only for backends the running CPU supports, so
+/// any `Backend` may be used without further checks.
+///
+/// Tests and benches use this to run every backend (see [`backends`]); applications use
+/// [`crate::Nat`] and [`crate::fib`], which pick the fastest one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backend(Kind);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Portable,
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    MulxAdx(MulxAdx),
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    Aarch64(Aarch64),
+}
+
+/// Runs `$body` with `$k` bound to the kernel token of `$backend`.
+macro_rules! with_kernels {
+    ($backend:expr, $k:ident => $body:expr) => {
+        match $backend.kind() {
+            $crate::dispatch::KindRef::Portable($k) => $body,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            $crate::dispatch::KindRef::MulxAdx($k) => $body,
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            $crate::dispatch::KindRef::Aarch64($k) => $body,
+        }
+    };
+}
+pub(crate) use with_kernels;
+
+/// The token of a backend, for [`with_kernels`].
+pub(crate) enum KindRef {
+    Portable(Portable),
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    MulxAdx(MulxAdx),
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    Aarch64(Aarch64),
+}
+
+impl Backend {
+    /// The portable backend, available everywhere.
+    pub const PORTABLE: Backend = Backend(Kind::Portable);
+
+    /// The fastest backend this CPU supports (what [`crate::Nat`] and [`crate::fib`] use).
+    #[inline]
+    pub fn detect() -> Backend {
+        #[cfg(all(not(bignum_fib_backend = "portable"), not(miri)))]
+        {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = MulxAdx::new() {
+                return Backend(Kind::MulxAdx(t));
+            }
+            #[cfg(target_arch = "aarch64")]
+            return Backend(Kind::Aarch64(Aarch64::new()));
+        }
+        #[allow(unreachable_code)]
+        Backend::PORTABLE
+    }
+
+    /// The backend called `name` (as returned by [`Backend::name`]), if this CPU supports it.
+    pub fn by_name(name: &str) -> Option<Backend> {
+        backends().find(|b| b.name() == name)
+    }
+
+    /// A short stable name: `portable`, `mulx-adx` (x86_64 BMI2 + ADX), `aarch64`.
+    pub fn name(self) -> &'static str {
+        with_kernels!(self, k => name_of(k))
+    }
+
+    #[inline]
+    pub(crate) fn kind(self) -> KindRef {
+        match self.0 {
+            Kind::Portable => KindRef::Portable(Portable),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kind::MulxAdx(t) => KindRef::MulxAdx(t),
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Kind::Aarch64(t) => KindRef::Aarch64(t),
+        }
+    }
+
+    /// `r = a + b`, returning the carry. Panics unless the three lengths are equal.
+    pub fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+        assert!(r.len() == a.len() && a.len() == b.len(), "add_n: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.add_n(r, a, b))
+    }
+
+    /// `r = a - b`, returning the borrow. Panics unless the three lengths are equal.
+    pub fn sub_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+        assert!(r.len() == a.len() && a.len() == b.len(), "sub_n: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.sub_n(r, a, b))
+    }
+
+    /// `r += b`, returning the carry. Panics unless the lengths are equal.
+    pub fn add_assign_n(self, r: &mut [u64], b: &[u64]) -> u64 {
+        assert!(r.len() == b.len(), "add_assign_n: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.add_assign_n(r, b))
+    }
+
+    /// `r -= b`, returning the borrow. Panics unless the lengths are equal.
+    pub fn sub_assign_n(self, r: &mut [u64], b: &[u64]) -> u64 {
+        assert!(r.len() == b.len(), "sub_assign_n: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.sub_assign_n(r, b))
+    }
+
+    /// `r = a * v`, returning the high limb. Panics unless the lengths are equal.
+    pub fn mul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64 {
+        assert!(r.len() == a.len(), "mul_1: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.mul_1(r, a, v))
+    }
+
+    /// `r += a * v`, returning the high limb. Panics unless the lengths are equal.
+    pub fn addmul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64 {
+        assert!(r.len() == a.len(), "addmul_1: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.addmul_1(r, a, v))
+    }
+
+    /// `r -= a * v`, returning the borrow limb. Panics unless the lengths are equal.
+    pub fn submul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64 {
+        assert!(r.len() == a.len(), "submul_1: lengths differ");
+        if r.is_empty() {
+            return 0;
+        }
+        with_kernels!(self, k => k.submul_1(r, a, v))
+    }
+
+    /// `r = a²` with the schoolbook method. Panics unless `r.len() == 2 * a.len()`.
+    pub fn sqr_basecase(self, r: &mut [u64], a: &[u64]) {
+        assert!(r.len() == 2 * a.len(), "sqr_basecase: r must have 2 * a.len() limbs");
+        if a.is_empty() {
+            return;
+        }
+        with_kernels!(self, k => k.sqr_basecase(r, a))
+    }
+}
+
+fn name_of<K: Kernels>(_: K) -> &'static str {
+    K::NAME
+}
+
+/// Every backend this CPU supports, portable first.
+pub fn backends() -> impl Iterator<Item = Backend> {
+    #[allow(unused_mut)] // nothing is pushed on riscv64, mips64 and under Miri
+    let mut all = vec![Backend::PORTABLE];
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if let Some(t) = MulxAdx::new() {
+        all.push(Backend(Kind::MulxAdx(t)));
+    }
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    all.push(Backend(Kind::Aarch64(Aarch64::new())));
+    all.into_iter()
+}

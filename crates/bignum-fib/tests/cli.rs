@@ -1,0 +1,135 @@
+//! The `fib` binary, run as a user runs it: output, formats, and bad arguments.
+//!
+//! Under qemu-user (the cross matrix) the kernel cannot start the foreign `fib` by itself
+//! (no binfmt_misc), so [`fib`] starts it through the same qemu command line that runs this
+//! test (as `crates/nabhash/tests/nabsum.rs` does).
+
+// Miri cannot start processes.
+#![cfg(not(miri))]
+
+use std::ffi::{OsStr, OsString};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The emulator command line (`qemu-<arch> -L <sysroot>`) this test runs under, or nothing.
+/// qemu-user shows the guest's argv in `/proc/self/cmdline` but its own in
+/// `/proc/thread-self/cmdline`; natively both are the same.
+fn runner() -> &'static [OsString] {
+    static RUNNER: OnceLock<Vec<OsString>> = OnceLock::new();
+    RUNNER.get_or_init(|| {
+        let args = |path: &str| -> Vec<Vec<u8>> {
+            let raw = std::fs::read(path).unwrap_or_default();
+            raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(<[u8]>::to_vec).collect()
+        };
+        let guest = args("/proc/self/cmdline");
+        let host = args("/proc/thread-self/cmdline");
+        if guest.is_empty() || host.len() <= guest.len() || !host.ends_with(&guest) {
+            return Vec::new();
+        }
+        host[..host.len() - guest.len()].iter().map(|a| os(a).to_owned()).collect()
+    })
+}
+
+#[cfg(unix)]
+fn os(bytes: &[u8]) -> &OsStr {
+    std::os::unix::ffi::OsStrExt::from_bytes(bytes)
+}
+
+#[cfg(not(unix))]
+fn os(bytes: &[u8]) -> &OsStr {
+    OsStr::new(std::str::from_utf8(bytes).expect("test names are UTF-8 off Unix"))
+}
+
+/// Runs the `fib` under test with `args`.
+fn fib(args: &[&str]) -> Output {
+    let exe = env!("CARGO_BIN_EXE_fib");
+    let mut cmd = match runner().split_first() {
+        Some((emulator, emulator_args)) => {
+            let mut cmd = Command::new(emulator);
+            cmd.args(emulator_args).arg(exe);
+            cmd
+        }
+        None => Command::new(exe),
+    };
+    cmd.args(args).output().expect("start fib")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+#[test]
+fn prints_decimal() {
+    let o = fib(&["100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "354224848179261915075\n");
+    assert_eq!(stdout(&fib(&["0"])), "0\n");
+    assert_eq!(stdout(&fib(&["1"])), "1\n");
+    assert_eq!(stdout(&fib(&["93"])), "12200160415121876738\n");
+    assert_eq!(stdout(&fib(&["94"])), "19740274219868223167\n");
+}
+
+#[test]
+fn spec_fact_through_the_binary() {
+    let o = fib(&["10000"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    let digits = s.trim_end();
+    assert_eq!(digits.len(), 2090);
+    assert!(digits.starts_with("33644764876431783266"));
+    assert!(digits.ends_with("66073310059947366875"));
+    assert_eq!(stdout(&fib(&["--digits", "10000"])), "2090\n");
+    assert_eq!(stdout(&fib(&["--digits", "100000"])), "20899\n");
+}
+
+#[test]
+fn hex_and_digits() {
+    assert_eq!(stdout(&fib(&["--hex", "100"])), "1333db76a7c594bfc3\n");
+    assert_eq!(stdout(&fib(&["100", "--hex"])), "1333db76a7c594bfc3\n");
+    assert_eq!(stdout(&fib(&["--digits", "100"])), "21\n");
+    assert_eq!(stdout(&fib(&["--digits", "0"])), "1\n");
+}
+
+#[test]
+fn time_goes_to_stderr() {
+    let o = fib(&["--time", "1000"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim_end().len(), 209);
+    let e = stderr(&o);
+    assert!(e.contains("compute") && e.contains("decimal"), "{e}");
+}
+
+#[test]
+fn help() {
+    let o = fib(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("usage: fib"));
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    for args in [
+        &[][..],
+        &["-5"],
+        &["abc"],
+        &["1.5"],
+        &[""],
+        &["99999999999999999999"],
+        &["1000000000000000"],
+        &["1", "2"],
+        &["--bogus", "5"],
+        &["--hex", "--digits", "5"],
+    ] {
+        let o = fib(args);
+        assert_eq!(o.status.code(), Some(2), "fib {args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.starts_with("fib: "), "fib {args:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "fib {args:?}: {e}");
+        assert!(!e.contains("panicked"), "fib {args:?}: {e}");
+        assert!(o.stdout.is_empty());
+    }
+}
