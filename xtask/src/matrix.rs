@@ -79,19 +79,25 @@ pub const TARGETS: &[Target] = &[
 /// Crates whose portable and API layers run under Miri in the host stage (the pure ones:
 /// no syscalls, no FFI). Under Miri `cpufeatures` sees only compile-time features, so the
 /// portable backends are the ones exercised; each must report `portable`.
-pub const MIRI_CRATES: &[&str] = &["nabhash"];
+pub const MIRI_CRATES: &[&str] = &["nabhash", "bignum-fib"];
 
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own
 /// CPUID detection, so a backend that silently falls back fails the host run.
-pub const HOST_BACKENDS: &[HostBackends] = &[HostBackends {
-    krate: "nabhash",
-    choices: &[
-        Choice { backend: "vaes512", flags: &["vaes", "avx512f", "aes"] },
-        Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
-        Choice { backend: "aesni", flags: &["aes", "sse2"] },
-    ],
-}];
+pub const HOST_BACKENDS: &[HostBackends] = &[
+    HostBackends {
+        krate: "nabhash",
+        choices: &[
+            Choice { backend: "vaes512", flags: &["vaes", "avx512f", "aes"] },
+            Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
+            Choice { backend: "aesni", flags: &["aes", "sse2"] },
+        ],
+    },
+    HostBackends {
+        krate: "bignum-fib",
+        choices: &[Choice { backend: "mulx-adx", flags: &["bmi2", "adx"] }],
+    },
+];
 
 /// A crate's host backends, most preferred first; with none of them usable, `portable`.
 pub struct HostBackends {
@@ -105,9 +111,10 @@ pub struct Choice {
     pub flags: &'static [&'static str],
 }
 
-const PORTABLE: &[(&str, &str)] = &[("nabhash", "portable")];
-const ARM_CRYPTO: &[(&str, &str)] = &[("nabhash", "aarch64-aes")];
-const RISCV_ZK: &[(&str, &str)] = &[("nabhash", "zkne")];
+const PORTABLE: &[(&str, &str)] = &[("nabhash", "portable"), ("bignum-fib", "portable")];
+const ARM: &[(&str, &str)] = &[("nabhash", "aarch64-aes"), ("bignum-fib", "aarch64")];
+const RISCV_V: &[(&str, &str)] = &[("nabhash", "portable"), ("bignum-fib", "portable")];
+const RISCV_V_ZK: &[(&str, &str)] = &[("nabhash", "zkne"), ("bignum-fib", "portable")];
 
 /// Cross runs. CPU models are qemu 7.2's. `quick` runs take the first row of each target.
 pub const RUNS: &[Run] = &[
@@ -115,17 +122,15 @@ pub const RUNS: &[Run] = &[
     // in-order core. Every qemu 7.2 aarch64 model reports AES in AT_HWCAP (checked with
     // getauxval for a64fx, cortex-a35/53/57/72/76, neoverse-n1, max), so a row that must run a
     // crate's non-crypto fallback forces it with that crate's `--cfg <crate>_backend`.
-    Run { target: "aarch64-unknown-linux-gnu", cpu: "max", rustflags: "", expect: ARM_CRYPTO },
+    Run { target: "aarch64-unknown-linux-gnu", cpu: "max", rustflags: "", expect: ARM },
+    Run { target: "aarch64-unknown-linux-gnu", cpu: "cortex-a53", rustflags: "", expect: ARM },
     Run {
         target: "aarch64-unknown-linux-gnu",
         cpu: "cortex-a53",
-        rustflags: "",
-        expect: ARM_CRYPTO,
-    },
-    Run {
-        target: "aarch64-unknown-linux-gnu",
-        cpu: "cortex-a53",
-        rustflags: r#"--cfg nabhash_backend="portable""#,
+        rustflags: concat!(
+            r#"--cfg nabhash_backend="portable" --cfg bignum_fib_backend="portable" "#,
+            r#"--cfg b64_backend="portable" --cfg memops_backend="portable""#
+        ),
         expect: PORTABLE,
     },
     // riscv64: plain RV64GC; RVV at VLEN 128; RVV at VLEN 256 with the scalar crypto
@@ -137,13 +142,13 @@ pub const RUNS: &[Run] = &[
         target: "riscv64gc-unknown-linux-gnu",
         cpu: "rv64,v=true,vext_spec=v1.0,vlen=128",
         rustflags: "-C target-feature=+v",
-        expect: PORTABLE,
+        expect: RISCV_V,
     },
     Run {
         target: "riscv64gc-unknown-linux-gnu",
         cpu: "rv64,v=true,vext_spec=v1.0,vlen=256,zkne=true,zknd=true,zbkb=true",
         rustflags: "-C target-feature=+v,+zkne,+zknd,+zbkb",
-        expect: RISCV_ZK,
+        expect: RISCV_V_ZK,
     },
     // mips64 big-endian: this is what proves the portable paths endian-correct.
     Run {

@@ -16,6 +16,9 @@ const EMULATED_CASES: &str = "48";
 const QUICK_CASES: &str = "16";
 /// Miri interprets code thousands of times slower; the tests also shrink their inputs.
 const MIRI_CASES: &str = "4";
+/// Optional features the host run enables: splice-pool's tokio API, kcapi's RustCrypto trait
+/// impls (skipped on the host without AF_ALG, run in the VM).
+const HOST_FEATURES: &str = "splice-pool/tokio,kcapi/digest,kcapi/aead";
 
 pub struct Options {
     pub host: bool,
@@ -128,6 +131,9 @@ fn host(opts: &Options) -> Result<Outcome, String> {
     let report = report_file("host");
     let mut cmd = cargo();
     cmd.args(["test", "--workspace", "--no-fail-fast"])
+        // Optional features whose tests are meant to run (not `--all-features`: memops'
+        // `c-symbols` would put our `memcpy` into every test binary of the workspace).
+        .args(["--features", HOST_FEATURES])
         .env("PROPTEST_CASES", if opts.quick { QUICK_CASES } else { HOST_CASES })
         .env("XTASK_BACKEND_REPORT", &report);
     let flags = host_flags();
