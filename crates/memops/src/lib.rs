@@ -1,1 +1,201 @@
-//! `memops`: being built.
+//! Memory moves and byte algorithms per size class: `memmove`/`memcpy`/`memset`/`memcmp` and
+//! the byte searches beside them (find, find last, count), with SIMD on x86_64 (SSE2, AVX2,
+//! AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct on
+//! big-endian mips64). `#![no_std]`, no allocation.
+//!
+//! ```
+//! let mut buf = *b"hello, world";
+//! memops::copy_within(&mut buf, 7..12, 0);
+//! assert_eq!(&buf, b"world, world");
+//! memops::fill(&mut buf[5..], b'!');
+//! assert_eq!(&buf, b"world!!!!!!!");
+//! assert_eq!(memops::find_byte(&buf, b'!'), Some(5));
+//! assert_eq!(memops::rfind_byte(&buf, b'o'), Some(1));
+//! assert_eq!(memops::count_byte(&buf, b'!'), 7);
+//! assert!(memops::equal(b"abc", b"abc"));
+//! assert_eq!(memops::compare(b"abc", b"abd"), core::cmp::Ordering::Less);
+//! ```
+//!
+//! # How it is fast
+//!
+//! Size classes, not one loop. Up to one vector: overlapping scalar words, or one masked load
+//! and store with AVX-512 (no branch on the size at all). Up to 4 vectors: four blocks whose
+//! offsets are computed without branches; up to 8: the first and last four. In both, every
+//! block is loaded before anything is stored, so there is no loop, no byte tail, and any overlap
+//! is fine. Beyond that, a 4-vector loop on an aligned destination, backward when the
+//! destination lies inside the source, with the first and last blocks loaded up front and stored
+//! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, in measured windows, with ERMS/FSRM)
+//! and non-temporal stores past a measured size; the constants live in `src/arch/x86_64.rs`
+//! with how they were measured. Searches and compares load aligned after the first block.
+//!
+//! # Backends
+//!
+//! | arch | backend (most preferred first) |
+//! | --- | --- |
+//! | x86_64 | `avx512` (AVX-512F/BW/VL), `avx2`, `sse2` (baseline), chosen at run time |
+//! | aarch64 | `neon`: 16-byte `ldp`/`stp` pairs, 64 bytes a loop iteration |
+//! | riscv64 built with `-C target-feature=+v` | `rvv`: `vsetvli`/`vle8`/`vse8` loops (LMUL=8) in `asm!`, VLEN-agnostic |
+//! | everything (mips64 BE/LE, riscv64 without V) | `portable`: 64-bit words, aligned where possible |
+//!
+//! x86_64 detects once per process (bare `cpuid`, cached in an atomic; none at all when the build
+//! enables AVX-512, e.g. `-C target-cpu=native` on an AVX-512 machine). aarch64 always has NEON.
+//! riscv64 decides at compile time (Rust has no stable run-time detection there; `build.rs`
+//! reads `+v` from the flags because stable rustc hides the unstable `v` from
+//! `cfg(target_feature)`). `--cfg memops_backend="portable"` forces the portable backend; Miri
+//! uses it too. [`backends`] lists every backend the CPU supports, for tests and benches.
+//!
+//! # Features
+//!
+//! - `c-symbols` (off): exports `memcpy`, `memmove`, `memset`, `memcmp` and `bcmp` under their
+//!   C names, for `no_std` and static binaries. The kernels never call those symbols (the crate
+//!   is `#![no_builtins]`, so the compiler cannot turn its loops into calls to them).
+
+#![no_std]
+#![no_builtins]
+
+mod arch;
+#[cfg(feature = "c-symbols")]
+mod c_symbols;
+mod dispatch;
+
+use core::cmp::Ordering;
+use core::ops::Range;
+
+pub use dispatch::{Backend, backends};
+
+/// Copies `src` into `dst`.
+///
+/// # Panics
+///
+/// When the lengths differ.
+#[inline]
+pub fn copy(dst: &mut [u8], src: &[u8]) {
+    Backend::detect().copy(dst, src)
+}
+
+/// Copies `buf[src]` to `buf[dest..]`; the ranges may overlap (`memmove`), like
+/// [`slice::copy_within`].
+///
+/// # Panics
+///
+/// When `src` is decreasing or out of bounds, or `dest + src.len()` is past the end.
+#[inline]
+pub fn copy_within(buf: &mut [u8], src: Range<usize>, dest: usize) {
+    Backend::detect().copy_within(buf, src, dest)
+}
+
+/// Sets every byte of `buf` to `byte`.
+#[inline]
+pub fn fill(buf: &mut [u8], byte: u8) {
+    Backend::detect().fill(buf, byte)
+}
+
+/// Whether `a == b`.
+#[inline]
+pub fn equal(a: &[u8], b: &[u8]) -> bool {
+    Backend::detect().equal(a, b)
+}
+
+/// Lexicographic comparison: the first differing byte decides, then the length (like `memcmp`
+/// on the common prefix, then the lengths; the same answer as `a.cmp(b)`).
+#[inline]
+pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
+    Backend::detect().compare(a, b)
+}
+
+/// The index of the first `b` in `hay` (`memchr`).
+#[inline]
+pub fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
+    Backend::detect().find_byte(hay, b)
+}
+
+/// The index of the last `b` in `hay` (`memrchr`).
+#[inline]
+pub fn rfind_byte(hay: &[u8], b: u8) -> Option<usize> {
+    Backend::detect().rfind_byte(hay, b)
+}
+
+/// How many bytes of `hay` equal `b`.
+#[inline]
+pub fn count_byte(hay: &[u8], b: u8) -> usize {
+    Backend::detect().count_byte(hay, b)
+}
+
+/// Copies `n` bytes from `src` to `dst`; the regions may overlap (C `memmove`).
+///
+/// # Safety
+///
+/// `src` must be valid for reads and `dst` for writes of `n` bytes (any alignment; both may be
+/// dangling when `n == 0`).
+#[inline]
+pub unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { Backend::detect().memmove(dst, src, n) }
+}
+
+/// Copies `n` bytes from `src` to `dst` (C `memcpy`; overlap is tolerated, as in [`memmove`]).
+///
+/// # Safety
+///
+/// `src` must be valid for reads and `dst` for writes of `n` bytes.
+#[inline]
+pub unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { Backend::detect().memmove(dst, src, n) }
+}
+
+/// Sets `n` bytes at `dst` to `byte` (C `memset`).
+///
+/// # Safety
+///
+/// `dst` must be valid for writes of `n` bytes.
+#[inline]
+pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { Backend::detect().memset(dst, byte, n) }
+}
+
+/// Compares `n` bytes (C `memcmp`): negative, zero or positive as the first differing byte of
+/// `a` is smaller or larger than `b`'s (as unsigned bytes).
+///
+/// # Safety
+///
+/// `a` and `b` must be valid for reads of `n` bytes.
+#[inline]
+pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { Backend::detect().memcmp(a, b, n) }
+}
+
+/// Whether `n` bytes at `a` and `b` are equal (C `bcmp(a, b, n) == 0`).
+///
+/// # Safety
+///
+/// `a` and `b` must be valid for reads of `n` bytes.
+#[inline]
+pub unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { (dispatch::ops().bcmp)(a, b, n) }
+}
+
+/// The offset of the first `byte` in the `n` bytes at `p` (C `memchr`).
+///
+/// # Safety
+///
+/// `p` must be valid for reads of `n` bytes.
+#[inline]
+pub unsafe fn memchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { (dispatch::ops().memchr)(p, n, byte) }
+}
+
+/// The offset of the last `byte` in the `n` bytes at `p` (GNU `memrchr`).
+///
+/// # Safety
+///
+/// `p` must be valid for reads of `n` bytes.
+#[inline]
+pub unsafe fn memrchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { (dispatch::ops().memrchr)(p, n, byte) }
+}

@@ -1,0 +1,628 @@
+//! The algorithms, written once over a small [`Vector`] trait (memchr's shape): a 64-bit word
+//! (the portable backend), SSE2/AVX2/AVX-512 registers on x86_64 and NEON on aarch64.
+//!
+//! Every operation dispatches on size class first:
+//!
+//! - `n <= W` (one vector): the type's own `*_small` routine (overlapping scalar words,
+//!   half vectors or masked loads);
+//! - `n <= 4W` (four blocks at offsets computed without branches) and `n <= 8W`: every load
+//!   first, then every store (first and last blocks overlap), so no loop, no byte tail, and a
+//!   move is correct whatever the overlap;
+//! - larger: a 4-vector loop on an aligned destination (forward, or backward when `dst` lies
+//!   inside `(src, src + n)`), the first and last blocks loaded up front and stored last.
+//!
+//! All functions are `unsafe` with the contract of their C namesake: `dst`/`src`/`a`/`b`/`p`
+//! valid for `n` bytes of the access they make (`dst` writes, the others reads).
+
+/// A register-sized block of bytes and the few operations the algorithms need.
+///
+/// # Safety (for implementors)
+///
+/// The methods may only be called when the CPU has the instructions they use; the backends
+/// guarantee that by calling the generic algorithms only from `#[target_feature]` entry points
+/// reached after detection.
+pub(crate) trait Vector: Copy {
+    /// Bytes in one vector (a power of two, at most 64).
+    const W: usize;
+    /// Bits each byte occupies in a mask from [`Vector::cmp_bits`].
+    const BITS_PER_BYTE: u32;
+    /// Set bits each matching byte contributes to a mask (for counting).
+    const ONES_PER_BYTE: u32;
+    /// Masks list bytes from the most significant end (big-endian SWAR words).
+    const REVERSED: bool;
+    /// The mask of a comparison where every byte matched.
+    const FULL: u64;
+    /// Copies of at least this many bytes that do not overlap use non-temporal stores.
+    const NT_THRESHOLD: usize;
+    /// The result of a byte-wise comparison (a vector, a mask register or a SWAR word).
+    type Cmp: Copy;
+
+    /// Loads `W` bytes from `p` (any alignment).
+    unsafe fn load(p: *const u8) -> Self;
+    /// Loads `W` bytes from `p`, aligned to `W`.
+    unsafe fn load_aligned(p: *const u8) -> Self;
+    /// Stores `W` bytes at `p` (any alignment).
+    unsafe fn store(p: *mut u8, v: Self);
+    /// Stores `W` bytes at `p`, aligned to `W`.
+    unsafe fn store_aligned(p: *mut u8, v: Self);
+    /// Non-temporal store of `W` bytes at `p`, aligned to `W`.
+    #[inline(always)]
+    unsafe fn store_nt(p: *mut u8, v: Self) {
+        // SAFETY: same contract.
+        unsafe { Self::store_aligned(p, v) }
+    }
+    /// Orders the non-temporal stores before later stores.
+    #[inline(always)]
+    unsafe fn nt_fence() {}
+    /// `W` copies of `b`.
+    unsafe fn splat(b: u8) -> Self;
+    /// Byte-wise equality.
+    unsafe fn cmpeq(a: Self, b: Self) -> Self::Cmp;
+    /// Union of two comparison results.
+    unsafe fn cmp_or(a: Self::Cmp, b: Self::Cmp) -> Self::Cmp;
+    /// Intersection of two comparison results.
+    unsafe fn cmp_and(a: Self::Cmp, b: Self::Cmp) -> Self::Cmp;
+    /// The comparison as a mask (see the `BITS_PER_BYTE`/`REVERSED` constants).
+    unsafe fn cmp_bits(c: Self::Cmp) -> u64;
+
+    /// Copies `n <= W` bytes, every load before any store.
+    #[inline(always)]
+    unsafe fn copy_small(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: same contract; `n <= W <= 64`.
+        unsafe { super::scalar::copy_le64(dst, src, n) }
+    }
+    /// Sets `n <= W` bytes.
+    #[inline(always)]
+    unsafe fn set_small(dst: *mut u8, b: u8, n: usize) {
+        // SAFETY: same contract; `n <= W <= 64`.
+        unsafe { super::scalar::set_le64(dst, b, n) }
+    }
+    /// `memcmp` of `n < W` bytes.
+    #[inline(always)]
+    unsafe fn cmp_small(a: *const u8, b: *const u8, n: usize) -> i32 {
+        // SAFETY: same contract.
+        unsafe { super::scalar::memcmp(a, b, n) }
+    }
+    /// Equality of `n < W` bytes.
+    #[inline(always)]
+    unsafe fn eq_small(a: *const u8, b: *const u8, n: usize) -> bool {
+        // SAFETY: same contract.
+        unsafe { super::scalar::equal(a, b, n) }
+    }
+    /// `memchr` in `n < W` bytes.
+    #[inline(always)]
+    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract.
+        unsafe { super::scalar::memchr(p, n, b) }
+    }
+    /// `memrchr` in `n < W` bytes.
+    #[inline(always)]
+    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract.
+        unsafe { super::scalar::memrchr(p, n, b) }
+    }
+    /// Count of `b` in `n < W` bytes.
+    #[inline(always)]
+    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+        // SAFETY: same contract.
+        unsafe { super::scalar::count(p, n, b) }
+    }
+    /// A whole large forward copy done another way (`rep movsb`); `false` if not taken.
+    #[inline(always)]
+    unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize) -> bool {
+        false
+    }
+    /// A whole large fill done another way (`rep stosb`); `false` if not taken.
+    #[inline(always)]
+    unsafe fn set_large(_dst: *mut u8, _b: u8, _n: usize) -> bool {
+        false
+    }
+}
+
+/// Index (in bytes) of the first byte set in `m` (non-zero).
+#[inline(always)]
+fn first<V: Vector>(m: u64) -> usize {
+    let bit = if V::REVERSED { m.leading_zeros() } else { m.trailing_zeros() };
+    (bit / V::BITS_PER_BYTE) as usize
+}
+
+/// Index (in bytes) of the last byte set in `m` (non-zero).
+#[inline(always)]
+fn last<V: Vector>(m: u64) -> usize {
+    let bit = if V::REVERSED { 63 - m.trailing_zeros() } else { 63 - m.leading_zeros() };
+    (bit / V::BITS_PER_BYTE) as usize
+}
+
+/// Bytes set in `m`.
+#[inline(always)]
+fn count_bits<V: Vector>(m: u64) -> usize {
+    (m.count_ones() / V::ONES_PER_BYTE) as usize
+}
+
+/// `m` without its first `k < W` bytes.
+#[inline(always)]
+fn skip_first<V: Vector>(m: u64, k: usize) -> u64 {
+    let s = k as u32 * V::BITS_PER_BYTE;
+    if V::REVERSED { m & (u64::MAX >> s) } else { m & (u64::MAX << s) }
+}
+
+/// Offsets of four `W`-byte blocks covering `W < n <= 4W` in increasing order, with no branch
+/// on the size: 0, min(W, n - W), min(2W, n - W), n - W. A block's bytes that an earlier block
+/// also covers were already checked, so the first hit in the first block with one is the first
+/// hit overall (and the mirror image holds for the last hit).
+#[inline(always)]
+fn four_blocks(n: usize, w: usize) -> [usize; 4] {
+    [0, (n - w).min(w), (n - w).min(2 * w), n - w]
+}
+
+/// `memmove`.
+#[inline(always)]
+pub(crate) unsafe fn memmove<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::W;
+    // SAFETY: (whole body) every access is inside `src[..n]` or `dst[..n]`, which the caller
+    // guarantees valid; in the unlooped classes all loads precede all stores.
+    unsafe {
+        if n <= w {
+            V::copy_small(dst, src, n);
+        } else if n <= 4 * w {
+            // Four blocks at 0, min(W, n - W), (n - 2W).max(0) and n - W cover any
+            // W < n <= 4W without a branch on the size (the offsets compile to `cmov`).
+            let (p1, p2) = ((n - w).min(w), n.saturating_sub(2 * w));
+            let a = V::load(src);
+            let b = V::load(src.add(p1));
+            let c = V::load(src.add(p2));
+            let d = V::load(src.add(n - w));
+            V::store(dst, a);
+            V::store(dst.add(p1), b);
+            V::store(dst.add(p2), c);
+            V::store(dst.add(n - w), d);
+        } else if n <= 8 * w {
+            let a = V::load(src);
+            let b = V::load(src.add(w));
+            let c = V::load(src.add(2 * w));
+            let d = V::load(src.add(3 * w));
+            let e = V::load(src.add(n - 4 * w));
+            let f = V::load(src.add(n - 3 * w));
+            let g = V::load(src.add(n - 2 * w));
+            let h = V::load(src.add(n - w));
+            V::store(dst, a);
+            V::store(dst.add(w), b);
+            V::store(dst.add(2 * w), c);
+            V::store(dst.add(3 * w), d);
+            V::store(dst.add(n - 4 * w), e);
+            V::store(dst.add(n - 3 * w), f);
+            V::store(dst.add(n - 2 * w), g);
+            V::store(dst.add(n - w), h);
+        } else if dst.addr().wrapping_sub(src.addr()) < n {
+            // `dst` inside `(src, src + n)`: a forward copy would overwrite unread source.
+            move_backward::<V>(dst, src, n);
+        } else {
+            move_forward::<V>(dst, src, n);
+        }
+    }
+}
+
+/// Forward copy of `n > 8W` bytes; correct when `dst <= src` or the ranges are disjoint.
+#[inline(always)]
+unsafe fn move_forward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::W;
+    // SAFETY: (whole body) accesses stay in `src[..n]`/`dst[..n]`. Each loop iteration loads
+    // before it stores, and its stores land below the next unread source byte when
+    // `dst < src`; the head and tail blocks are loaded before anything is stored.
+    unsafe {
+        if V::copy_forward_large(dst, src, n) {
+            return;
+        }
+        let head = V::load(src);
+        let t0 = V::load(src.add(n - 4 * w));
+        let t1 = V::load(src.add(n - 3 * w));
+        let t2 = V::load(src.add(n - 2 * w));
+        let t3 = V::load(src.add(n - w));
+        // First `W`-aligned destination byte, in 1..=W.
+        let mut i = w - (dst.addr() & (w - 1));
+        let end = n - 4 * w;
+        if n >= V::NT_THRESHOLD && dst.addr().abs_diff(src.addr()) >= n {
+            while i < end {
+                let a = V::load(src.add(i));
+                let b = V::load(src.add(i + w));
+                let c = V::load(src.add(i + 2 * w));
+                let d = V::load(src.add(i + 3 * w));
+                V::store_nt(dst.add(i), a);
+                V::store_nt(dst.add(i + w), b);
+                V::store_nt(dst.add(i + 2 * w), c);
+                V::store_nt(dst.add(i + 3 * w), d);
+                i += 4 * w;
+            }
+            V::nt_fence();
+        } else {
+            while i < end {
+                let a = V::load(src.add(i));
+                let b = V::load(src.add(i + w));
+                let c = V::load(src.add(i + 2 * w));
+                let d = V::load(src.add(i + 3 * w));
+                V::store_aligned(dst.add(i), a);
+                V::store_aligned(dst.add(i + w), b);
+                V::store_aligned(dst.add(i + 2 * w), c);
+                V::store_aligned(dst.add(i + 3 * w), d);
+                i += 4 * w;
+            }
+        }
+        V::store(dst.add(n - 4 * w), t0);
+        V::store(dst.add(n - 3 * w), t1);
+        V::store(dst.add(n - 2 * w), t2);
+        V::store(dst.add(n - w), t3);
+        V::store(dst, head);
+    }
+}
+
+/// Backward copy of `n > 8W` bytes; correct when `dst >= src` or the ranges are disjoint.
+#[inline(always)]
+unsafe fn move_backward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::W;
+    // SAFETY: (whole body) mirror image of `move_forward`.
+    unsafe {
+        let h0 = V::load(src);
+        let h1 = V::load(src.add(w));
+        let h2 = V::load(src.add(2 * w));
+        let h3 = V::load(src.add(3 * w));
+        let tail = V::load(src.add(n - w));
+        // Offset of the last `W`-aligned destination boundary, in (n - W, n].
+        let mut i = n - (dst.addr().wrapping_add(n) & (w - 1));
+        while i > 4 * w {
+            i -= 4 * w;
+            let a = V::load(src.add(i));
+            let b = V::load(src.add(i + w));
+            let c = V::load(src.add(i + 2 * w));
+            let d = V::load(src.add(i + 3 * w));
+            V::store_aligned(dst.add(i + 3 * w), d);
+            V::store_aligned(dst.add(i + 2 * w), c);
+            V::store_aligned(dst.add(i + w), b);
+            V::store_aligned(dst.add(i), a);
+        }
+        V::store(dst, h0);
+        V::store(dst.add(w), h1);
+        V::store(dst.add(2 * w), h2);
+        V::store(dst.add(3 * w), h3);
+        V::store(dst.add(n - w), tail);
+    }
+}
+
+/// `memset`.
+#[inline(always)]
+pub(crate) unsafe fn memset<V: Vector>(dst: *mut u8, b: u8, n: usize) {
+    let w = V::W;
+    // SAFETY: (whole body) every store is inside `dst[..n]`.
+    unsafe {
+        if n <= w {
+            return V::set_small(dst, b, n);
+        }
+        let v = V::splat(b);
+        if n <= 4 * w {
+            // As in `memmove`: four blocks, no branch on the size.
+            let (p1, p2) = ((n - w).min(w), n.saturating_sub(2 * w));
+            V::store(dst, v);
+            V::store(dst.add(p1), v);
+            V::store(dst.add(p2), v);
+            V::store(dst.add(n - w), v);
+        } else if n <= 8 * w {
+            V::store(dst, v);
+            V::store(dst.add(w), v);
+            V::store(dst.add(2 * w), v);
+            V::store(dst.add(3 * w), v);
+            V::store(dst.add(n - 4 * w), v);
+            V::store(dst.add(n - 3 * w), v);
+            V::store(dst.add(n - 2 * w), v);
+            V::store(dst.add(n - w), v);
+        } else {
+            if V::set_large(dst, b, n) {
+                return;
+            }
+            V::store(dst, v);
+            let mut i = w - (dst.addr() & (w - 1));
+            let end = n - 4 * w;
+            if n >= V::NT_THRESHOLD {
+                while i < end {
+                    V::store_nt(dst.add(i), v);
+                    V::store_nt(dst.add(i + w), v);
+                    V::store_nt(dst.add(i + 2 * w), v);
+                    V::store_nt(dst.add(i + 3 * w), v);
+                    i += 4 * w;
+                }
+                V::nt_fence();
+            } else {
+                while i < end {
+                    V::store_aligned(dst.add(i), v);
+                    V::store_aligned(dst.add(i + w), v);
+                    V::store_aligned(dst.add(i + 2 * w), v);
+                    V::store_aligned(dst.add(i + 3 * w), v);
+                    i += 4 * w;
+                }
+            }
+            V::store(dst.add(n - 4 * w), v);
+            V::store(dst.add(n - 3 * w), v);
+            V::store(dst.add(n - 2 * w), v);
+            V::store(dst.add(n - w), v);
+        }
+    }
+}
+
+/// The sign of `a[j] - b[j]` at the first byte `j` where the `W` bytes at `a`/`b` differ,
+/// given `eq`, their equality mask (not [`Vector::FULL`]).
+#[inline(always)]
+unsafe fn diff_at<V: Vector>(a: *const u8, b: *const u8, eq: u64) -> i32 {
+    let j = first::<V>(!eq & V::FULL);
+    // SAFETY: `j < W` and the caller's blocks are readable.
+    unsafe { i32::from(*a.add(j)) - i32::from(*b.add(j)) }
+}
+
+/// `memcmp`: negative, zero or positive like C's.
+#[inline(always)]
+pub(crate) unsafe fn memcmp<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
+    unsafe {
+        if n < w {
+            return V::cmp_small(a, b, n);
+        }
+        if n <= 4 * w {
+            let o = four_blocks(n, w);
+            let e = o.map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
+            let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
+            if V::cmp_bits(all) != V::FULL {
+                for (o, e) in o.into_iter().zip(e) {
+                    let m = V::cmp_bits(e);
+                    if m != V::FULL {
+                        return diff_at::<V>(a.add(o), b.add(o), m);
+                    }
+                }
+            }
+            return 0;
+        }
+        let m = V::cmp_bits(V::cmpeq(V::load(a), V::load(b)));
+        if m != V::FULL {
+            return diff_at::<V>(a, b, m);
+        }
+        // From the first boundary of `a` on, its loads are aligned (no cache-line splits on
+        // one side); the bytes before it were just found equal.
+        let mut i = w - (a.addr() & (w - 1));
+        while i + 4 * w <= n {
+            let (a0, b0) = (V::load_aligned(a.add(i)), V::load(b.add(i)));
+            let (a1, b1) = (V::load_aligned(a.add(i + w)), V::load(b.add(i + w)));
+            let (a2, b2) = (V::load_aligned(a.add(i + 2 * w)), V::load(b.add(i + 2 * w)));
+            let (a3, b3) = (V::load_aligned(a.add(i + 3 * w)), V::load(b.add(i + 3 * w)));
+            let e0 = V::cmpeq(a0, b0);
+            let e1 = V::cmpeq(a1, b1);
+            let e2 = V::cmpeq(a2, b2);
+            let e3 = V::cmpeq(a3, b3);
+            let all = V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3));
+            if V::cmp_bits(all) != V::FULL {
+                for (k, e) in [e0, e1, e2, e3].into_iter().enumerate() {
+                    let m = V::cmp_bits(e);
+                    if m != V::FULL {
+                        return diff_at::<V>(a.add(i + k * w), b.add(i + k * w), m);
+                    }
+                }
+            }
+            i += 4 * w;
+        }
+        while i + w <= n {
+            let m = V::cmp_bits(V::cmpeq(V::load_aligned(a.add(i)), V::load(b.add(i))));
+            if m != V::FULL {
+                return diff_at::<V>(a.add(i), b.add(i), m);
+            }
+            i += w;
+        }
+        if i < n {
+            let i = n - w;
+            let m = V::cmp_bits(V::cmpeq(V::load(a.add(i)), V::load(b.add(i))));
+            if m != V::FULL {
+                return diff_at::<V>(a.add(i), b.add(i), m);
+            }
+        }
+        0
+    }
+}
+
+/// Whether `a[..n] == b[..n]` (`bcmp`).
+#[inline(always)]
+pub(crate) unsafe fn equal<V: Vector>(a: *const u8, b: *const u8, n: usize) -> bool {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
+    unsafe {
+        if n < w {
+            return V::eq_small(a, b, n);
+        }
+        if n <= 4 * w {
+            let e = four_blocks(n, w).map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
+            let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
+            return V::cmp_bits(all) == V::FULL;
+        }
+        if V::cmp_bits(V::cmpeq(V::load(a), V::load(b))) != V::FULL {
+            return false;
+        }
+        // Aligned loads from `a`, as in `memcmp`.
+        let mut i = w - (a.addr() & (w - 1));
+        while i + 4 * w <= n {
+            let e0 = V::cmpeq(V::load_aligned(a.add(i)), V::load(b.add(i)));
+            let e1 = V::cmpeq(V::load_aligned(a.add(i + w)), V::load(b.add(i + w)));
+            let e2 = V::cmpeq(V::load_aligned(a.add(i + 2 * w)), V::load(b.add(i + 2 * w)));
+            let e3 = V::cmpeq(V::load_aligned(a.add(i + 3 * w)), V::load(b.add(i + 3 * w)));
+            if V::cmp_bits(V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3))) != V::FULL {
+                return false;
+            }
+            i += 4 * w;
+        }
+        while i + w <= n {
+            if V::cmp_bits(V::cmpeq(V::load_aligned(a.add(i)), V::load(b.add(i)))) != V::FULL {
+                return false;
+            }
+            i += w;
+        }
+        if i < n {
+            let i = n - w;
+            return V::cmp_bits(V::cmpeq(V::load(a.add(i)), V::load(b.add(i)))) == V::FULL;
+        }
+        true
+    }
+}
+
+/// `memchr`: index of the first `b` in `p[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `p[..n]`.
+    unsafe {
+        if n < w {
+            return V::find_small(p, n, b);
+        }
+        let nv = V::splat(b);
+        if n <= 4 * w {
+            let o = four_blocks(n, w);
+            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
+                for (o, c) in o.into_iter().zip(c) {
+                    let m = V::cmp_bits(c);
+                    if m != 0 {
+                        return Some(o + first::<V>(m));
+                    }
+                }
+            }
+            return None;
+        }
+        let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+        if m != 0 {
+            return Some(first::<V>(m));
+        }
+        // Aligned loads from the first boundary after `p`; bytes before it were just checked.
+        let mut i = w - (p.addr() & (w - 1));
+        while i + 4 * w <= n {
+            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
+            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
+            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
+            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
+            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+            if V::cmp_bits(any) != 0 {
+                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate() {
+                    let m = V::cmp_bits(c);
+                    if m != 0 {
+                        return Some(i + k * w + first::<V>(m));
+                    }
+                }
+            }
+            i += 4 * w;
+        }
+        while i + w <= n {
+            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            if m != 0 {
+                return Some(i + first::<V>(m));
+            }
+            i += w;
+        }
+        if i < n {
+            // The last block overlaps checked bytes, which held no `b`.
+            let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+            if m != 0 {
+                return Some(n - w + first::<V>(m));
+            }
+        }
+        None
+    }
+}
+
+/// `memrchr`: index of the last `b` in `p[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `p[..n]`.
+    unsafe {
+        if n < w {
+            return V::rfind_small(p, n, b);
+        }
+        let nv = V::splat(b);
+        if n <= 4 * w {
+            let o = four_blocks(n, w);
+            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
+                for (o, c) in o.into_iter().zip(c).rev() {
+                    let m = V::cmp_bits(c);
+                    if m != 0 {
+                        return Some(o + last::<V>(m));
+                    }
+                }
+            }
+            return None;
+        }
+        let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+        if m != 0 {
+            return Some(n - w + last::<V>(m));
+        }
+        // Aligned loads below the last boundary before `p + n`.
+        let mut i = n - (p.addr().wrapping_add(n) & (w - 1));
+        while i >= 4 * w {
+            i -= 4 * w;
+            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
+            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
+            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
+            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
+            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+            if V::cmp_bits(any) != 0 {
+                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate().rev() {
+                    let m = V::cmp_bits(c);
+                    if m != 0 {
+                        return Some(i + k * w + last::<V>(m));
+                    }
+                }
+            }
+        }
+        while i >= w {
+            i -= w;
+            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            if m != 0 {
+                return Some(i + last::<V>(m));
+            }
+        }
+        if i > 0 {
+            // The first block overlaps checked bytes, which held no `b`.
+            let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+            if m != 0 {
+                return Some(last::<V>(m));
+            }
+        }
+        None
+    }
+}
+
+/// Number of `b` in `p[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn count<V: Vector>(p: *const u8, n: usize, b: u8) -> usize {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `p[..n]`.
+    unsafe {
+        if n < w {
+            return V::count_small(p, n, b);
+        }
+        let nv = V::splat(b);
+        // The bytes before the first boundary of `p` from one unaligned block, then aligned.
+        let mut i = w - (p.addr() & (w - 1));
+        let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+        let mut total = count_bits::<V>(if i == w { m } else { m ^ skip_first::<V>(m, i) });
+        while i + 4 * w <= n {
+            let m0 = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            let m1 = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i + w)), nv));
+            let m2 = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv));
+            let m3 = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv));
+            total += count_bits::<V>(m0) + count_bits::<V>(m1);
+            total += count_bits::<V>(m2) + count_bits::<V>(m3);
+            i += 4 * w;
+        }
+        while i + w <= n {
+            total += count_bits::<V>(V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv)));
+            i += w;
+        }
+        if i < n {
+            let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+            total += count_bits::<V>(skip_first::<V>(m, w - (n - i)));
+        }
+        total
+    }
+}

@@ -1,0 +1,344 @@
+//! Scalar building blocks shared by every backend: the overlapping-word routines for sizes below
+//! one vector, and `Word`, the 64-bit SWAR "vector" the portable backend runs the generic
+//! algorithms on (mips64, riscv64 without V, and Miri).
+//!
+//! Nothing here calls `core::ptr::copy*` or `write_bytes` with a run-time length, and the crate
+//! is `#![no_builtins]`, so these loops can never be lowered into calls to `memcpy`/`memset`
+//! (which would recurse under the `c-symbols` feature).
+
+use super::generic::Vector;
+
+#[inline(always)]
+unsafe fn rd64(p: *const u8) -> u64 {
+    // SAFETY: the caller guarantees 8 readable bytes at `p`.
+    unsafe { p.cast::<u64>().read_unaligned() }
+}
+#[inline(always)]
+unsafe fn wr64(p: *mut u8, v: u64) {
+    // SAFETY: the caller guarantees 8 writable bytes at `p`.
+    unsafe { p.cast::<u64>().write_unaligned(v) }
+}
+#[inline(always)]
+unsafe fn rd32(p: *const u8) -> u32 {
+    // SAFETY: the caller guarantees 4 readable bytes at `p`.
+    unsafe { p.cast::<u32>().read_unaligned() }
+}
+#[inline(always)]
+unsafe fn wr32(p: *mut u8, v: u32) {
+    // SAFETY: the caller guarantees 4 writable bytes at `p`.
+    unsafe { p.cast::<u32>().write_unaligned(v) }
+}
+#[inline(always)]
+unsafe fn rd16(p: *const u8) -> u16 {
+    // SAFETY: the caller guarantees 2 readable bytes at `p`.
+    unsafe { p.cast::<u16>().read_unaligned() }
+}
+#[inline(always)]
+unsafe fn wr16(p: *mut u8, v: u16) {
+    // SAFETY: the caller guarantees 2 writable bytes at `p`.
+    unsafe { p.cast::<u16>().write_unaligned(v) }
+}
+
+/// Copies `n <= 16` bytes: first and last word (or half, quarter word) loaded, then stored.
+#[inline(always)]
+pub(crate) unsafe fn copy_le16(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: (whole body) the accesses cover exactly `[0, n)` of each buffer.
+    unsafe {
+        if n >= 8 {
+            let a = rd64(src);
+            let b = rd64(src.add(n - 8));
+            wr64(dst, a);
+            wr64(dst.add(n - 8), b);
+        } else if n >= 4 {
+            let a = rd32(src);
+            let b = rd32(src.add(n - 4));
+            wr32(dst, a);
+            wr32(dst.add(n - 4), b);
+        } else if n >= 2 {
+            let a = rd16(src);
+            let b = rd16(src.add(n - 2));
+            wr16(dst, a);
+            wr16(dst.add(n - 2), b);
+        } else if n == 1 {
+            *dst = *src;
+        }
+    }
+}
+
+/// Copies `n <= 64` bytes, every load before any store.
+#[inline(always)]
+pub(crate) unsafe fn copy_le64(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: (whole body) the accesses cover exactly `[0, n)` of each buffer.
+    unsafe {
+        if n <= 16 {
+            copy_le16(dst, src, n);
+        } else if n <= 32 {
+            let a = rd64(src);
+            let b = rd64(src.add(8));
+            let c = rd64(src.add(n - 16));
+            let d = rd64(src.add(n - 8));
+            wr64(dst, a);
+            wr64(dst.add(8), b);
+            wr64(dst.add(n - 16), c);
+            wr64(dst.add(n - 8), d);
+        } else {
+            let w: [u64; 8] = [
+                rd64(src),
+                rd64(src.add(8)),
+                rd64(src.add(16)),
+                rd64(src.add(24)),
+                rd64(src.add(n - 32)),
+                rd64(src.add(n - 24)),
+                rd64(src.add(n - 16)),
+                rd64(src.add(n - 8)),
+            ];
+            for (k, v) in w.into_iter().enumerate() {
+                let off = if k < 4 { 8 * k } else { n - 64 + 8 * k };
+                wr64(dst.add(off), v);
+            }
+        }
+    }
+}
+
+/// `b` in every byte of a word.
+#[inline(always)]
+const fn splat64(b: u8) -> u64 {
+    (b as u64) * 0x0101_0101_0101_0101
+}
+
+/// Sets `n <= 16` bytes to `b`.
+#[inline(always)]
+pub(crate) unsafe fn set_le16(dst: *mut u8, b: u8, n: usize) {
+    let v = splat64(b);
+    // SAFETY: (whole body) the stores cover exactly `[0, n)`.
+    unsafe {
+        if n >= 8 {
+            wr64(dst, v);
+            wr64(dst.add(n - 8), v);
+        } else if n >= 4 {
+            wr32(dst, v as u32);
+            wr32(dst.add(n - 4), v as u32);
+        } else if n >= 2 {
+            wr16(dst, v as u16);
+            wr16(dst.add(n - 2), v as u16);
+        } else if n == 1 {
+            *dst = b;
+        }
+    }
+}
+
+/// Sets `n <= 64` bytes to `b`.
+#[inline(always)]
+pub(crate) unsafe fn set_le64(dst: *mut u8, b: u8, n: usize) {
+    let v = splat64(b);
+    // SAFETY: (whole body) the stores cover exactly `[0, n)`.
+    unsafe {
+        if n <= 16 {
+            set_le16(dst, b, n);
+        } else {
+            let mut i = 0;
+            while i + 16 < n {
+                wr64(dst.add(i), v);
+                wr64(dst.add(i + 8), v);
+                i += 16;
+            }
+            wr64(dst.add(n - 16), v);
+            wr64(dst.add(n - 8), v);
+        }
+    }
+}
+
+/// `memcmp` of any length with big-endian word compares (lexicographic order).
+#[inline(always)]
+pub(crate) unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    #[inline(always)]
+    fn order(x: u64, y: u64) -> i32 {
+        let (x, y) = (u64::from_be(x), u64::from_be(y));
+        i32::from(x > y) - i32::from(x < y)
+    }
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
+    unsafe {
+        if n >= 8 {
+            let mut i = 0;
+            while i + 8 <= n {
+                let (x, y) = (rd64(a.add(i)), rd64(b.add(i)));
+                if x != y {
+                    return order(x, y);
+                }
+                i += 8;
+            }
+            if i < n {
+                let (x, y) = (rd64(a.add(n - 8)), rd64(b.add(n - 8)));
+                if x != y {
+                    return order(x, y);
+                }
+            }
+            0
+        } else if n >= 4 {
+            // Two overlapping big-endian halves make one word that orders like the bytes.
+            let x = (u64::from(u32::from_be(rd32(a))) << 32)
+                | u64::from(u32::from_be(rd32(a.add(n - 4))));
+            let y = (u64::from(u32::from_be(rd32(b))) << 32)
+                | u64::from(u32::from_be(rd32(b.add(n - 4))));
+            i32::from(x > y) - i32::from(x < y)
+        } else {
+            for i in 0..n {
+                let (x, y) = (*a.add(i), *b.add(i));
+                if x != y {
+                    return i32::from(x) - i32::from(y);
+                }
+            }
+            0
+        }
+    }
+}
+
+/// Whether `a[..n] == b[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn equal(a: *const u8, b: *const u8, n: usize) -> bool {
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
+    unsafe {
+        if n >= 8 {
+            let mut acc = 0;
+            let mut i = 0;
+            while i + 8 <= n {
+                acc |= rd64(a.add(i)) ^ rd64(b.add(i));
+                i += 8;
+            }
+            acc |= rd64(a.add(n - 8)) ^ rd64(b.add(n - 8));
+            acc == 0
+        } else if n >= 4 {
+            (rd32(a) ^ rd32(b)) | (rd32(a.add(n - 4)) ^ rd32(b.add(n - 4))) == 0
+        } else {
+            let mut acc = 0;
+            for i in 0..n {
+                acc |= *a.add(i) ^ *b.add(i);
+            }
+            acc == 0
+        }
+    }
+}
+
+/// Exact SWAR equality: `0x80` in each byte of the result where `x` and `y` agree, else 0.
+#[inline(always)]
+const fn eq_bytes(x: u64, y: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let d = x ^ y;
+    !(((d & LOW7) + LOW7) | d | LOW7)
+}
+
+/// `memchr` of any length (below one word: bytes; above: words, see `memchr::<Word>`).
+#[inline(always)]
+pub(crate) unsafe fn memchr(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: same contract.
+    unsafe {
+        if n >= 8 {
+            return super::generic::memchr::<Word>(p, n, b);
+        }
+        (0..n).find(|&i| *p.add(i) == b)
+    }
+}
+
+/// `memrchr` of any length.
+#[inline(always)]
+pub(crate) unsafe fn memrchr(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: same contract.
+    unsafe {
+        if n >= 8 {
+            return super::generic::memrchr::<Word>(p, n, b);
+        }
+        (0..n).rev().find(|&i| *p.add(i) == b)
+    }
+}
+
+/// Count of `b` in `p[..n]`, any length.
+#[inline(always)]
+pub(crate) unsafe fn count(p: *const u8, n: usize, b: u8) -> usize {
+    // SAFETY: same contract.
+    unsafe {
+        if n >= 8 {
+            return super::generic::count::<Word>(p, n, b);
+        }
+        (0..n).filter(|&i| *p.add(i) == b).count()
+    }
+}
+
+/// A 64-bit word used as an 8-byte vector (SWAR); the portable backend.
+#[derive(Clone, Copy)]
+pub(crate) struct Word(u64);
+
+impl Vector for Word {
+    const W: usize = 8;
+    const BITS_PER_BYTE: u32 = 8;
+    const ONES_PER_BYTE: u32 = 1;
+    const REVERSED: bool = cfg!(target_endian = "big");
+    const FULL: u64 = 0x8080_8080_8080_8080;
+    const NT_THRESHOLD: usize = usize::MAX;
+    type Cmp = u64;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: same contract.
+        Word(unsafe { rd64(p) })
+    }
+    #[inline(always)]
+    unsafe fn load_aligned(p: *const u8) -> Self {
+        // SAFETY: same contract; `p` is 8-aligned.
+        Word(unsafe { p.cast::<u64>().read() })
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: same contract.
+        unsafe { wr64(p, v.0) }
+    }
+    #[inline(always)]
+    unsafe fn store_aligned(p: *mut u8, v: Self) {
+        // SAFETY: same contract; `p` is 8-aligned.
+        unsafe { p.cast::<u64>().write(v.0) }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        Word(splat64(b))
+    }
+    #[inline(always)]
+    unsafe fn cmpeq(a: Self, b: Self) -> u64 {
+        eq_bytes(a.0, b.0)
+    }
+    #[inline(always)]
+    unsafe fn cmp_or(a: u64, b: u64) -> u64 {
+        a | b
+    }
+    #[inline(always)]
+    unsafe fn cmp_and(a: u64, b: u64) -> u64 {
+        a & b
+    }
+    #[inline(always)]
+    unsafe fn cmp_bits(c: u64) -> u64 {
+        c
+    }
+    #[inline(always)]
+    unsafe fn copy_small(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: same contract; `n <= 8`.
+        unsafe { copy_le16(dst, src, n) }
+    }
+    #[inline(always)]
+    unsafe fn set_small(dst: *mut u8, b: u8, n: usize) {
+        // SAFETY: same contract; `n <= 8`.
+        unsafe { set_le16(dst, b, n) }
+    }
+    #[inline(always)]
+    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract (`n < 8`).
+        (0..n).find(|&i| unsafe { *p.add(i) } == b)
+    }
+    #[inline(always)]
+    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract (`n < 8`).
+        (0..n).rev().find(|&i| unsafe { *p.add(i) } == b)
+    }
+    #[inline(always)]
+    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+        // SAFETY: same contract (`n < 8`).
+        (0..n).filter(|&i| unsafe { *p.add(i) } == b).count()
+    }
+}

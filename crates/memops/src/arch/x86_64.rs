@@ -1,0 +1,518 @@
+//! x86_64: SSE2 (baseline), AVX2 and AVX-512BW vector types for the generic algorithms,
+//! `rep movsb` for large forward copies on CPUs with ERMS/FSRM, and non-temporal stores for
+//! copies larger than the last-level cache share.
+
+use core::arch::asm;
+use core::arch::x86_64::*;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::generic::{self, Vector};
+use super::scalar;
+
+/// Forward, non-overlapping copies of `REP_MOVSB_MIN..REP_MOVSB_MAX` bytes use `rep movsb`
+/// when the CPU reports ERMS or FSRM (never backward: `std; rep movsb` has a ~90 ns floor).
+///
+/// Measured with `MEMOPS_BENCH_THRESHOLDS=1 cargo bench -p benches --bench memops --
+/// memops/memmove-fixed` (`-C target-cpu=native`) on an AMD EPYC Zen 5 (FSRM+ERMS, 48 KiB L1D,
+/// 1 MiB L2, 32 MiB L3), GB/s, AVX-512 loop / bare `rep movsb` / glibc: 4 KiB 160/130/130,
+/// 8 KiB 187/124/138, 16 KiB 206/143/67, 32 KiB 86/144/112, 64 KiB 84/105/110,
+/// 256 KiB 91/111/116, 4 MiB 56/55/56, 8 MiB 47/51/34. The loop wins while source and
+/// destination fit in L1 (<= 16 KiB each); from 32 KiB `rep movsb` wins or ties (it avoids the
+/// read-for-ownership of the destination lines), so the window starts there and stays open.
+pub(crate) const REP_MOVSB_MIN: usize = 32 << 10;
+/// Upper end of the `rep movsb` window (exclusive); see [`REP_MOVSB_MIN`]: `rep movsb` was
+/// never slower than the loop or the streaming stores above 32 KiB, so the window is open.
+pub(crate) const REP_MOVSB_MAX: usize = usize::MAX;
+/// Copies and fills of at least this many bytes (non-overlapping, and not taken by
+/// `rep movsb`/`rep stosb`, i.e. CPUs without ERMS/FSRM or fills below the `rep stosb` window)
+/// use non-temporal stores. Measured on the same Zen 5 (`memops/memmove` class 8M): streaming
+/// stores gave 29 GB/s at 8 MiB against 47 GB/s for plain stores (the 8 MiB destination stays
+/// in the 32 MiB L3 between calls), so they only pay once the destination cannot stay in the
+/// L3: the threshold is the L3 size.
+pub(crate) const NT_THRESHOLD: usize = 32 << 20;
+
+/// CPU facts, detected once: bit 0 "detected", then the `CPU_*` bits.
+static CPU: AtomicU8 = AtomicU8::new(0);
+const CPU_DETECTED: u8 = 1;
+const CPU_AVX2: u8 = 2;
+const CPU_AVX512: u8 = 4;
+const CPU_FAST_REP_MOVSB: u8 = 8;
+
+/// The `CPU_*` bits of this CPU. Written with bare `cpuid`/`xgetbv` rather than
+/// `cpufeatures`, whose feature-name string comparisons may compile to `memcmp` calls, which
+/// under the `c-symbols` feature are this crate's own and would recurse into detection.
+#[inline]
+fn cpu() -> u8 {
+    let v = CPU.load(Ordering::Relaxed);
+    if v != 0 {
+        return v;
+    }
+    let v = detect_cpu();
+    CPU.store(v, Ordering::Relaxed);
+    v
+}
+
+#[cold]
+fn detect_cpu() -> u8 {
+    let bit = |r: u32, b: u32| (r >> b) & 1 == 1;
+    #[allow(unused_unsafe)]
+    // SAFETY: `cpuid` exists on every x86_64 CPU; leaf 7 is read only when the maximum leaf
+    // allows it, and `xgetbv` only when CPUID reports OSXSAVE.
+    let (l1, l7, xcr0) = unsafe {
+        let max = __cpuid(0).eax;
+        let l1 = __cpuid(1);
+        let l7 = if max >= 7 {
+            __cpuid_count(7, 0)
+        } else {
+            CpuidResult { eax: 0, ebx: 0, ecx: 0, edx: 0 }
+        };
+        let xcr0: u64 = if bit(l1.ecx, 27) {
+            let (lo, hi): (u32, u32);
+            asm!("xgetbv", in("ecx") 0u32, out("eax") lo, out("edx") hi, options(nomem, nostack, preserves_flags));
+            (u64::from(hi) << 32) | u64::from(lo)
+        } else {
+            0
+        };
+        (l1, l7, xcr0)
+    };
+    let os_ymm = xcr0 & 0b110 == 0b110;
+    let os_zmm = os_ymm && xcr0 & 0b1110_0000 == 0b1110_0000;
+    let popcnt_bmi1 = bit(l1.ecx, 23) && bit(l7.ebx, 3);
+    let avx2 = os_ymm && bit(l1.ecx, 28) && bit(l7.ebx, 5) && popcnt_bmi1;
+    // AVX-512 F (ebx 16), BW (30), VL (31), and BMI2 (ebx 8) for `bzhi`.
+    let avx512 =
+        avx2 && os_zmm && bit(l7.ebx, 16) && bit(l7.ebx, 30) && bit(l7.ebx, 31) && bit(l7.ebx, 8);
+    // ERMS: leaf 7 EBX bit 9; FSRM: leaf 7 EDX bit 4.
+    let rep = bit(l7.ebx, 9) || bit(l7.edx, 4);
+    CPU_DETECTED
+        | if avx2 { CPU_AVX2 } else { 0 }
+        | if avx512 { CPU_AVX512 } else { 0 }
+        | if rep { CPU_FAST_REP_MOVSB } else { 0 }
+}
+
+/// Whether the CPU has ERMS or FSRM.
+#[inline]
+fn fast_rep_movsb() -> bool {
+    cpu() & CPU_FAST_REP_MOVSB != 0
+}
+
+/// `rep movsb` when `n` is in the measured window, the CPU has ERMS/FSRM and the ranges do not
+/// overlap (forward only: the direction flag is never set).
+#[inline(always)]
+unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize) -> bool {
+    if (REP_MOVSB_MIN..REP_MOVSB_MAX).contains(&n)
+        && dst.addr().abs_diff(src.addr()) >= n
+        && fast_rep_movsb()
+    {
+        // SAFETY: `dst`/`src` valid for `n` bytes and disjoint (caller and check above); the
+        // ABI guarantees DF = 0, so this copies forward.
+        unsafe {
+            asm!("rep movsb", inout("rcx") n => _, inout("rdi") dst => _, inout("rsi") src => _,
+                 options(nostack, preserves_flags));
+        }
+        true
+    } else {
+        false
+    }
+}
+
+/// `rep stosb` for fills of at least this many bytes when the CPU has ERMS/FSRM. Measured on
+/// the same Zen 5 (min-of-15-rounds interleaved harness over the `memops/memset` classes, ns
+/// per call, AVX-512 loop / bare `rep stosb`): 4K–64K 167/225, 64K–1M 3094/3530, 8 MiB
+/// 73027/68315. The loop wins while the destination fits in the 1 MiB L2, `rep stosb` beyond
+/// (no read-for-ownership); the crossover is taken at twice the L2.
+pub(crate) const REP_STOSB_MIN: usize = 2 << 20;
+
+/// `rep stosb` when `n` is at least [`REP_STOSB_MIN`] and the CPU has ERMS/FSRM.
+#[inline(always)]
+unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize) -> bool {
+    if n >= REP_STOSB_MIN && fast_rep_movsb() {
+        // SAFETY: `dst` valid for `n` bytes (caller); DF = 0 by the ABI, so this fills forward.
+        unsafe {
+            asm!("rep stosb", inout("rcx") n => _, inout("rdi") dst => _, in("al") b,
+                 options(nostack, preserves_flags));
+        }
+        true
+    } else {
+        false
+    }
+}
+
+/// `Vector` for a `movemask` register type (SSE2's `__m128i`, AVX2's `__m256i`): the methods
+/// that differ only in the intrinsic's name, plus `$extra` (the size-specific overrides).
+macro_rules! movemask_vector {
+    ($t:ty, $w:literal, $full:literal, $loadu:ident, $load:ident, $storeu:ident, $store:ident,
+     $stream:ident, $set1:ident, $cmpeq:ident, $or:ident, $and:ident, $movemask:ident,
+     { $($extra:tt)* }) => {
+        impl Vector for $t {
+            const W: usize = $w;
+            const BITS_PER_BYTE: u32 = 1;
+            const ONES_PER_BYTE: u32 = 1;
+            const REVERSED: bool = false;
+            const FULL: u64 = $full;
+            const NT_THRESHOLD: usize = NT_THRESHOLD;
+            type Cmp = $t;
+
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: same contract.
+                unsafe { $loadu(p.cast()) }
+            }
+            #[inline(always)]
+            unsafe fn load_aligned(p: *const u8) -> Self {
+                // SAFETY: same contract.
+                unsafe { $load(p.cast()) }
+            }
+            #[inline(always)]
+            unsafe fn store(p: *mut u8, v: Self) {
+                // SAFETY: same contract.
+                unsafe { $storeu(p.cast(), v) }
+            }
+            #[inline(always)]
+            unsafe fn store_aligned(p: *mut u8, v: Self) {
+                // SAFETY: same contract.
+                unsafe { $store(p.cast(), v) }
+            }
+            #[inline(always)]
+            unsafe fn store_nt(p: *mut u8, v: Self) {
+                // SAFETY: same contract.
+                unsafe { $stream(p.cast(), v) }
+            }
+            #[inline(always)]
+            unsafe fn nt_fence() {
+                // SAFETY: the CPU has the instructions (trait contract).
+                unsafe { _mm_sfence() }
+            }
+            #[inline(always)]
+            unsafe fn splat(b: u8) -> Self {
+                // SAFETY: the CPU has the instructions (trait contract).
+                unsafe { $set1(b as i8) }
+            }
+            #[inline(always)]
+            unsafe fn cmpeq(a: Self, b: Self) -> Self {
+                // SAFETY: the CPU has the instructions (trait contract).
+                unsafe { $cmpeq(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn cmp_or(a: Self, b: Self) -> Self {
+                // SAFETY: the CPU has the instructions (trait contract).
+                unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn cmp_and(a: Self, b: Self) -> Self {
+                // SAFETY: the CPU has the instructions (trait contract).
+                unsafe { $and(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn cmp_bits(c: Self) -> u64 {
+                // SAFETY: the CPU has the instructions (trait contract).
+                u64::from(unsafe { $movemask(c) } as u32)
+            }
+            #[inline(always)]
+            unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
+                // SAFETY: same contract.
+                unsafe { rep_movsb_window(dst, src, n) }
+            }
+            #[inline(always)]
+            unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
+                // SAFETY: same contract.
+                unsafe { rep_stosb_window(dst, b, n) }
+            }
+            $($extra)*
+        }
+    };
+}
+
+movemask_vector!(
+    __m128i,
+    16,
+    0xffff,
+    _mm_loadu_si128,
+    _mm_load_si128,
+    _mm_storeu_si128,
+    _mm_store_si128,
+    _mm_stream_si128,
+    _mm_set1_epi8,
+    _mm_cmpeq_epi8,
+    _mm_or_si128,
+    _mm_and_si128,
+    _mm_movemask_epi8,
+    {
+        #[inline(always)]
+        unsafe fn copy_small(dst: *mut u8, src: *const u8, n: usize) {
+            // SAFETY: same contract; `n <= 16`.
+            unsafe { scalar::copy_le16(dst, src, n) }
+        }
+        #[inline(always)]
+        unsafe fn set_small(dst: *mut u8, b: u8, n: usize) {
+            // SAFETY: same contract; `n <= 16`.
+            unsafe { scalar::set_le16(dst, b, n) }
+        }
+    }
+);
+
+movemask_vector!(
+    __m256i,
+    32,
+    0xffff_ffff,
+    _mm256_loadu_si256,
+    _mm256_load_si256,
+    _mm256_storeu_si256,
+    _mm256_store_si256,
+    _mm256_stream_si256,
+    _mm256_set1_epi8,
+    _mm256_cmpeq_epi8,
+    _mm256_or_si256,
+    _mm256_and_si256,
+    _mm256_movemask_epi8,
+    {
+        #[inline(always)]
+        unsafe fn copy_small(dst: *mut u8, src: *const u8, n: usize) {
+            // SAFETY: (both arms) same contract; `n <= 32`.
+            unsafe {
+                if n <= 16 {
+                    scalar::copy_le16(dst, src, n)
+                } else {
+                    let a = _mm_loadu_si128(src.cast());
+                    let b = _mm_loadu_si128(src.add(n - 16).cast());
+                    _mm_storeu_si128(dst.cast(), a);
+                    _mm_storeu_si128(dst.add(n - 16).cast(), b);
+                }
+            }
+        }
+        #[inline(always)]
+        unsafe fn set_small(dst: *mut u8, b: u8, n: usize) {
+            // SAFETY: (both arms) same contract; `n <= 32`.
+            unsafe {
+                if n <= 16 {
+                    scalar::set_le16(dst, b, n)
+                } else {
+                    let v = _mm_set1_epi8(b as i8);
+                    _mm_storeu_si128(dst.cast(), v);
+                    _mm_storeu_si128(dst.add(n - 16).cast(), v);
+                }
+            }
+        }
+        #[inline(always)]
+        unsafe fn cmp_small(a: *const u8, b: *const u8, n: usize) -> i32 {
+            // SAFETY: same contract; `n < 32`, so the 16-byte kernel needs no loop.
+            unsafe { generic::memcmp::<__m128i>(a, b, n) }
+        }
+        #[inline(always)]
+        unsafe fn eq_small(a: *const u8, b: *const u8, n: usize) -> bool {
+            // SAFETY: same contract.
+            unsafe { generic::equal::<__m128i>(a, b, n) }
+        }
+        #[inline(always)]
+        unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+            // SAFETY: same contract.
+            unsafe { generic::memchr::<__m128i>(p, n, b) }
+        }
+        #[inline(always)]
+        unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+            // SAFETY: same contract.
+            unsafe { generic::memrchr::<__m128i>(p, n, b) }
+        }
+        #[inline(always)]
+        unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+            // SAFETY: same contract.
+            unsafe { generic::count::<__m128i>(p, n, b) }
+        }
+    }
+);
+
+/// The mask of the first `n < 64` bytes.
+#[inline(always)]
+fn low_mask(n: usize) -> u64 {
+    (1u64 << n) - 1
+}
+
+/// The mask of the bytes of `p[..n]` (`n < 64`) equal to `b`, with one masked load.
+///
+/// # Safety
+///
+/// `p` valid for reads of `n` bytes; AVX-512BW. Masked-off bytes are neither read nor faulted
+/// on (AVX-512 fault suppression).
+#[inline(always)]
+unsafe fn masked_eq(p: *const u8, n: usize, b: u8) -> u64 {
+    let k = low_mask(n);
+    // SAFETY: as documented above.
+    unsafe {
+        let x = _mm512_maskz_loadu_epi8(k, p.cast());
+        _mm512_mask_cmpeq_epi8_mask(k, x, _mm512_set1_epi8(b as i8))
+    }
+}
+
+impl Vector for __m512i {
+    const W: usize = 64;
+    const BITS_PER_BYTE: u32 = 1;
+    const ONES_PER_BYTE: u32 = 1;
+    const REVERSED: bool = false;
+    const FULL: u64 = u64::MAX;
+    const NT_THRESHOLD: usize = NT_THRESHOLD;
+    type Cmp = u64;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: same contract.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn load_aligned(p: *const u8) -> Self {
+        // SAFETY: same contract.
+        unsafe { _mm512_load_si512(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: same contract.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn store_aligned(p: *mut u8, v: Self) {
+        // SAFETY: same contract.
+        unsafe { _mm512_store_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn store_nt(p: *mut u8, v: Self) {
+        // SAFETY: same contract.
+        unsafe { _mm512_stream_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn nt_fence() {
+        // SAFETY: the CPU has the instructions (trait contract).
+        unsafe { _mm_sfence() }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: the CPU has the instructions (trait contract).
+        unsafe { _mm512_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    unsafe fn cmpeq(a: Self, b: Self) -> u64 {
+        // SAFETY: the CPU has the instructions (trait contract).
+        unsafe { _mm512_cmpeq_epi8_mask(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn cmp_or(a: u64, b: u64) -> u64 {
+        a | b
+    }
+    #[inline(always)]
+    unsafe fn cmp_and(a: u64, b: u64) -> u64 {
+        a & b
+    }
+    #[inline(always)]
+    unsafe fn cmp_bits(c: u64) -> u64 {
+        c
+    }
+    #[inline(always)]
+    unsafe fn copy_small(dst: *mut u8, src: *const u8, n: usize) {
+        // One masked load and store for every `n <= 64`: no branch on the size, so random
+        // small sizes cannot mispredict (`bzhi` keeps all 64 bits for `n == 64`).
+        // SAFETY: masked-off bytes are neither read, written nor faulted on (AVX-512 fault
+        // suppression); the first `n` bytes are valid (same contract); BMI2 is part of the
+        // backend's features.
+        unsafe {
+            let k = _bzhi_u64(u64::MAX, n as u32);
+            _mm512_mask_storeu_epi8(dst.cast(), k, _mm512_maskz_loadu_epi8(k, src.cast()));
+        }
+    }
+    #[inline(always)]
+    unsafe fn set_small(dst: *mut u8, b: u8, n: usize) {
+        // SAFETY: as in `copy_small`.
+        unsafe {
+            let k = _bzhi_u64(u64::MAX, n as u32);
+            _mm512_mask_storeu_epi8(dst.cast(), k, _mm512_set1_epi8(b as i8));
+        }
+    }
+    #[inline(always)]
+    unsafe fn cmp_small(a: *const u8, b: *const u8, n: usize) -> i32 {
+        let k = low_mask(n);
+        // SAFETY: masked-off bytes are neither read nor faulted on (AVX-512 fault
+        // suppression); the first `n` are readable.
+        unsafe {
+            let x = _mm512_maskz_loadu_epi8(k, a.cast());
+            let y = _mm512_maskz_loadu_epi8(k, b.cast());
+            let ne = _mm512_cmpneq_epi8_mask(x, y);
+            if ne == 0 {
+                return 0;
+            }
+            let j = ne.trailing_zeros() as usize;
+            i32::from(*a.add(j)) - i32::from(*b.add(j))
+        }
+    }
+    #[inline(always)]
+    unsafe fn eq_small(a: *const u8, b: *const u8, n: usize) -> bool {
+        let k = low_mask(n);
+        // SAFETY: as in `cmp_small`.
+        unsafe {
+            let x = _mm512_maskz_loadu_epi8(k, a.cast());
+            let y = _mm512_maskz_loadu_epi8(k, b.cast());
+            _mm512_cmpneq_epi8_mask(x, y) == 0
+        }
+    }
+    #[inline(always)]
+    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract.
+        let m = unsafe { masked_eq(p, n, b) };
+        (m != 0).then(|| m.trailing_zeros() as usize)
+    }
+    #[inline(always)]
+    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        // SAFETY: same contract.
+        let m = unsafe { masked_eq(p, n, b) };
+        (m != 0).then(|| 63 - m.leading_zeros() as usize)
+    }
+    #[inline(always)]
+    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+        // SAFETY: same contract.
+        let m = unsafe { masked_eq(p, n, b) };
+        m.count_ones() as usize
+    }
+    #[inline(always)]
+    unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
+        // SAFETY: same contract.
+        unsafe { rep_movsb_window(dst, src, n) }
+    }
+    #[inline(always)]
+    unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
+        // SAFETY: same contract.
+        unsafe { rep_stosb_window(dst, b, n) }
+    }
+}
+
+super::backend!(SSE2, "sse2", __m128i);
+super::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
+super::backend!(AVX512, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+
+/// The backends this CPU supports, most preferred first (SSE2 is always there).
+pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
+    [
+        (cpu() & CPU_AVX512 != 0).then_some(&AVX512),
+        (cpu() & CPU_AVX2 != 0).then_some(&AVX2),
+        Some(&SSE2),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// AVX-512 when the build enables it (e.g. `-C target-cpu=native` on this machine): no
+/// detection, and the kernels can inline into the caller.
+#[cfg(all(
+    target_feature = "avx512f",
+    target_feature = "avx512bw",
+    target_feature = "avx512vl",
+    target_feature = "popcnt",
+    target_feature = "bmi1",
+    target_feature = "bmi2"
+))]
+pub(crate) const FIXED: Option<&super::Ops> = Some(&AVX512);
+/// Otherwise detected at run time.
+#[cfg(not(all(
+    target_feature = "avx512f",
+    target_feature = "avx512bw",
+    target_feature = "avx512vl",
+    target_feature = "popcnt",
+    target_feature = "bmi1",
+    target_feature = "bmi2"
+)))]
+pub(crate) const FIXED: Option<&super::Ops> = None;

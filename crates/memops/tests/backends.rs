@@ -1,0 +1,415 @@
+//! Every backend the CPU supports against a byte-at-a-time oracle: every length 0..=512 and
+//! random larger ones, every src/dst misalignment 0..64, overlapping moves both ways, guard
+//! bytes around the destination, and searches with the needle at every position, absent and
+//! repeated. Exhaustive loops shrink under emulation (`XTASK_EMULATED`) and Miri; proptest case
+//! counts follow `PROPTEST_CASES`.
+
+use std::cmp::Ordering;
+
+use memops::{Backend, backends};
+use proptest::prelude::*;
+
+/// Under qemu-user or Miri, the exhaustive loops take a sample.
+fn reduced() -> bool {
+    cfg!(miri) || std::env::var_os("XTASK_EMULATED").is_some()
+}
+
+/// Lengths to test exhaustively.
+fn lengths() -> Vec<usize> {
+    if cfg!(miri) {
+        vec![0, 1, 3, 7, 8, 9, 16, 17, 33, 63, 65, 100, 129]
+    } else if reduced() {
+        (0..=160).chain([191, 255, 256, 257, 300, 383, 384, 385, 511, 512]).collect()
+    } else {
+        (0..=512).collect()
+    }
+}
+
+/// Misalignments to test for a given length (all 64, or a sample that still varies).
+fn offsets(len: usize) -> Vec<usize> {
+    if cfg!(miri) {
+        vec![0, 5]
+    } else if reduced() {
+        vec![0, 1, 7, 8, 15, 31, 33, 63, len % 64]
+    } else {
+        (0..64).collect()
+    }
+}
+
+/// A buffer of `len` bytes whose index 0 is 64-byte aligned, plus that many bytes of slack.
+struct Aligned {
+    v: Vec<u8>,
+    start: usize,
+}
+
+impl Aligned {
+    fn new(len: usize, fill: impl Fn(usize) -> u8) -> Self {
+        let mut v: Vec<u8> = (0..len + 64).map(&fill).collect();
+        let start = v.as_ptr().align_offset(64);
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = fill(i.wrapping_sub(start));
+        }
+        Aligned { v, start }
+    }
+    fn get(&self) -> &[u8] {
+        &self.v[self.start..self.start + self.v.len() - 64]
+    }
+    fn get_mut(&mut self) -> &mut [u8] {
+        let end = self.start + self.v.len() - 64;
+        &mut self.v[self.start..end]
+    }
+}
+
+fn pattern(i: usize) -> u8 {
+    (i.wrapping_mul(131) ^ (i >> 7)).wrapping_add(17) as u8
+}
+fn guard(i: usize) -> u8 {
+    (i.wrapping_mul(7) as u8) ^ 0xa5
+}
+
+const GUARD: usize = 64;
+
+#[test]
+fn copy_every_length_and_misalignment() {
+    for b in backends() {
+        let src = Aligned::new(512 + 64, pattern);
+        let mut dst = Aligned::new(GUARD + 512 + 64 + GUARD, guard);
+        for len in lengths() {
+            for so in offsets(len) {
+                for d in offsets(len + 1) {
+                    let s = &src.get()[so..so + len];
+                    let region = dst.get_mut();
+                    b.copy(&mut region[GUARD + d..GUARD + d + len], s);
+                    for (i, &x) in region.iter().enumerate() {
+                        let want = if (GUARD + d..GUARD + d + len).contains(&i) {
+                            s[i - GUARD - d]
+                        } else {
+                            guard(i)
+                        };
+                        assert_eq!(x, want, "{} len {len} src+{so} dst+{d} byte {i}", b.name());
+                    }
+                    region[GUARD + d..GUARD + d + len].copy_from_slice(
+                        &(GUARD + d..GUARD + d + len).map(guard).collect::<Vec<_>>(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `copy_within` against `slice::copy_within`-by-hand (a byte loop through a temporary).
+fn check_move(b: Backend, buf: &mut [u8], src: usize, dst: usize, len: usize) {
+    let mut want = buf.to_vec();
+    let tmp: Vec<u8> = want[src..src + len].to_vec();
+    for (i, &x) in tmp.iter().enumerate() {
+        want[dst + i] = x;
+    }
+    b.copy_within(buf, src..src + len, dst);
+    if buf != &want[..] {
+        let i = (0..buf.len()).find(|&i| buf[i] != want[i]).unwrap();
+        panic!("{} move len {len} src {src} dst {dst}: first bad byte {i}", b.name());
+    }
+}
+
+#[test]
+fn overlapping_moves_both_ways() {
+    for b in backends() {
+        let mut buf = Aligned::new(3 * 512 + 256, pattern);
+        for len in lengths() {
+            // dst before, inside and after src, by small and by len-sized distances.
+            let deltas: Vec<isize> = if cfg!(miri) {
+                vec![-(len as isize) - 1, -1, 0, 1, 3, len as isize]
+            } else {
+                let l = len as isize;
+                let near = if reduced() { 9 } else { 70 };
+                (-near..=near).chain([-l - 1, -l, -l + 1, l - 1, l, l + 1, l / 2, -l / 2]).collect()
+            };
+            for (k, delta) in deltas.into_iter().enumerate() {
+                let src = 512 + 64 + (k * 13 + len) % 64;
+                let dst = src.checked_add_signed(delta).unwrap();
+                check_move(b, buf.get_mut(), src, dst, len);
+            }
+        }
+    }
+}
+
+#[test]
+fn fill_every_length_and_misalignment() {
+    for b in backends() {
+        let mut dst = Aligned::new(GUARD + 512 + 64 + GUARD, guard);
+        for len in lengths() {
+            for d in offsets(len) {
+                let byte = (len as u8) ^ 0x3c;
+                let region = dst.get_mut();
+                b.fill(&mut region[GUARD + d..GUARD + d + len], byte);
+                for (i, &x) in region.iter().enumerate() {
+                    let want =
+                        if (GUARD + d..GUARD + d + len).contains(&i) { byte } else { guard(i) };
+                    assert_eq!(x, want, "{} fill len {len} dst+{d} byte {i}", b.name());
+                }
+                for (i, x) in region.iter_mut().enumerate().skip(GUARD + d).take(len) {
+                    *x = guard(i);
+                }
+            }
+        }
+    }
+}
+
+fn sign(o: Ordering) -> i32 {
+    o as i32
+}
+
+#[test]
+fn compare_with_difference_at_every_position() {
+    for b in backends() {
+        let a_buf = Aligned::new(512 + 64, pattern);
+        let mut b_buf = Aligned::new(512 + 64, pattern);
+        for len in lengths() {
+            let (oa, ob) = ((len * 7) % 64, (len * 13) % 64);
+            // Same bytes at both offsets: copy a's window into b's.
+            let a = &a_buf.get()[oa..oa + len];
+            b_buf.get_mut()[ob..ob + len].copy_from_slice(a);
+            assert!(b.equal(a, &b_buf.get()[ob..ob + len]), "{} equal len {len}", b.name());
+            assert_eq!(b.compare(a, &b_buf.get()[ob..ob + len]), Ordering::Equal);
+            let positions: Vec<usize> = if cfg!(miri) {
+                (0..len).step_by(1 + len / 6).chain(len.checked_sub(1)).collect()
+            } else if reduced() {
+                (0..len).step_by(1 + len / 24).chain(len.checked_sub(1)).collect()
+            } else {
+                (0..len).collect()
+            };
+            for pos in positions {
+                for delta in [1u8, 0x80, 0xff] {
+                    let bb = &mut b_buf.get_mut()[ob..ob + len];
+                    bb[pos] = a[pos].wrapping_add(delta);
+                    let bb = &b_buf.get()[ob..ob + len];
+                    let want = a.cmp(bb);
+                    assert_eq!(b.compare(a, bb), want, "{} cmp len {len} pos {pos}", b.name());
+                    assert_eq!(b.compare(bb, a), want.reverse());
+                    assert!(!b.equal(a, bb), "{} equal len {len} pos {pos}", b.name());
+                    // SAFETY: both slices hold `len` bytes.
+                    let raw = unsafe { b.memcmp(a.as_ptr(), bb.as_ptr(), len) };
+                    assert_eq!(raw.signum(), sign(want));
+                }
+                b_buf.get_mut()[ob + pos] = a[pos];
+            }
+            // Prefixes order by length.
+            if len > 0 {
+                assert_eq!(b.compare(&a[..len - 1], a), Ordering::Less);
+                assert_eq!(b.compare(a, &a[..len - 1]), Ordering::Greater);
+                assert!(!b.equal(&a[..len - 1], a));
+            }
+        }
+        // Every pair of misalignments for a few lengths.
+        for len in [5, 16, 31, 64, 65, 200, 500] {
+            if cfg!(miri) && len > 65 {
+                continue;
+            }
+            for oa in offsets(len) {
+                for ob in offsets(len) {
+                    let a = &a_buf.get()[oa..oa + len];
+                    b_buf.get_mut()[ob..ob + len].copy_from_slice(a);
+                    b_buf.get_mut()[ob + len - 1] ^= 1;
+                    let bb = &b_buf.get()[ob..ob + len];
+                    assert_eq!(b.compare(a, bb), a.cmp(bb), "{} {len} {oa} {ob}", b.name());
+                    assert!(!b.equal(a, bb));
+                }
+            }
+        }
+    }
+}
+
+/// The oracle for the three searches.
+fn oracle(hay: &[u8], x: u8) -> (Option<usize>, Option<usize>, usize) {
+    (
+        hay.iter().position(|&c| c == x),
+        hay.iter().rposition(|&c| c == x),
+        hay.iter().filter(|&&c| c == x).count(),
+    )
+}
+
+fn check_search(b: Backend, hay: &[u8], x: u8, what: &str) {
+    let got = (b.find_byte(hay, x), b.rfind_byte(hay, x), b.count_byte(hay, x));
+    assert_eq!(got, oracle(hay, x), "{} {what} len {} needle {x:#x}", b.name(), hay.len());
+}
+
+#[test]
+fn search_needle_at_every_position() {
+    let mut lens = lengths();
+    if !cfg!(miri) {
+        lens.extend([1000, 4095, 4096, 4097, 5000]);
+    }
+    for b in backends() {
+        let mut buf = Aligned::new(8192, |_| 0);
+        for &len in &lens {
+            let off = (len * 11) % 64;
+            let hay = &mut buf.get_mut()[off..off + len];
+            hay.fill(0);
+            check_search(b, hay, 7, "absent");
+            let step = if cfg!(miri) {
+                1 + len / 6
+            } else if reduced() || len > 512 {
+                1 + len / 40
+            } else {
+                1
+            };
+            let positions: Vec<usize> = (0..len).step_by(step).chain(len.checked_sub(1)).collect();
+            for &pos in &positions {
+                hay[pos] = 7;
+                check_search(b, hay, 7, "one");
+                check_search(b, hay, 0, "zeros");
+                // A second needle a vector or so later.
+                let gaps: &[usize] = if cfg!(miri) { &[1, 33] } else { &[1, 15, 33, 64, 127] };
+                for &gap in gaps {
+                    if pos + gap < len {
+                        hay[pos + gap] = 7;
+                        check_search(b, hay, 7, "two");
+                        hay[pos + gap] = 0;
+                    }
+                }
+                hay[pos] = 0;
+            }
+            hay.fill(7);
+            check_search(b, hay, 7, "all");
+        }
+        // Every misalignment with the needle in the last byte and the first.
+        for len in [8, 16, 17, 32, 63, 64, 65, 200, 300] {
+            for off in offsets(len) {
+                let hay = &mut buf.get_mut()[off..off + len];
+                hay.fill(1);
+                hay[len - 1] = 9;
+                check_search(b, hay, 9, "last");
+                hay[0] = 9;
+                check_search(b, hay, 9, "first+last");
+            }
+        }
+    }
+}
+
+fn big_len() -> usize {
+    if cfg!(miri) {
+        300
+    } else if reduced() {
+        20_000
+    } else {
+        300_000
+    }
+}
+
+proptest! {
+    #[test]
+    fn random_large_copies(len in 0..big_len(), so in 0usize..64, d in 0usize..64, seed: u8) {
+        let src: Vec<u8> = (0..len + so).map(|i| pattern(i) ^ seed).collect();
+        let mut dst = vec![0x5au8; len + d + 2 * GUARD];
+        for b in backends() {
+            b.copy(&mut dst[GUARD + d..GUARD + d + len], &src[so..]);
+            prop_assert!(dst[..GUARD + d].iter().all(|&x| x == 0x5a), "{} head guard", b.name());
+            prop_assert!(dst[GUARD + d + len..].iter().all(|&x| x == 0x5a), "{} tail guard", b.name());
+            prop_assert!(dst[GUARD + d..GUARD + d + len] == src[so..], "{} len {len}", b.name());
+            dst.fill(0x5a);
+        }
+        memops::copy(&mut dst[GUARD + d..GUARD + d + len], &src[so..]);
+        prop_assert!(dst[GUARD + d..GUARD + d + len] == src[so..]);
+    }
+
+    #[test]
+    fn random_large_moves(len in 0..big_len(), a in 0usize..200_000, c in 0usize..200_000) {
+        let (a, c) = (a % (len / 2 + 64), c % (len / 2 + 64));
+        let mut buf: Vec<u8> = (0..len + len / 2 + 64).map(pattern).collect();
+        for b in backends() {
+            check_move(b, &mut buf, a, c, len);
+            check_move(b, &mut buf, c, a, len);
+        }
+    }
+
+    #[test]
+    fn random_fill(len in 0..big_len(), d in 0usize..64, byte: u8) {
+        let mut dst = vec![!byte; len + d + 2 * GUARD];
+        for b in backends() {
+            b.fill(&mut dst[GUARD + d..GUARD + d + len], byte);
+            prop_assert!(dst[..GUARD + d].iter().all(|&x| x == !byte));
+            prop_assert!(dst[GUARD + d..GUARD + d + len].iter().all(|&x| x == byte), "{}", b.name());
+            prop_assert!(dst[GUARD + d + len..].iter().all(|&x| x == !byte));
+            dst.fill(!byte);
+        }
+    }
+
+    #[test]
+    fn random_compare(len in 0..big_len() / 8, pos: usize, x: u8, short in 0usize..3) {
+        let a: Vec<u8> = (0..len).map(pattern).collect();
+        let mut c = a.clone();
+        if len > 0 {
+            c[pos % len] = x;
+        }
+        c.truncate(len.saturating_sub(short));
+        for b in backends() {
+            prop_assert_eq!(b.compare(&a, &c), a.cmp(&c), "{}", b.name());
+            prop_assert_eq!(b.compare(&c, &a), c.cmp(&a), "{}", b.name());
+            prop_assert_eq!(b.equal(&a, &c), a == c, "{}", b.name());
+        }
+        prop_assert_eq!(memops::compare(&a, &c), a.cmp(&c));
+        prop_assert_eq!(memops::equal(&a, &c), a == c);
+    }
+
+    #[test]
+    fn random_search(hay in proptest::collection::vec(0u8..4, 0..big_len() / 16), off in 0usize..64, x in 0u8..5) {
+        let off = off.min(hay.len());
+        for b in backends() {
+            check_search(b, &hay[off..], x, "random");
+        }
+        let (f, r, n) = oracle(&hay[off..], x);
+        prop_assert_eq!(memops::find_byte(&hay[off..], x), f);
+        prop_assert_eq!(memops::rfind_byte(&hay[off..], x), r);
+        prop_assert_eq!(memops::count_byte(&hay[off..], x), n);
+    }
+}
+
+#[test]
+fn raw_functions_match_the_safe_ones() {
+    let src: Vec<u8> = (0..300).map(pattern).collect();
+    let mut dst = vec![0u8; 300];
+    // SAFETY: both buffers hold 300 bytes.
+    unsafe {
+        memops::memcpy(dst.as_mut_ptr(), src.as_ptr(), 300);
+        assert_eq!(dst, src);
+        assert_eq!(memops::memcmp(dst.as_ptr(), src.as_ptr(), 300), 0);
+        assert!(memops::bcmp(dst.as_ptr(), src.as_ptr(), 300));
+        memops::memset(dst.as_mut_ptr(), 3, 300);
+        assert!(dst.iter().all(|&x| x == 3));
+        assert!(memops::memcmp(dst.as_ptr(), src.as_ptr(), 300) != 0);
+        memops::memmove(dst.as_mut_ptr().add(1), dst.as_ptr(), 299);
+        assert_eq!(
+            memops::memchr(src.as_ptr(), src[250], 300),
+            src.iter().position(|&c| c == src[250])
+        );
+        assert_eq!(
+            memops::memrchr(src.as_ptr(), src[3], 300),
+            src.iter().rposition(|&c| c == src[3])
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "differs from source length")]
+fn copy_of_unequal_lengths_panics() {
+    memops::copy(&mut [0u8; 3], &[1u8; 4]);
+}
+
+#[test]
+#[should_panic(expected = "out of bounds")]
+fn copy_within_out_of_bounds_panics() {
+    memops::copy_within(&mut [0u8; 8], 2..6, 5);
+}
+
+#[test]
+fn every_backend_is_listed_once_and_portable_last() {
+    let names: Vec<&str> = backends().map(|b| b.name()).collect();
+    assert_eq!(names.last(), Some(&"portable"));
+    let mut dedup = names.clone();
+    dedup.dedup();
+    assert_eq!(dedup, names);
+    assert!(names.contains(&Backend::detect().name()));
+    for n in &names {
+        assert_eq!(Backend::by_name(n).map(|b| b.name()), Some(*n));
+    }
+}
