@@ -3,4 +3,8 @@
 
 fn main() {
     println!("nabhash={}", nabhash::Backend::detect().name());
+    println!("memops={}", memops::Backend::detect().name());
+    println!("bignum-fib={}", bignum_fib::Backend::detect().name());
+    println!("splice-pool=syscalls (splice, sendfile, copy_file_range)");
+    println!("kcapi=AF_ALG (needs a kernel with it: `cargo xtask vm-test --bench`)");
 }
