@@ -79,7 +79,7 @@ pub const TARGETS: &[Target] = &[
 /// Crates whose portable and API layers run under Miri in the host stage (the pure ones:
 /// no syscalls, no FFI). Under Miri `cpufeatures` sees only compile-time features, so the
 /// portable backends are the ones exercised; each must report `portable`.
-pub const MIRI_CRATES: &[&str] = &["nabhash", "bignum-fib", "memops"];
+pub const MIRI_CRATES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib"];
 
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own
@@ -91,6 +91,14 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
             Choice { backend: "vaes512", flags: &["vaes", "avx512f", "aes"] },
             Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
             Choice { backend: "aesni", flags: &["aes", "sse2"] },
+        ],
+    },
+    HostBackends {
+        krate: "b64",
+        choices: &[
+            Choice { backend: "avx512vbmi", flags: &["avx512vbmi", "avx512bw", "avx512f"] },
+            Choice { backend: "avx2", flags: &["avx2"] },
+            Choice { backend: "ssse3", flags: &["ssse3"] },
         ],
     },
     HostBackends {
@@ -122,14 +130,18 @@ pub struct Choice {
     pub flags: &'static [&'static str],
 }
 
-const PORTABLE: &[(&str, &str)] =
-    &[("nabhash", "portable"), ("memops", "portable"), ("bignum-fib", "portable")];
+const PORTABLE: &[(&str, &str)] = &[
+    ("nabhash", "portable"),
+    ("b64", "portable"),
+    ("memops", "portable"),
+    ("bignum-fib", "portable"),
+];
 const ARM: &[(&str, &str)] =
-    &[("nabhash", "aarch64-aes"), ("memops", "neon"), ("bignum-fib", "aarch64")];
+    &[("nabhash", "aarch64-aes"), ("b64", "neon"), ("memops", "neon"), ("bignum-fib", "aarch64")];
 const RISCV_V: &[(&str, &str)] =
-    &[("nabhash", "portable"), ("memops", "rvv"), ("bignum-fib", "portable")];
+    &[("nabhash", "portable"), ("b64", "rvv"), ("memops", "rvv"), ("bignum-fib", "portable")];
 const RISCV_V_ZK: &[(&str, &str)] =
-    &[("nabhash", "zkne"), ("memops", "rvv"), ("bignum-fib", "portable")];
+    &[("nabhash", "zkne"), ("b64", "rvv"), ("memops", "rvv"), ("bignum-fib", "portable")];
 
 /// Cross runs. CPU models are qemu 7.2's. `quick` runs take the first row of each target.
 pub const RUNS: &[Run] = &[

@@ -3,6 +3,7 @@
 
 fn main() {
     println!("nabhash={}", nabhash::Backend::detect().name());
+    println!("b64={}", b64::Backend::detect().name());
     println!("memops={}", memops::Backend::detect().name());
     println!("bignum-fib={}", bignum_fib::Backend::detect().name());
     println!("splice-pool=syscalls (splice, sendfile, copy_file_range)");

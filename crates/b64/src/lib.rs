@@ -1,1 +1,117 @@
-//! `b64`: being built.
+//! SIMD base64 (RFC 4648) at close to memory-copy speed, with strict decoding by default, a
+//! forgiving (WHATWG) mode, exact error offsets, and `no_std` + `alloc` support.
+//!
+//! ```
+//! let e = b64::STANDARD;
+//! assert_eq!(e.encode(b"Many hands make light work."),
+//!            "TWFueSBoYW5kcyBtYWtlIGxpZ2h0IHdvcmsu");
+//! assert_eq!(e.decode("aGk=")?, b"hi");
+//! // Errors say what and where.
+//! assert_eq!(e.decode("aG!="), Err(b64::DecodeError::InvalidByte { offset: 2, byte: b'!' }));
+//! // Forgiving decoding (WHATWG): whitespace anywhere, padding optional.
+//! assert_eq!(b64::FORGIVING.decode(" aG\r\nk ")?, b"hi");
+//! # Ok::<(), b64::DecodeError>(())
+//! ```
+//!
+//! # Engines
+//!
+//! An [`Engine`] is an [`Alphabet`](alphabet::Alphabet) plus rules: [`STANDARD`] and
+//! [`URL_SAFE`] pad on encode and require canonical padding on decode; [`STANDARD_NO_PAD`] and
+//! [`URL_SAFE_NO_PAD`] neither write nor accept it; [`FORGIVING`] is WHATWG's
+//! forgiving-base64 over the standard alphabet. `Engine::new(&alphabet)` and its `with_*`
+//! methods build any other combination, custom alphabets included (e.g.
+//! [`alphabet::CRYPT`], [`alphabet::BCRYPT`]).
+//!
+//! # Strictness
+//!
+//! Strict decoding (the default) rejects any byte outside the alphabet, padding that is
+//! missing, misplaced or in excess (as [`DecodePadding`] says), a symbol count that leaves a
+//! remainder of 1, and a last symbol whose unused low bits are not zero (non-canonical input).
+//! [`DecodeError`] gives the first problem and its byte offset in the input.
+//!
+//! # Backends
+//!
+//! | arch | backends, most preferred first |
+//! | --- | --- |
+//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, masked tails; `avx2` and `ssse3`: `pshufb` (Muła–Lemire) |
+//! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + `st3` |
+//! | riscv64 built with `+v` | `rvv`: RVV 1.0 in `global_asm!`, any VLEN >= 128 (tested at 128 and 256) |
+//! | everything, incl. big-endian mips64 | `portable`: 64-bit words, endian-correct |
+//!
+//! Every kernel takes the alphabet as data (tables in registers), so URL-safe and custom
+//! alphabets run as fast as the standard one. The choice is made once per process (x86_64:
+//! CPUID through `cpufeatures`, cached); aarch64 and riscv64 kernels are chosen at compile
+//! time. `--cfg b64_backend="portable"` forces the scalar code. A kernel stops at the first group of 4 bytes holding a non-symbol; the scalar code
+//! continues from there and reports the exact offset, so every backend gives the same result
+//! and the same error on every input.
+//!
+//! # Features
+//!
+//! - `std` (default): [`read::DecoderReader`], [`write::EncoderWriter`]. Implies `alloc`.
+//! - `alloc`: [`Engine::encode`], [`Engine::decode`] and the other allocating calls.
+//!
+//! Without them the crate is `no_std`: `encode_to_slice`, `decode_to_slice`,
+//! `decode_in_place` and the wrapped encodes into slices work. The error types implement
+//! `core::error::Error` (= `std::error::Error`) with or without `std`.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod alphabet;
+mod arch;
+mod decode;
+mod dispatch;
+mod encode;
+mod engine;
+mod error;
+mod portable;
+#[cfg(feature = "std")]
+pub mod read;
+#[cfg(feature = "std")]
+pub mod write;
+
+#[doc(hidden)]
+pub use dispatch::{Backend, backends};
+pub use engine::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
+pub use error::{BufferTooSmall, DecodeError};
+
+/// Standard alphabet (`+/`), padded; decoding requires canonical padding.
+pub const STANDARD: Engine<'static> = Engine::new(&alphabet::STANDARD);
+/// URL-safe alphabet (`-_`), padded; decoding requires canonical padding.
+pub const URL_SAFE: Engine<'static> = Engine::new(&alphabet::URL_SAFE);
+/// Standard alphabet without padding; decoding rejects `=`.
+pub const STANDARD_NO_PAD: Engine<'static> = Engine::new(&alphabet::STANDARD)
+    .with_encode_padding(false)
+    .with_decode_padding(DecodePadding::Forbidden);
+/// URL-safe alphabet without padding; decoding rejects `=`.
+pub const URL_SAFE_NO_PAD: Engine<'static> = Engine::new(&alphabet::URL_SAFE)
+    .with_encode_padding(false)
+    .with_decode_padding(DecodePadding::Forbidden);
+/// WHATWG forgiving-base64 (`atob`): standard alphabet, whitespace skipped, padding optional.
+pub const FORGIVING: Engine<'static> =
+    Engine::new(&alphabet::STANDARD).with_decode_mode(DecodeMode::Forgiving);
+
+/// Length of the encoding of `n` bytes, with or without padding (`None` on overflow).
+///
+/// ```
+/// assert_eq!(b64::encoded_len(5, true), Some(8));
+/// assert_eq!(b64::encoded_len(5, false), Some(7));
+/// ```
+pub const fn encoded_len(n: usize, padding: bool) -> Option<usize> {
+    let groups = n / 3;
+    let rem = n % 3;
+    let Some(whole) = groups.checked_mul(4) else { return None };
+    let tail = match (rem, padding) {
+        (0, _) => 0,
+        (_, true) => 4,
+        (r, false) => r + 1,
+    };
+    whole.checked_add(tail)
+}
+
+/// An upper bound of the decoded length of `n` bytes of text (exact for strict input
+/// without padding whose length is a multiple of 4).
+pub const fn decoded_len_estimate(n: usize) -> usize {
+    n / 4 * 3 + if n.is_multiple_of(4) { 0 } else { 3 }
+}

@@ -1,0 +1,157 @@
+//! NEON kernels.
+//!
+//! Encode, 48 bytes -> 64 symbols: `ld3` splits the bytes of 16 groups into three registers
+//! `a b c`; shifts make the four 6-bit indices; `tbl` over the 64-byte alphabet (four
+//! registers) turns them into symbols; `st4` interleaves them back.
+//!
+//! Decode, 64 symbols -> 48 bytes: `ld4` splits the 4 symbols of 16 groups into four
+//! registers; `tbl` + `tbx` look each up in the first 128 entries of the reverse table (eight
+//! registers); a byte that is not a symbol has the top bit set in itself (non-ASCII) or in its
+//! value (`0xff`); shifts merge the values and `st3` interleaves the bytes.
+
+use core::arch::aarch64::{
+    uint8x16_t, uint8x16x3_t, uint8x16x4_t, vandq_u8, vdupq_n_u8, vld1q_u8_x4, vld3q_u8, vld4q_u8,
+    vmaxvq_u8, vorrq_u8, vqtbl4q_u8, vqtbx4q_u8, vshlq_n_u8, vshrq_n_u8, vst3q_u8, vst4q_u8,
+    vsubq_u8,
+};
+
+use crate::alphabet::Alphabet;
+use crate::arch::Kernels;
+use crate::decode::Io;
+
+/// Proof that the build targets NEON (this module exists only with `target_feature = "neon"`,
+/// which every aarch64 Linux target has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Neon(());
+
+impl Neon {
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        Some(Neon(()))
+    }
+}
+
+impl Kernels for Neon {
+    #[inline]
+    fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        // SAFETY: NEON is enabled for the build; the pointers and lengths come from slices.
+        unsafe {
+            encode_neon(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+        }
+    }
+
+    #[inline]
+    fn decode<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize) {
+        let (src, n, dst, cap) = io.raw();
+        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+            return (i, j);
+        }
+        // SAFETY: `src[i..n]` and `dst[j..cap]` are in bounds (checked above) of live buffers
+        // borrowed by `io`: separate, or one buffer with the output behind the input, which
+        // `decode_neon` allows.
+        let c =
+            unsafe { decode_neon(alphabet.decode_table(), src.add(i), n - i, dst.add(j), cap - j) };
+        (i + c, j + c / 4 * 3)
+    }
+}
+
+/// Encodes whole 48-byte blocks of `src[..n]` into `dst[..cap]`; returns the bytes consumed.
+///
+/// # Safety
+///
+/// `src` is valid for reads of `n` bytes and `dst` for writes of `cap` bytes.
+#[target_feature(enable = "neon")]
+unsafe fn encode_neon(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    let mask = vdupq_n_u8(63);
+    // SAFETY: the table read is 64 bytes of `symbols`; each block reads `src[i..i + 48]` and
+    // writes `dst[j..j + 64]` with `i + 48 <= end`, so `j + 64 <= end / 3 * 4 <= cap`.
+    unsafe {
+        let lut = vld1q_u8_x4(symbols.as_ptr());
+        let (mut i, mut j) = (0, 0);
+        while i + 48 <= end {
+            let x = vld3q_u8(src.add(i));
+            let i0 = vshrq_n_u8::<2>(x.0);
+            let i1 = vandq_u8(vorrq_u8(vshlq_n_u8::<4>(x.0), vshrq_n_u8::<4>(x.1)), mask);
+            let i2 = vandq_u8(vorrq_u8(vshlq_n_u8::<2>(x.1), vshrq_n_u8::<6>(x.2)), mask);
+            let i3 = vandq_u8(x.2, mask);
+            let out = uint8x16x4_t(
+                vqtbl4q_u8(lut, i0),
+                vqtbl4q_u8(lut, i1),
+                vqtbl4q_u8(lut, i2),
+                vqtbl4q_u8(lut, i3),
+            );
+            vst4q_u8(dst.add(j), out);
+            i += 48;
+            j += 64;
+        }
+        i
+    }
+}
+
+/// 6-bit values of 16 bytes (top bit set, or 0 with the byte's top bit set, for non-symbols).
+#[inline]
+#[target_feature(enable = "neon")]
+fn lookup(c: uint8x16_t, lo: uint8x16x4_t, hi: uint8x16x4_t) -> uint8x16_t {
+    let v = vqtbl4q_u8(lo, c);
+    vqtbx4q_u8(v, hi, vsubq_u8(c, vdupq_n_u8(64)))
+}
+
+/// Decodes whole 64-symbol blocks of `src[..n]` into `dst[..cap]`, stopping at the first block
+/// that holds a non-symbol or does not fit; returns the symbols consumed.
+///
+/// # Safety
+///
+/// `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes; either they do not
+/// overlap or `dst <= src` in one buffer (each block's 48-byte store at `j <= i` follows its
+/// load of `src[i..i + 64]`).
+#[target_feature(enable = "neon")]
+unsafe fn decode_neon(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 4).min(cap / 3) * 4;
+    // SAFETY: the table reads are 128 bytes of `table`; each block reads `src[i..i + 64]` with
+    // `i + 64 <= end <= n` and writes `dst[j..j + 48]` with `j + 48 <= end / 4 * 3 <= cap`.
+    unsafe {
+        let lo = vld1q_u8_x4(table.as_ptr());
+        let hi = vld1q_u8_x4(table.as_ptr().add(64));
+        let (mut i, mut j) = (0, 0);
+        while i + 64 <= end {
+            let x = vld4q_u8(src.add(i));
+            let v0 = lookup(x.0, lo, hi);
+            let v1 = lookup(x.1, lo, hi);
+            let v2 = lookup(x.2, lo, hi);
+            let v3 = lookup(x.3, lo, hi);
+            let chars = vorrq_u8(vorrq_u8(x.0, x.1), vorrq_u8(x.2, x.3));
+            let values = vorrq_u8(vorrq_u8(v0, v1), vorrq_u8(v2, v3));
+            if vmaxvq_u8(vorrq_u8(chars, values)) >= 0x80 {
+                break;
+            }
+            let out = uint8x16x3_t(
+                vorrq_u8(vshlq_n_u8::<2>(v0), vshrq_n_u8::<4>(v1)),
+                vorrq_u8(vshlq_n_u8::<4>(v1), vshrq_n_u8::<2>(v2)),
+                vorrq_u8(vshlq_n_u8::<6>(v2), v3),
+            );
+            vst3q_u8(dst.add(j), out);
+            i += 64;
+            j += 48;
+        }
+        i
+    }
+}

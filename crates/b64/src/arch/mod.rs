@@ -1,0 +1,39 @@
+//! Architecture-specific kernels. Each is a zero-sized token whose constructor checks the CPU
+//! (holding one proves the check) with the same two operations (`Kernels`). A kernel does
+//! the bulk and stops at the first group of 4 symbols holding a non-symbol; the scalar code
+//! in `portable`/`decode` does the rest and all error reporting.
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+#[cfg(target_arch = "riscv64")]
+pub(crate) mod riscv64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+use crate::alphabet::Alphabet;
+use crate::decode::Io;
+
+/// What every kernel does, in whole groups only.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)), allow(dead_code))]
+pub(crate) trait Kernels: Copy {
+    /// Encodes whole 3-byte groups of `src` into `dst` (4 symbols each) while both have room;
+    /// may stop earlier. Returns the bytes consumed (a multiple of 3).
+    fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize;
+    /// Encodes all of a short `src`, last group and padding (if `pad`) included, into `dst`
+    /// (exactly the encoded length), when the kernel does that in one step; returns whether
+    /// it did.
+    #[inline]
+    fn encode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
+        false
+    }
+    /// Decodes whole groups of 4 symbols from input index `i` to output index `j` while the
+    /// groups hold only symbols and the output has room; may stop earlier. Returns the new
+    /// `(i, j)`. May overwrite output bytes past the new `j` (never input not yet consumed).
+    fn decode<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize);
+}

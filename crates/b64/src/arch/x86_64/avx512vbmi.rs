@@ -1,0 +1,309 @@
+//! AVX-512 VBMI kernels (the Muła–Lemire designs).
+//!
+//! Encode, 48 bytes -> 64 symbols: `vpermb` places each 3-byte group `s0 s1 s2` as the
+//! dword `s1 s0 s2 s1`; `vpmultishiftqb` pulls the four 6-bit indices out of it at bit
+//! offsets 10, 4, 22, 16 (+32 for the odd dword); `vpermb` with the 64-symbol alphabet in a
+//! zmm turns indices into symbols (it only reads the low 6 bits of each index).
+//!
+//! Decode, 64 symbols -> 48 bytes: `vpermi2b` looks every byte up in the first 128 entries of
+//! the reverse table (two zmm); a byte that is not a symbol has the top bit set in the input
+//! (non-ASCII) or in the looked-up value (`0xff`). `vpmaddubsw` and `vpmaddwd` merge four
+//! 6-bit values into a 24-bit dword, and `vpermb` packs 3 bytes of each dword.
+//!
+//! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
+
+use core::arch::x86_64::{
+    __m512i, _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
+    _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_storeu_si512,
+};
+
+use crate::alphabet::Alphabet;
+use crate::arch::Kernels;
+use crate::decode::Io;
+
+cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
+
+/// Proof that this CPU has AVX-512 F, BW and VBMI. Only [`Avx512Vbmi::new`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx512Vbmi(());
+
+impl Avx512Vbmi {
+    /// `Some` when the CPU has AVX-512 F, BW and VBMI (detected once, cached by
+    /// `cpufeatures`; compile-time when the features are enabled for the build).
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        cpuid_vbmi::get().then_some(Avx512Vbmi(()))
+    }
+}
+
+impl Kernels for Avx512Vbmi {
+    #[inline]
+    fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        // SAFETY: `self` proves AVX-512 F/BW/VBMI; the pointers and lengths come from slices.
+        unsafe {
+            encode_avx512vbmi(
+                alphabet.symbols(),
+                src.as_ptr(),
+                src.len(),
+                dst.as_mut_ptr(),
+                dst.len(),
+            )
+        }
+    }
+
+    #[inline]
+    fn encode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        if src.len() > 48 || dst.len() > 64 {
+            return false;
+        }
+        // SAFETY: `self` proves AVX-512 F/BW/VBMI; the pointers and lengths come from slices
+        // of at most 48 and 64 bytes.
+        unsafe {
+            encode_short_avx512vbmi(
+                alphabet.symbols(),
+                src.as_ptr(),
+                src.len(),
+                dst.as_mut_ptr(),
+                dst.len(),
+                pad,
+            )
+        }
+        true
+    }
+
+    #[inline]
+    fn decode<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize) {
+        let (src, n, dst, cap) = io.raw();
+        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+            return (i, j);
+        }
+        // SAFETY: `self` proves the CPU features. `src[i..n]` and `dst[j..cap]` are in bounds
+        // (checked above) of live buffers borrowed by `io`; either they are separate
+        // allocations, or the same buffer with the output behind the input (`j <= i`), which
+        // `decode_avx512vbmi` allows.
+        let c = unsafe {
+            decode_avx512vbmi(alphabet.decode_table(), src.add(i), n - i, dst.add(j), cap - j)
+        };
+        (i + c, j + c / 4 * 3)
+    }
+}
+
+/// `vpermb` indices of the encode shuffle: output byte `4g + p` takes input byte
+/// `3g + [1, 0, 2, 1][p]`.
+static ENCODE_SHUFFLE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[k] = (k / 4 * 3) as u8 + [1, 0, 2, 1][k % 4];
+        k += 1;
+    }
+    t
+};
+
+/// `vpermb` indices of the decode pack: output byte `3g + r` is byte `2 - r` of dword `g`
+/// (the 24-bit value is little-endian in the dword); bytes 48.. are unused.
+static DECODE_PACK: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 48 {
+        t[k] = (k / 3 * 4 + 2 - k % 3) as u8;
+        k += 1;
+    }
+    t
+};
+
+/// Bit offsets of the four indices in a dword `s1 s0 s2 s1`: 10, 4, 22, 16, then +32 for the
+/// second dword of each qword (one byte each, little-endian).
+const MULTISHIFT: i64 = 0x3036_242a_1016_040a;
+
+/// The low `n` bits set (`n <= 64`).
+#[inline(always)]
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// One encode block: 48 bytes (in the low bytes of `x`) -> 64 symbols.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn encode_block(x: __m512i, shuffle: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
+    let dwords = _mm512_permutexvar_epi8(shuffle, x);
+    let indices = _mm512_multishift_epi64_epi8(shifts, dwords);
+    _mm512_permutexvar_epi8(indices, lut)
+}
+
+/// Encodes whole 3-byte groups of `src[..n]` into `dst[..cap]`; returns the bytes consumed.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n` bytes and `dst` for
+/// writes of `cap` bytes, and they do not overlap.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn encode_avx512vbmi(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    // SAFETY: for the whole body: every full load reads `src[i..i + 64]` with `i + 64 <= n`,
+    // every full store writes `dst[j..j + 64]` with `j = i / 3 * 4` and `i + 48 <= end`, so
+    // `j + 64 <= cap`; masked accesses touch only the lanes under their mask, which stay
+    // below `end` (loads) and `end / 3 * 4` (stores).
+    unsafe {
+        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
+        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
+        let shifts = _mm512_set1_epi64(MULTISHIFT);
+        let (mut i, mut j) = (0, 0);
+        while i + 3 * 48 + 64 <= n && i + 4 * 48 <= end {
+            let x0 = _mm512_loadu_si512(src.add(i).cast());
+            let x1 = _mm512_loadu_si512(src.add(i + 48).cast());
+            let x2 = _mm512_loadu_si512(src.add(i + 96).cast());
+            let x3 = _mm512_loadu_si512(src.add(i + 144).cast());
+            _mm512_storeu_si512(dst.add(j).cast(), encode_block(x0, shuffle, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 64).cast(), encode_block(x1, shuffle, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 128).cast(), encode_block(x2, shuffle, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 192).cast(), encode_block(x3, shuffle, shifts, lut));
+            i += 192;
+            j += 256;
+        }
+        while i < end {
+            let take = (end - i).min(48);
+            let x = _mm512_maskz_loadu_epi8(low_mask(take), src.add(i).cast());
+            let y = encode_block(x, shuffle, shifts, lut);
+            _mm512_mask_storeu_epi8(dst.add(j).cast(), low_mask(take / 3 * 4), y);
+            i += take;
+            j += take / 3 * 4;
+        }
+        i
+    }
+}
+
+/// Encodes all of `src[..n]` (`n <= 48`) into `dst[..len]` (`len <= 64`, the encoded length):
+/// the zero bits a masked load puts after the input make the last group's symbols, and
+/// lanes past them up to `len` become `=` when `pad`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n <= 48` bytes and `dst`
+/// for writes of `len <= 64` bytes, and they do not overlap.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn encode_short_avx512vbmi(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the loads read the 64 symbols and the `n` masked lanes of `src`; the store
+    // writes the `len` masked lanes of `dst`.
+    unsafe {
+        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
+        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
+        let x = _mm512_maskz_loadu_epi8(low_mask(n), src.cast());
+        let mut y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
+        if pad {
+            let symbols_len = (n * 4).div_ceil(3);
+            let padding = low_mask(len) & !low_mask(symbols_len);
+            y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
+        }
+        _mm512_mask_storeu_epi8(dst.cast(), low_mask(len), y);
+    }
+}
+
+/// One decode block: 64 bytes -> their 6-bit values (top bit set for non-symbols).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn lookup(x: __m512i, lo: __m512i, hi: __m512i) -> __m512i {
+    _mm512_permutex2var_epi8(lo, x, hi)
+}
+
+/// Packs 64 6-bit values into 48 bytes (the low 48 bytes of the result).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn pack(v: __m512i, pack: __m512i) -> __m512i {
+    let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi32(0x0140_0140));
+    let dwords = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000));
+    _mm512_permutexvar_epi8(pack, dwords)
+}
+
+/// Decodes whole groups of 4 symbols of `src[..n]` into `dst[..cap]`, stopping at the first
+/// group that holds a non-symbol or does not fit; returns the symbols consumed.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n` bytes, `dst` for writes
+/// of `cap` bytes; either they do not overlap, or `dst <= src` in one buffer. Every store
+/// goes only over input already loaded (a block's store, at most 64 bytes at `j <= i`, comes
+/// after the block's load at `i`), so in-place decoding reads the input intact.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn decode_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 4).min(cap / 3) * 4;
+    // SAFETY: for the whole body: full loads read `src[i..i + 64]` with `i + 64 <= end <= n`;
+    // full stores write `dst[j..j + 64]` only when `j + 64 <= cap`; masked accesses touch
+    // lanes below `end` (loads) and below `end / 4 * 3 <= cap` (stores).
+    unsafe {
+        let lo = _mm512_loadu_si512(table.as_ptr().cast());
+        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
+        let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
+        let (mut i, mut j) = (0, 0);
+        while i + 256 <= end && j + 3 * 48 + 64 <= cap {
+            let x0 = _mm512_loadu_si512(src.add(i).cast());
+            let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
+            let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
+            let x3 = _mm512_loadu_si512(src.add(i + 192).cast());
+            let v0 = lookup(x0, lo, hi);
+            let v1 = lookup(x1, lo, hi);
+            let v2 = lookup(x2, lo, hi);
+            let v3 = lookup(x3, lo, hi);
+            let any = _mm512_or_si512(
+                _mm512_or_si512(_mm512_or_si512(x0, v0), _mm512_or_si512(x1, v1)),
+                _mm512_or_si512(_mm512_or_si512(x2, v2), _mm512_or_si512(x3, v3)),
+            );
+            if _mm512_movepi8_mask(any) != 0 {
+                break;
+            }
+            _mm512_storeu_si512(dst.add(j).cast(), pack(v0, packer));
+            _mm512_storeu_si512(dst.add(j + 48).cast(), pack(v1, packer));
+            _mm512_storeu_si512(dst.add(j + 96).cast(), pack(v2, packer));
+            _mm512_storeu_si512(dst.add(j + 144).cast(), pack(v3, packer));
+            i += 256;
+            j += 192;
+        }
+        while i < end {
+            let take = (end - i).min(64);
+            let x = _mm512_maskz_loadu_epi8(low_mask(take), src.add(i).cast());
+            let v = lookup(x, lo, hi);
+            let bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(take);
+            let good = if bad == 0 { take } else { bad.trailing_zeros() as usize / 4 * 4 };
+            let bytes = good / 4 * 3;
+            if bytes == 48 && j + 64 <= cap {
+                _mm512_storeu_si512(dst.add(j).cast(), pack(v, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.add(j).cast(), low_mask(bytes), pack(v, packer));
+            }
+            i += good;
+            j += bytes;
+            if good < take {
+                break;
+            }
+        }
+        i
+    }
+}

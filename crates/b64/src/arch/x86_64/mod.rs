@@ -1,0 +1,5 @@
+//! x86_64 kernels: AVX-512 VBMI, AVX2 and SSSE3. The alphabet and the reverse table are
+//! data (registers), so every alphabet runs on every kernel.
+
+pub(crate) mod avx512vbmi;
+pub(crate) mod pshufb;

@@ -1,0 +1,350 @@
+//! SSSE3 and AVX2 kernels (the Muła–Lemire designs), with the alphabet as data: any alphabet
+//! runs on them, like on AVX-512 VBMI.
+//!
+//! Encode, 12 (SSSE3) or 24 (AVX2) bytes per register: `pshufb` places each 3-byte group
+//! `s0 s1 s2` as the dword `s1 s0 s2 s1`; `pmulhuw`/`pmullw` with masks move the four 6-bit
+//! indices into the four bytes (Muła's multiply trick). The 64-symbol alphabet is four
+//! 16-byte `pshufb` tables: table `k` is indexed by `saturating_add(index - 16k, 0x70)`,
+//! which keeps the low nibble for indices in `16k..16k+16` and sets the top bit (giving 0)
+//! for all others, so OR-ing the four lookups gives the symbol.
+//!
+//! Decode, 16 or 32 symbols per register: the same trick over six tables covers the reverse
+//! table for bytes `0x20..0x80` (every alphabet is printable ASCII); other bytes fail a range
+//! check, non-symbols inside it have `0xff`. `pmaddubsw` and `pmaddwd` merge four 6-bit
+//! values into a 24-bit dword and `pshufb` packs 3 bytes of each.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_adds_epu8, _mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi8,
+    _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_mulhi_epu16,
+    _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8, _mm_shuffle_epi8,
+    _mm_storeu_si128, _mm_sub_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mulhi_epu16, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_sub_epi8,
+};
+
+use crate::alphabet::Alphabet;
+use crate::arch::Kernels;
+use crate::decode::Io;
+
+cpufeatures::new!(cpuid_ssse3, "ssse3");
+cpufeatures::new!(cpuid_avx2, "avx2");
+
+/// Proof that this CPU has SSSE3. Only [`Ssse3::new`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ssse3(());
+
+/// Proof that this CPU has AVX2. Only [`Avx2::new`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx2(());
+
+impl Ssse3 {
+    /// `Some` when the CPU has SSSE3 (detected once, cached by `cpufeatures`).
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        cpuid_ssse3::get().then_some(Ssse3(()))
+    }
+}
+
+impl Avx2 {
+    /// `Some` when the CPU has AVX2 (detected once, cached by `cpufeatures`).
+    #[inline]
+    pub(crate) fn new() -> Option<Self> {
+        cpuid_avx2::get().then_some(Avx2(()))
+    }
+}
+
+/// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
+fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
+    let table = alphabet.decode_table();
+    let mut rows = [[0u8; 16]; 6];
+    for (k, row) in rows.iter_mut().enumerate() {
+        row.copy_from_slice(&table[0x20 + 16 * k..0x30 + 16 * k]);
+    }
+    rows
+}
+
+/// Checks the raw input of a kernel and runs it: `f(src, n, dst, cap)` on `io`'s buffers from
+/// `(i, j)`; returns the new `(i, j)`.
+macro_rules! run_decode {
+    ($io:expr, $i:expr, $j:expr, |$s:ident, $n:ident, $d:ident, $c:ident| $call:expr) => {{
+        let (src, n, dst, cap) = $io.raw();
+        let (i, j) = ($i, $j);
+        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+            return (i, j);
+        }
+        // SAFETY: `self` proves the CPU feature. `src[i..n]` and `dst[j..cap]` are in bounds
+        // (checked above) of live buffers borrowed by `io`: separate, or one buffer with the
+        // output behind the input, which the kernels allow.
+        let used = unsafe {
+            let ($s, $n, $d, $c) = (src.add(i), n - i, dst.add(j), cap - j);
+            $call
+        };
+        (i + used, j + used / 4 * 3)
+    }};
+}
+
+impl Kernels for Ssse3 {
+    #[inline]
+    fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        // SAFETY: `self` proves SSSE3; the pointers and lengths come from slices.
+        unsafe {
+            encode_ssse3(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+        }
+    }
+
+    #[inline]
+    fn decode<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize) {
+        let rows = decode_rows(alphabet);
+        run_decode!(io, i, j, |s, n, d, c| decode_ssse3(&rows, s, n, d, c))
+    }
+}
+
+impl Kernels for Avx2 {
+    #[inline]
+    fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        // SAFETY: `self` proves AVX2; the pointers and lengths come from slices.
+        unsafe {
+            encode_avx2(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+        }
+    }
+
+    #[inline]
+    fn decode<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize) {
+        let rows = decode_rows(alphabet);
+        run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
+    }
+}
+
+// ---- SSSE3 ----
+
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn load_table(t: &[u8; 16]) -> __m128i {
+    // SAFETY: reads the 16 bytes of `t`.
+    unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
+}
+
+/// `s0 s1 s2` groups (12 bytes) -> the four 6-bit indices of each in the bytes of a dword.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn indices_128(x: __m128i) -> __m128i {
+    let x = _mm_shuffle_epi8(x, _mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10));
+    let t0 = _mm_and_si128(x, _mm_set1_epi32(0x0fc0_fc00));
+    let t1 = _mm_mulhi_epu16(t0, _mm_set1_epi32(0x0400_0040));
+    let t2 = _mm_and_si128(x, _mm_set1_epi32(0x003f_03f0));
+    let t3 = _mm_mullo_epi16(t2, _mm_set1_epi32(0x0100_0010));
+    _mm_or_si128(t1, t3)
+}
+
+/// `tables[k][idx - base - 16k]` for the `k` whose range holds `idx`, 0 when none does.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn lookup_128<const K: usize>(tables: &[__m128i; K], idx: __m128i, base: i8) -> __m128i {
+    let mut r = _mm_set1_epi8(0);
+    for (k, &t) in tables.iter().enumerate() {
+        let rel = _mm_sub_epi8(idx, _mm_set1_epi8(base.wrapping_add(16 * k as i8)));
+        r = _mm_or_si128(r, _mm_shuffle_epi8(t, _mm_adds_epu8(rel, _mm_set1_epi8(0x70))));
+    }
+    r
+}
+
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes;
+/// they do not overlap.
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_ssse3(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    let mut tables = [_mm_set1_epi8(0); 4];
+    for (k, t) in tables.iter_mut().enumerate() {
+        *t = load_table(symbols[16 * k..16 * k + 16].try_into().expect("16 symbols"));
+    }
+    let (mut i, mut j) = (0, 0);
+    // Each block reads 16 bytes (12 used) and writes 16 symbols.
+    while i + 16 <= n && i + 12 <= end {
+        // SAFETY: `i + 16 <= n`; `j + 16 = (i + 12) / 3 * 4 <= end / 3 * 4 <= cap`.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i).cast());
+            let out = lookup_128(&tables, indices_128(x), 0);
+            _mm_storeu_si128(dst.add(j).cast(), out);
+        }
+        i += 12;
+        j += 16;
+    }
+    i
+}
+
+/// 6-bit values of 16 bytes; the top bit is set for every byte that is not a symbol.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn values_128(x: __m128i, rows: &[__m128i; 6]) -> __m128i {
+    let v = lookup_128(rows, x, 0x20);
+    let printable = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));
+    _mm_or_si128(v, _mm_andnot_si128(printable, _mm_set1_epi8(-1)))
+}
+
+/// 16 6-bit values -> 12 bytes (in the low 12 bytes).
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn pack_128(v: __m128i) -> __m128i {
+    let pairs = _mm_maddubs_epi16(v, _mm_set1_epi32(0x0140_0140));
+    let dwords = _mm_madd_epi16(pairs, _mm_set1_epi32(0x0001_1000));
+    _mm_shuffle_epi8(dwords, _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1))
+}
+
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes;
+/// either they do not overlap or `dst <= src` in one buffer (each 16-byte store at `j <= i`
+/// follows the load of `src[i..i + 16]`).
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_ssse3(
+    rows: &[[u8; 16]; 6],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let rows = rows.map(|r| load_table(&r));
+    let (mut i, mut j) = (0, 0);
+    while i + 16 <= n && j + 16 <= cap {
+        // SAFETY: `i + 16 <= n`, `j + 16 <= cap`.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i).cast());
+            let v = values_128(x, &rows);
+            if _mm_movemask_epi8(v) != 0 {
+                break;
+            }
+            _mm_storeu_si128(dst.add(j).cast(), pack_128(v));
+        }
+        i += 16;
+        j += 12;
+    }
+    i
+}
+
+// ---- AVX2 ----
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_table_256(t: &[u8; 16]) -> __m256i {
+    // SAFETY: reads the 16 bytes of `t`.
+    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+}
+
+/// The AVX2 twin of [`lookup_128`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lookup_256<const K: usize>(tables: &[__m256i; K], idx: __m256i, base: i8) -> __m256i {
+    let mut r = _mm256_set1_epi8(0);
+    for (k, &t) in tables.iter().enumerate() {
+        let rel = _mm256_sub_epi8(idx, _mm256_set1_epi8(base.wrapping_add(16 * k as i8)));
+        r = _mm256_or_si256(
+            r,
+            _mm256_shuffle_epi8(t, _mm256_adds_epu8(rel, _mm256_set1_epi8(0x70))),
+        );
+    }
+    r
+}
+
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes;
+/// they do not overlap.
+#[target_feature(enable = "avx2")]
+unsafe fn encode_avx2(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    let mut tables = [_mm256_set1_epi8(0); 4];
+    for (k, t) in tables.iter_mut().enumerate() {
+        *t = load_table_256(symbols[16 * k..16 * k + 16].try_into().expect("16 symbols"));
+    }
+    let spread = _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
+    let shuffle = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
+    ));
+    let (mut i, mut j) = (0, 0);
+    // Each block reads 32 bytes (24 used: bytes 0..12 to the low lane, 12..24 to the high
+    // lane) and writes 32 symbols.
+    while i + 32 <= n && i + 24 <= end {
+        // SAFETY: `i + 32 <= n`; `j + 32 = (i + 24) / 3 * 4 <= end / 3 * 4 <= cap`.
+        unsafe {
+            let x = _mm256_loadu_si256(src.add(i).cast());
+            let x = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(x, spread), shuffle);
+            let t0 = _mm256_and_si256(x, _mm256_set1_epi32(0x0fc0_fc00));
+            let t1 = _mm256_mulhi_epu16(t0, _mm256_set1_epi32(0x0400_0040));
+            let t2 = _mm256_and_si256(x, _mm256_set1_epi32(0x003f_03f0));
+            let t3 = _mm256_mullo_epi16(t2, _mm256_set1_epi32(0x0100_0010));
+            let out = lookup_256(&tables, _mm256_or_si256(t1, t3), 0);
+            _mm256_storeu_si256(dst.add(j).cast(), out);
+        }
+        i += 24;
+        j += 32;
+    }
+    i
+}
+
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes;
+/// either they do not overlap or `dst <= src` in one buffer (each 32-byte store at `j <= i`
+/// follows the load of `src[i..i + 32]`).
+#[target_feature(enable = "avx2")]
+unsafe fn decode_avx2(
+    rows: &[[u8; 16]; 6],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let rows = rows.map(|r| load_table_256(&r));
+    let pack = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1,
+    ));
+    let gather = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+    let (mut i, mut j) = (0, 0);
+    while i + 32 <= n && j + 32 <= cap {
+        // SAFETY: `i + 32 <= n`, `j + 32 <= cap`.
+        unsafe {
+            let x = _mm256_loadu_si256(src.add(i).cast());
+            let v = lookup_256(&rows, x, 0x20);
+            let printable = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x20));
+            let v = _mm256_or_si256(v, _mm256_andnot_si256(printable, _mm256_set1_epi8(-1)));
+            if _mm256_movemask_epi8(v) != 0 {
+                break;
+            }
+            let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi32(0x0140_0140));
+            let dwords = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
+            let packed = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(dwords, pack), gather);
+            _mm256_storeu_si256(dst.add(j).cast(), packed);
+        }
+        i += 32;
+        j += 24;
+    }
+    i
+}

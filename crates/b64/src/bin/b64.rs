@@ -1,0 +1,361 @@
+//! `b64`: base64 encode or decode FILE (or standard input) to standard output, byte-identical
+//! to GNU coreutils `base64` (and `basenc --base64url` with `--url`).
+//!
+//! ```text
+//! b64 [-d] [-i] [-w COLS] [--url] [FILE|-]
+//! ```
+//!
+//! Encoding wraps lines at 76 columns (`-w 0`: no wrapping) and ends the last line with a
+//! newline. Decoding ignores newlines, accepts concatenated padded groups and non-canonical
+//! last symbols as coreutils does, and with `-i` skips every byte outside the alphabet. On
+//! invalid input it writes what coreutils writes before the bad group, says `invalid input`
+//! on standard error and exits with status 1.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::process::ExitCode;
+
+use b64::alphabet::{self, Alphabet};
+use b64::{DecodeError, DecodePadding, Engine};
+
+const USAGE: &str = "\
+Usage: b64 [OPTION]... [FILE]
+Base64 encode or decode FILE, or standard input, to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -d, --decode          decode data
+  -i, --ignore-garbage  when decoding, ignore non-alphabet characters
+  -w, --wrap=COLS       wrap encoded lines after COLS character (default 76).
+                          Use 0 to disable line wrapping
+      --url             file- and url-safe alphabet (RFC 4648 section 5),
+                          like `basenc --base64url`
+      --help            display this help and exit
+      --version         output version information and exit
+";
+
+/// Input bytes per read when encoding (a multiple of 3) and decoding.
+const CHUNK: usize = 3 * 32 * 1024;
+
+struct Options {
+    decode: bool,
+    ignore_garbage: bool,
+    wrap: usize,
+    url: bool,
+    file: Option<OsString>,
+}
+
+/// A failure that ends the program: the message for standard error (without the `b64: `).
+struct Fail(String);
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        Fail(io_message(&e))
+    }
+}
+
+fn main() -> ExitCode {
+    let opts = match parse(std::env::args_os().skip(1)) {
+        Ok(Some(o)) => o,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("b64: {msg}\nTry 'b64 --help' for more information.");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(msg)) => {
+            eprintln!("b64: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses the command line the way GNU getopt_long does: options and the operand in any
+/// order, `--` ends options, long options may be abbreviated. `Ok(None)`: help or version
+/// was printed.
+fn parse(args: impl Iterator<Item = OsString>) -> Result<Option<Options>, String> {
+    let mut o = Options { decode: false, ignore_garbage: false, wrap: 76, url: false, file: None };
+    let mut operands = Vec::new();
+    let mut args = args.peekable();
+    let mut only_operands = false;
+    while let Some(arg) = args.next() {
+        let s = arg.to_string_lossy().into_owned();
+        if only_operands || s == "-" || !s.starts_with('-') {
+            operands.push(arg);
+        } else if s == "--" {
+            only_operands = true;
+        } else if let Some(long) = s.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_owned())),
+                None => (long, None),
+            };
+            const LONG: [&str; 6] = ["decode", "ignore-garbage", "wrap", "url", "help", "version"];
+            let matches: Vec<&str> = LONG.iter().copied().filter(|l| l.starts_with(name)).collect();
+            let full = match (matches.as_slice(), LONG.contains(&name)) {
+                (_, true) => name,
+                ([one], false) => one,
+                ([], false) => return Err(format!("unrecognized option '--{name}'")),
+                (_, false) => return Err(format!("option '--{name}' is ambiguous")),
+            };
+            if full != "wrap" && value.is_some() {
+                return Err(format!("option '--{full}' doesn't allow an argument"));
+            }
+            match full {
+                "decode" => o.decode = true,
+                "ignore-garbage" => o.ignore_garbage = true,
+                "url" => o.url = true,
+                "help" => {
+                    print!("{USAGE}");
+                    return Ok(None);
+                }
+                "version" => {
+                    println!("b64 {}", env!("CARGO_PKG_VERSION"));
+                    return Ok(None);
+                }
+                _ => {
+                    let v = match value {
+                        Some(v) => v,
+                        None => args
+                            .next()
+                            .ok_or("option '--wrap' requires an argument")?
+                            .to_string_lossy()
+                            .into_owned(),
+                    };
+                    o.wrap = wrap_size(&v)?;
+                }
+            }
+        } else {
+            let flags = &s[1..];
+            for (k, c) in flags.char_indices() {
+                match c {
+                    'd' => o.decode = true,
+                    'i' => o.ignore_garbage = true,
+                    'w' => {
+                        let rest = &flags[k + 1..];
+                        let v = if rest.is_empty() {
+                            args.next()
+                                .ok_or("option requires an argument -- 'w'")?
+                                .to_string_lossy()
+                                .into_owned()
+                        } else {
+                            rest.to_owned()
+                        };
+                        o.wrap = wrap_size(&v)?;
+                        break;
+                    }
+                    other => return Err(format!("invalid option -- '{other}'")),
+                }
+            }
+        }
+    }
+    if operands.len() > 1 {
+        return Err(format!("extra operand '{}'", operands[1].to_string_lossy()));
+    }
+    o.file = operands.pop();
+    Ok(Some(o))
+}
+
+fn wrap_size(v: &str) -> Result<usize, String> {
+    let t = v.trim_start();
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("invalid wrap size: '{v}'"));
+    }
+    // Sizes beyond usize mean "never wrap" in practice.
+    Ok(t.parse().unwrap_or(usize::MAX))
+}
+
+fn run(o: &Options) -> Result<(), Fail> {
+    let name = o.file.as_ref().filter(|f| f.as_os_str() != "-");
+    let mut input: Box<dyn Read> = match name {
+        Some(path) => Box::new(
+            File::open(path)
+                .map_err(|e| Fail(format!("{}: {}", path.to_string_lossy(), io_message(&e))))?,
+        ),
+        None => Box::new(io::stdin().lock()),
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let alphabet = if o.url { &alphabet::URL_SAFE } else { &alphabet::STANDARD };
+    let result = if o.decode {
+        decode(&mut *input, &mut out, alphabet, o.ignore_garbage)
+    } else {
+        encode(&mut *input, &mut out, alphabet, o.wrap)
+    };
+    // What was decoded before an error is written, as coreutils does.
+    let flushed = out.flush();
+    result?;
+    flushed.map_err(Fail::from)
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn encode(
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    alphabet: &Alphabet,
+    wrap: usize,
+) -> Result<(), Fail> {
+    let engine = Engine::new(alphabet);
+    let mut data = vec![0u8; CHUNK];
+    let mut text = vec![0u8; CHUNK / 3 * 4];
+    let mut column = 0;
+    loop {
+        // Whole chunks are multiples of 3, so only the last one can need padding.
+        let n = read_full(input, &mut data)?;
+        let len = engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
+        write_wrapped(out, &text[..len], wrap, &mut column)?;
+        if n < data.len() {
+            break;
+        }
+    }
+    if wrap > 0 && column > 0 {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Writes `text` with a newline before each symbol that would pass column `wrap`
+/// (coreutils' `wrap_write`).
+fn write_wrapped(
+    out: &mut dyn Write,
+    mut text: &[u8],
+    wrap: usize,
+    column: &mut usize,
+) -> io::Result<()> {
+    if wrap == 0 {
+        return out.write_all(text);
+    }
+    while !text.is_empty() {
+        if *column == wrap {
+            out.write_all(b"\n")?;
+            *column = 0;
+        }
+        let n = (wrap - *column).min(text.len());
+        out.write_all(&text[..n])?;
+        *column += n;
+        text = &text[n..];
+    }
+    Ok(())
+}
+
+/// coreutils' decoding: newlines (with `-i`: every byte outside the alphabet and `=`) are
+/// dropped; what remains is groups of 4 bytes, each 4 symbols, 3 symbols and `=`, or 2
+/// symbols and `==`; unused bits are ignored. At the first bad group, the bytes its leading
+/// symbols make are written (as coreutils does) and decoding fails.
+fn decode(
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    alphabet: &Alphabet,
+    ignore_garbage: bool,
+) -> Result<(), Fail> {
+    let engine = Engine::new(alphabet)
+        .with_decode_padding(DecodePadding::Indifferent)
+        .with_trailing_bits_allowed(true);
+    let mut text = vec![0u8; CHUNK + 4];
+    let mut bytes = vec![0u8; CHUNK / 4 * 3 + 6];
+    // Cleaned text not yet decoded: always fewer than 4 bytes between chunks.
+    let mut kept = 0;
+    loop {
+        let n = read_full(input, &mut text[kept..kept + CHUNK])?;
+        let end = kept + clean(&mut text[kept..kept + n], alphabet, ignore_garbage);
+        let whole = end / 4 * 4;
+        let (len, ok) = decode_groups(&engine, &text[..whole], &mut bytes);
+        out.write_all(&bytes[..len])?;
+        if !ok {
+            return Err(Fail("invalid input".into()));
+        }
+        text.copy_within(whole..end, 0);
+        kept = end - whole;
+        if n < CHUNK {
+            break;
+        }
+    }
+    if kept > 0 {
+        // A partial last group: its leading symbols' bytes, then the error.
+        let len = partial_group(&engine, &text[..kept], &mut bytes);
+        out.write_all(&bytes[..len])?;
+        return Err(Fail("invalid input".into()));
+    }
+    Ok(())
+}
+
+/// Drops newlines (or, with `ignore_garbage`, every byte that is neither a symbol nor `=`)
+/// from `text` in place; returns the length kept.
+fn clean(text: &mut [u8], alphabet: &Alphabet, ignore_garbage: bool) -> usize {
+    let keep = |b: u8| {
+        if ignore_garbage { alphabet.contains(b) || b == b'=' } else { b != b'\n' }
+    };
+    let mut k = 0;
+    for i in 0..text.len() {
+        let b = text[i];
+        if keep(b) {
+            text[k] = b;
+            k += 1;
+        }
+    }
+    k
+}
+
+/// Decodes whole groups (`text.len()` is a multiple of 4) into `out`; returns the bytes
+/// written and whether every group was valid.
+fn decode_groups(engine: &Engine<'_>, text: &[u8], out: &mut [u8]) -> (usize, bool) {
+    let (mut pos, mut len) = (0, 0);
+    loop {
+        let offset = match engine.decode_to_slice(&text[pos..], &mut out[len..]) {
+            Ok(n) => return (len + n, true),
+            Err(
+                DecodeError::InvalidByte { offset, .. }
+                | DecodeError::InvalidPadding { offset }
+                | DecodeError::InvalidLastSymbol { offset, .. }
+                | DecodeError::OutputTooSmall { offset },
+            ) => offset,
+            Err(DecodeError::InvalidLength { .. }) => text.len() - pos,
+        };
+        // Every group before the one holding `offset` is valid.
+        let group = pos + offset.min(text.len() - pos) / 4 * 4;
+        len += engine.decode_to_slice(&text[pos..group], &mut out[len..]).unwrap_or(0);
+        if group + 4 > text.len() {
+            return (len, false);
+        }
+        let g = &text[group..group + 4];
+        let sym = |b: u8| engine.alphabet().contains(b);
+        let padded = sym(g[0]) && sym(g[1]) && g[3] == b'=' && (g[2] == b'=' || sym(g[2]));
+        if !padded {
+            return (len + partial_group(engine, g, &mut out[len..]), false);
+        }
+        len += engine.decode_to_slice(g, &mut out[len..]).unwrap_or(0);
+        pos = group + 4;
+    }
+}
+
+/// The bytes the leading symbols of a bad group make (none for fewer than 2).
+fn partial_group(engine: &Engine<'_>, group: &[u8], out: &mut [u8]) -> usize {
+    let k = group.iter().take(3).take_while(|&&b| engine.alphabet().contains(b)).count();
+    if k < 2 { 0 } else { engine.decode_to_slice(&group[..k], out).unwrap_or(0) }
+}
+
+/// An I/O error as coreutils words it ("No such file or directory", without Rust's
+/// " (os error 2)").
+fn io_message(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}

@@ -1,0 +1,132 @@
+//! The API as the spec gives it: vectors, every error with its offset, padding modes,
+//! forgiving decoding, wrapped encoding, slices and in-place decoding, custom alphabets.
+
+mod common;
+
+use b64::alphabet::{Alphabet, AlphabetError};
+use b64::{BufferTooSmall, DecodeError, Engine, LineEnding, LineWrap};
+
+#[test]
+fn rfc4648_vectors() {
+    for (data, text) in common::rfc4648() {
+        assert_eq!(b64::STANDARD.encode(&data), text);
+        assert_eq!(b64::STANDARD.decode(&text).unwrap(), data);
+        let unpadded = text.trim_end_matches('=');
+        assert_eq!(b64::STANDARD_NO_PAD.encode(&data), unpadded);
+        assert_eq!(b64::STANDARD_NO_PAD.decode(unpadded).unwrap(), data);
+        assert_eq!(b64::encoded_len(data.len(), true), Some(text.len()));
+        assert_eq!(b64::encoded_len(data.len(), false), Some(unpadded.len()));
+        assert!(b64::decoded_len_estimate(text.len()) >= data.len());
+        assert!(b64::decoded_len_estimate(unpadded.len()) >= data.len());
+    }
+}
+
+#[test]
+fn error_vectors() {
+    for (engine, input, want) in common::error_cases() {
+        let got = engine.decode(&input);
+        assert_eq!(got, want, "{engine:?} {:?}", String::from_utf8_lossy(&input));
+        let mut buf = input.clone();
+        let in_place = engine.decode_in_place(&mut buf).map(|n| buf[..n].to_vec());
+        assert_eq!(in_place, want, "in place {:?}", String::from_utf8_lossy(&input));
+    }
+}
+
+#[test]
+fn encode_to_slice_checks_room_and_writes_nothing_when_short() {
+    let mut out = [b'#'; 7];
+    assert_eq!(
+        b64::STANDARD.encode_to_slice(b"hello", &mut out),
+        Err(BufferTooSmall { needed: 8, available: 7 })
+    );
+    assert_eq!(out, [b'#'; 7]);
+    assert_eq!(b64::STANDARD_NO_PAD.encode_to_slice(b"hello", &mut out), Ok(7));
+    assert_eq!(&out, b"aGVsbG8");
+    let mut big = [b'#'; 12];
+    assert_eq!(b64::STANDARD.encode_to_slice(b"hello", &mut big), Ok(8));
+    assert_eq!(&big, b"aGVsbG8=####");
+}
+
+#[test]
+fn decode_to_slice_reports_a_short_output() {
+    let mut out = [0u8; 4];
+    assert_eq!(
+        b64::STANDARD.decode_to_slice("aGVsbG8=", &mut out),
+        Err(DecodeError::OutputTooSmall { offset: 6 })
+    );
+    let mut out = [0u8; 5];
+    assert_eq!(b64::STANDARD.decode_to_slice("aGVsbG8=", &mut out), Ok(5));
+    assert_eq!(&out, b"hello");
+    let text = b64::STANDARD.encode(common::bytes(3000, 5));
+    let mut out = vec![0u8; 2249];
+    assert!(matches!(
+        b64::STANDARD.decode_to_slice(&text, &mut out),
+        Err(DecodeError::OutputTooSmall { .. })
+    ));
+}
+
+#[test]
+fn wrapped_encoding() {
+    let data = common::bytes(200, 7);
+    let plain = b64::STANDARD.encode(&data);
+    for width in [0, 1, 3, 4, 7, 64, 76, 268, 300] {
+        for ending in [LineEnding::Lf, LineEnding::CrLf] {
+            let wrap = LineWrap { width, ending };
+            let text = b64::STANDARD.encode_wrapped(&data, wrap);
+            let want = if width == 0 {
+                plain.clone()
+            } else {
+                let sep = std::str::from_utf8(ending.as_bytes()).unwrap();
+                plain
+                    .as_bytes()
+                    .chunks(width)
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            };
+            assert_eq!(text, want, "width {width}");
+            assert_eq!(b64::STANDARD.wrapped_len(data.len(), wrap), Some(text.len()));
+            assert_eq!(b64::FORGIVING.decode(&text).unwrap(), data);
+        }
+    }
+    assert_eq!(b64::STANDARD.encode_mime(b""), "");
+    let mime = b64::STANDARD.encode_mime(&data);
+    assert!(mime.split("\r\n").all(|l| l.len() <= 76));
+    assert_eq!(mime.split("\r\n").next().unwrap().len(), 76);
+}
+
+#[test]
+fn custom_alphabets() {
+    let crypt = Engine::new(&b64::alphabet::CRYPT).with_encode_padding(false);
+    assert_eq!(crypt.encode([0u8, 0, 0]), "....");
+    assert_eq!(crypt.encode([0xffu8, 0xff, 0xff]), "zzzz");
+    let mut symbols = *b64::alphabet::STANDARD.symbols();
+    symbols[10] = b'=';
+    assert_eq!(
+        Alphabet::new(&symbols),
+        Err(AlphabetError::InvalidSymbol { index: 10, byte: b'=' })
+    );
+    symbols[10] = b'A';
+    assert_eq!(Alphabet::new(&symbols), Err(AlphabetError::Duplicate { index: 10, byte: b'A' }));
+    symbols[10] = b' ';
+    assert!(Alphabet::new(&symbols).is_err());
+    symbols[10] = b'!';
+    let bang = Alphabet::new(&symbols).unwrap();
+    let e = Engine::new(&bang);
+    let data = common::bytes(999, 3);
+    assert_eq!(e.decode(e.encode(&data)).unwrap(), data);
+}
+
+#[test]
+fn decode_never_panics_on_short_garbage() {
+    for e in common::engines() {
+        for len in 0..6usize {
+            for seed in 0..if cfg!(miri) { 2 } else { 200u64 } {
+                let set = b"AZaz09+/-_=. \n\r!\x80";
+                let input: Vec<u8> =
+                    common::bytes(len, seed).iter().map(|b| set[*b as usize % set.len()]).collect();
+                let _ = e.decode(&input);
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The `b64` binary against GNU coreutils `base64` and `basenc --base64url` when they are
+//! installed: same standard output and exit status for the same options and input.
+//!
+//! Under qemu-user (the cross matrix) the kernel cannot start the foreign `b64` by itself
+//! (no binfmt_misc), so [`b64_cmd`] starts it through the same qemu command line that runs
+//! this test. The system tools are native binaries and start normally.
+
+// Miri cannot start processes.
+#![cfg(not(miri))]
+
+mod common;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+/// The emulator command line (`qemu-<arch> -L <sysroot>`) this test runs under, or nothing.
+/// qemu-user shows the guest's argv in `/proc/self/cmdline` but its own in
+/// `/proc/thread-self/cmdline`; natively both are the same.
+fn runner() -> &'static [OsString] {
+    static RUNNER: OnceLock<Vec<OsString>> = OnceLock::new();
+    RUNNER.get_or_init(|| {
+        let args = |path: &str| -> Vec<Vec<u8>> {
+            let raw = std::fs::read(path).unwrap_or_default();
+            raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(<[u8]>::to_vec).collect()
+        };
+        let guest = args("/proc/self/cmdline");
+        let host = args("/proc/thread-self/cmdline");
+        if guest.is_empty() || host.len() <= guest.len() || !host.ends_with(&guest) {
+            return Vec::new();
+        }
+        host[..host.len() - guest.len()]
+            .iter()
+            .map(|a| OsString::from(String::from_utf8_lossy(a).into_owned()))
+            .collect()
+    })
+}
+
+fn b64_cmd() -> Command {
+    let exe = env!("CARGO_BIN_EXE_b64");
+    match runner().split_first() {
+        Some((emulator, rest)) => {
+            let mut cmd = Command::new(emulator);
+            cmd.args(rest).arg(exe);
+            cmd
+        }
+        None => Command::new(exe),
+    }
+}
+
+fn run(mut cmd: Command, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start process");
+    let mut input = child.stdin.take().expect("piped");
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let _ = input.write_all(stdin);
+        });
+        child.wait_with_output().expect("wait")
+    })
+}
+
+/// `base64` (or `basenc --base64url` when `args` has `--url`) with the same options, if the
+/// system has it.
+fn coreutils(args: &[&str], stdin: &[u8]) -> Option<Output> {
+    let url = args.contains(&"--url");
+    let mut cmd = Command::new(if url { "basenc" } else { "base64" });
+    if url {
+        cmd.arg("--base64url");
+    }
+    let args: Vec<&str> = args.iter().copied().filter(|a| *a != "--url").collect();
+    cmd.arg("--version").output().ok().filter(|o| o.status.success())?;
+    let mut cmd = Command::new(if url { "basenc" } else { "base64" });
+    if url {
+        cmd.arg("--base64url");
+    }
+    Some(run(cmd, &args, stdin))
+}
+
+/// Runs `b64 args` on `stdin`; compares with coreutils when present, else with `want`.
+#[track_caller]
+fn same(args: &[&str], stdin: &[u8]) -> Output {
+    let ours = run(b64_cmd(), args, stdin);
+    let stderr = String::from_utf8_lossy(&ours.stderr);
+    assert!(!stderr.contains("panicked"), "b64 panicked: {stderr}");
+    if let Some(theirs) = coreutils(args, stdin) {
+        assert_eq!(
+            (ours.status.code(), String::from_utf8_lossy(&ours.stdout)),
+            (theirs.status.code(), String::from_utf8_lossy(&theirs.stdout)),
+            "b64 {args:?} on {:?}",
+            String::from_utf8_lossy(&stdin[..stdin.len().min(200)])
+        );
+        assert_eq!(ours.stderr.is_empty(), theirs.stderr.is_empty(), "stderr: {stderr}");
+    }
+    ours
+}
+
+#[test]
+fn encode_like_coreutils() {
+    let lens: Vec<usize> =
+        if common::small() { vec![0, 1, 2, 3, 57, 100] } else { (0..=100).collect() };
+    for len in lens {
+        let data = common::bytes(len, len as u64 + 9);
+        for args in [
+            &[][..],
+            &["-w", "0"],
+            &["-w1"],
+            &["--wrap=5"],
+            &["-w", "4"],
+            &["--url"],
+            &["--url", "-w", "7"],
+        ] {
+            let out = same(args, &data);
+            assert_eq!(out.status.code(), Some(0));
+        }
+    }
+    let big = common::bytes(if common::small() { 200_000 } else { 1_000_003 }, 77);
+    let out = same(&[], &big);
+    let text: Vec<u8> = out.stdout.iter().copied().filter(|&b| b != b'\n').collect();
+    assert_eq!(text, b64::STANDARD.encode_to_vec(&big));
+    assert!(out.stdout.split(|&b| b == b'\n').all(|l| l.len() <= 76));
+    same(&["-w", "0"], &big);
+    same(&["-w", "1000"], &big);
+}
+
+#[test]
+fn decode_like_coreutils() {
+    let cases: &[&[u8]] = &[
+        b"",
+        b"\n\n",
+        b"YQ==",
+        b"YQ==\n",
+        b"YQ==YQ==",
+        b"YR==",
+        b"YWJj",
+        b"Y\nQ\n=\n=\n",
+        b"YWJjZA==\n",
+        // Invalid: coreutils writes the bytes before the bad group and exits 1.
+        b"YQ",
+        b"YQ=",
+        b"YQ== ",
+        b"YWJj\r\n",
+        b"YWJ!YWJj",
+        b"YWJjYWJ!",
+        b"YQ===",
+        b"=",
+        b"YQ=A",
+        b"YWJjZA",
+        b"YWJj====",
+        b"Y!Q==",
+        b"YWJ=YWJj\n",
+        b"\x80\x80\x80\x80",
+        b"YWJ",
+        b"Y===",
+    ];
+    for &text in cases {
+        same(&["-d"], text);
+        same(&["-d", "-i"], text);
+        same(&["--decode", "--url"], text);
+    }
+    same(&["-di"], b"Y!Q==");
+    same(&["-d", "--ignore-garbage"], b"Y W\tJ\rj~~~\n");
+    same(&["-d", "--url", "-i"], b"Zm-_ +/");
+    // A long wrapped text, many read chunks.
+    let data = common::bytes(if common::small() { 100_000 } else { 700_001 }, 3);
+    let text = b64::STANDARD
+        .encode_wrapped(&data, b64::LineWrap { width: 76, ending: b64::LineEnding::Lf });
+    let out = same(&["-d"], text.as_bytes());
+    assert_eq!(out.stdout, data);
+    let mut bad = text.into_bytes();
+    let at = bad.len() / 2;
+    bad[at] = b'*';
+    assert_eq!(same(&["-d"], &bad).status.code(), Some(1));
+}
+
+#[test]
+fn files_and_errors() {
+    let dir = std::env::temp_dir().join(format!("b64-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("in");
+    std::fs::write(&file, b"hello").unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(same(&[path], b"").stdout, b"aGVsbG8=\n");
+    assert_eq!(same(&["-"], b"hello").stdout, b"aGVsbG8=\n");
+    let missing = dir.join("missing");
+    let out = same(&[missing.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No such file"));
+    assert_eq!(same(&[path, path], b"").status.code(), Some(1));
+    assert_eq!(same(&["-w", "x"], b"").status.code(), Some(1));
+    assert_eq!(same(&["--bogus"], b"").status.code(), Some(1));
+    let out = same(&["-d"], b"YQ=A");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "b64: invalid input\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
