@@ -10,43 +10,11 @@
 
 mod common;
 
-use std::ffi::OsString;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
-
-/// The emulator command line (`qemu-<arch> -L <sysroot>`) this test runs under, or nothing.
-/// qemu-user shows the guest's argv in `/proc/self/cmdline` but its own in
-/// `/proc/thread-self/cmdline`; natively both are the same.
-fn runner() -> &'static [OsString] {
-    static RUNNER: OnceLock<Vec<OsString>> = OnceLock::new();
-    RUNNER.get_or_init(|| {
-        let args = |path: &str| -> Vec<Vec<u8>> {
-            let raw = std::fs::read(path).unwrap_or_default();
-            raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(<[u8]>::to_vec).collect()
-        };
-        let guest = args("/proc/self/cmdline");
-        let host = args("/proc/thread-self/cmdline");
-        if guest.is_empty() || host.len() <= guest.len() || !host.ends_with(&guest) {
-            return Vec::new();
-        }
-        host[..host.len() - guest.len()]
-            .iter()
-            .map(|a| OsString::from(String::from_utf8_lossy(a).into_owned()))
-            .collect()
-    })
-}
 
 fn b64_cmd() -> Command {
-    let exe = env!("CARGO_BIN_EXE_b64");
-    match runner().split_first() {
-        Some((emulator, rest)) => {
-            let mut cmd = Command::new(emulator);
-            cmd.args(rest).arg(exe);
-            cmd
-        }
-        None => Command::new(exe),
-    }
+    testkit::command(env!("CARGO_BIN_EXE_b64"))
 }
 
 fn run(mut cmd: Command, args: &[&str], stdin: &[u8]) -> Output {

@@ -7,50 +7,11 @@
 // Miri cannot start processes.
 #![cfg(not(miri))]
 
-use std::ffi::{OsStr, OsString};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
-
-/// The emulator command line (`qemu-<arch> -L <sysroot>`) this test runs under, or nothing.
-/// qemu-user shows the guest's argv in `/proc/self/cmdline` but its own in
-/// `/proc/thread-self/cmdline`; natively both are the same.
-fn runner() -> &'static [OsString] {
-    static RUNNER: OnceLock<Vec<OsString>> = OnceLock::new();
-    RUNNER.get_or_init(|| {
-        let args = |path: &str| -> Vec<Vec<u8>> {
-            let raw = std::fs::read(path).unwrap_or_default();
-            raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(<[u8]>::to_vec).collect()
-        };
-        let guest = args("/proc/self/cmdline");
-        let host = args("/proc/thread-self/cmdline");
-        if guest.is_empty() || host.len() <= guest.len() || !host.ends_with(&guest) {
-            return Vec::new();
-        }
-        host[..host.len() - guest.len()].iter().map(|a| os(a).to_owned()).collect()
-    })
-}
-
-#[cfg(unix)]
-fn os(bytes: &[u8]) -> &OsStr {
-    std::os::unix::ffi::OsStrExt::from_bytes(bytes)
-}
-
-#[cfg(not(unix))]
-fn os(bytes: &[u8]) -> &OsStr {
-    OsStr::new(std::str::from_utf8(bytes).expect("test names are UTF-8 off Unix"))
-}
+use std::process::Output;
 
 /// Runs the `fib` under test with `args`.
 fn fib(args: &[&str]) -> Output {
-    let exe = env!("CARGO_BIN_EXE_fib");
-    let mut cmd = match runner().split_first() {
-        Some((emulator, emulator_args)) => {
-            let mut cmd = Command::new(emulator);
-            cmd.args(emulator_args).arg(exe);
-            cmd
-        }
-        None => Command::new(exe),
-    };
+    let mut cmd = testkit::command(env!("CARGO_BIN_EXE_fib"));
     cmd.args(args).output().expect("start fib")
 }
 

@@ -10,47 +10,19 @@
 
 mod common;
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The v1 digest of `de ad be ef` (spec, "Vectors"): the one digest this file spells out, so
 /// that a wrong library and a wrong binary cannot agree with each other.
 const DEADBEEF_HEX: &str = "9041d0d440fe93f69515b771619aa54c";
 
-/// The emulator command line (`qemu-<arch> -L <sysroot>`) this test runs under, or nothing.
-/// qemu-user shows the guest's argv in `/proc/self/cmdline` but its own in
-/// `/proc/thread-self/cmdline`; natively both are the same.
-fn runner() -> &'static [OsString] {
-    static RUNNER: OnceLock<Vec<OsString>> = OnceLock::new();
-    RUNNER.get_or_init(|| {
-        let args = |path: &str| -> Vec<Vec<u8>> {
-            let raw = std::fs::read(path).unwrap_or_default();
-            raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(<[u8]>::to_vec).collect()
-        };
-        let guest = args("/proc/self/cmdline");
-        let host = args("/proc/thread-self/cmdline");
-        if guest.is_empty() || host.len() <= guest.len() || !host.ends_with(&guest) {
-            return Vec::new();
-        }
-        host[..host.len() - guest.len()].iter().map(|a| os(a).to_owned()).collect()
-    })
-}
-
 /// A command that runs the `nabsum` under test.
 fn nabsum() -> Command {
-    let exe = env!("CARGO_BIN_EXE_nabsum");
-    match runner().split_first() {
-        Some((emulator, emulator_args)) => {
-            let mut cmd = Command::new(emulator);
-            cmd.args(emulator_args).arg(exe);
-            cmd
-        }
-        None => Command::new(exe),
-    }
+    testkit::command(env!("CARGO_BIN_EXE_nabsum"))
 }
 
 #[cfg(unix)]
@@ -454,8 +426,8 @@ fn closed_stdout_exits_quietly() {
 /// The test's own helper must find the binary it documents.
 #[test]
 fn runner_is_empty_or_an_emulator() {
-    if let Some(first) = runner().first() {
+    if let Some(first) = testkit::runner().first() {
         let name = Path::new(first).file_name().and_then(OsStr::to_str).unwrap_or_default();
-        assert!(name.starts_with("qemu-"), "unexpected runner {:?}", runner());
+        assert!(name.starts_with("qemu-"), "unexpected runner {:?}", testkit::runner());
     }
 }
