@@ -7,7 +7,7 @@ mod report;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use crate::util::{cargo, output, root, show};
 
@@ -42,6 +42,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         BENCHES.iter().copied().filter(|b| opts.benches.iter().any(|o| o == b)).collect()
     };
     let started = SystemTime::now();
+    let clock = Instant::now();
     // Build everything first, so that compile time is not mistaken for a stuck bench.
     let mut build = bench_cargo();
     build.args(["bench", "--package", "benches", "--no-run"]);
@@ -49,6 +50,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         build.args(["--bench", b]);
     }
     crate::util::run(&mut build)?;
+    let built = clock.elapsed().as_secs();
 
     let mut commands = Vec::new();
     for (i, b) in selected.iter().enumerate() {
@@ -62,16 +64,21 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
                 .env("XTASK_BENCH_QUICK", "1");
         }
         commands.push(show(&cmd));
+        let t = Instant::now();
         stream_groups(&mut cmd)?;
+        eprintln!("xtask: bench {b} done in {} s", t.elapsed().as_secs());
     }
+    let measured = clock.elapsed().as_secs() - built;
 
     let criterion = root().join("target/bench-native/criterion");
     let entries = report::collect(&criterion, started)?;
     if entries.is_empty() {
         return Err(format!("no criterion estimates from this run under {}", criterion.display()));
     }
+    let mut machine = machine();
+    machine.lines.push(("time".into(), format!("build {built} s, benches {measured} s")));
     let cx = report::Context {
-        machine: machine(),
+        machine,
         backends: backends()?,
         command: format!(
             "cargo xtask bench{}{}",

@@ -123,10 +123,26 @@ fn is_ours(crate_name: &str, function: &str) -> bool {
 }
 
 fn param_key(p: &str) -> (u8, f64, String) {
-    match p.parse::<f64>() {
-        Ok(n) => (0, n, String::new()),
-        Err(_) => (1, 0.0, p.to_owned()),
+    match magnitude(p) {
+        Some(n) => (0, n, String::new()),
+        None => (1, 0.0, p.to_owned()),
     }
+}
+
+/// The size a parameter stands for: the number itself, or for a size class such as `65-256`,
+/// `4K-64K` or `8M` its upper bound (K and M are binary).
+fn magnitude(p: &str) -> Option<f64> {
+    if let Ok(n) = p.parse::<f64>() {
+        return Some(n);
+    }
+    let last = p.rsplit('-').next()?.trim();
+    let (digits, scale) = match last.as_bytes().last()? {
+        b'K' => (&last[..last.len() - 1], 1024.0),
+        b'M' => (&last[..last.len() - 1], 1024.0 * 1024.0),
+        b'G' => (&last[..last.len() - 1], 1024.0 * 1024.0 * 1024.0),
+        _ => (last, 1.0),
+    };
+    digits.parse::<f64>().ok().map(|n| n * scale)
 }
 
 fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
@@ -229,7 +245,7 @@ impl Table<'_> {
     }
 
     fn plottable(&self) -> bool {
-        self.params.len() >= 2 && self.params.iter().all(|p| p.parse::<f64>().is_ok())
+        self.params.len() >= 2 && self.params.iter().all(|p| magnitude(p).is_some())
     }
 }
 
@@ -344,7 +360,7 @@ const COLORS: [&str; 10] = [
 /// implementation; ours are drawn thicker.
 fn plot(t: &Table) -> String {
     let (w, h, left, right, top, bottom) = (760.0, 360.0, 70.0, 190.0, 30.0, 50.0);
-    let xs: Vec<f64> = t.params.iter().filter_map(|p| p.parse::<f64>().ok()).collect();
+    let xs: Vec<f64> = t.params.iter().filter_map(|p| magnitude(p)).collect();
     let (x0, x1) = (xs[0].max(1.0).log2(), xs[xs.len() - 1].max(2.0).log2());
     let values: Vec<f64> = t
         .columns()
@@ -384,14 +400,14 @@ fn plot(t: &Table) -> String {
         (ay0 + ay1) / 2.0,
         if t.unit == "time" { "median time (ns, log)".to_string() } else { t.unit.to_string() }
     );
-    for x in &xs {
+    for (x, p) in xs.iter().zip(&t.params) {
         let xp = px(*x);
         let _ = writeln!(
             s,
             "<line x1=\"{xp:.1}\" y1=\"{ay0}\" x2=\"{xp:.1}\" y2=\"{ay1}\" stroke=\"#eee\"/>\
              <text x=\"{xp:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             ay0 + 15.0,
-            show_param(&format!("{x}"))
+            esc(&show_param(p))
         );
     }
     let ticks: Vec<f64> = if log_y {
@@ -424,7 +440,7 @@ fn plot(t: &Table) -> String {
             .filter_map(|p| {
                 let e = t.cell(f, p)?;
                 let v = if t.unit == "time" { e.median_ns } else { e.speed() };
-                let x: f64 = p.parse().ok()?;
+                let x = magnitude(p)?;
                 (v > 0.0).then(|| format!("{:.1},{:.1}", px(x), py(v)))
             })
             .collect();
@@ -493,6 +509,22 @@ mod tests {
         assert_eq!(rows[1][1], "10.240");
         assert_eq!(rows[1][4], "2.00× (base64-simd)");
         assert!(plot(t).contains("<polyline"));
+    }
+
+    #[test]
+    fn size_classes_sort_and_plot_by_their_upper_bound() {
+        let mut es = Vec::new();
+        for (class, ns) in [("8M", 9.0), ("0-16", 1.0), ("65-256", 3.0), ("4K-64K", 5.0)] {
+            let mut e = entry("memops/memmove", "memops", 1, ns);
+            e.param = Some(class.into());
+            es.push(e);
+        }
+        let t = &tables(&es)[0];
+        assert_eq!(t.params, ["0-16", "65-256", "4K-64K", "8M"]);
+        assert!(t.plottable());
+        assert_eq!(magnitude("4K-64K"), Some(65536.0));
+        assert_eq!(magnitude("fast"), None);
+        assert!(plot(t).contains(">4K-64K</text>"));
     }
 
     #[test]
