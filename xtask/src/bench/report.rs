@@ -112,8 +112,15 @@ struct Table<'a> {
     crate_name: String,
     group: String,
     params: Vec<String>,
+    /// Our implementations (the crate's name, or `<crate>-<variant>`).
     ours: Vec<String>,
+    /// Those of `ours` that get ratio columns: the crate's name itself when it is a column
+    /// (its per-backend variants are shown but not compared), all of `ours` otherwise.
+    headline: Vec<String>,
     peers: Vec<String>,
+    /// Reference points that are not peers (e.g. `memcpy` of the same size for base64):
+    /// shown, compared with, never "the best peer".
+    references: Vec<String>,
     cells: BTreeMap<(&'a str, String), &'a Entry>,
     unit: &'static str,
 }
@@ -121,6 +128,9 @@ struct Table<'a> {
 fn is_ours(crate_name: &str, function: &str) -> bool {
     function == crate_name || function.starts_with(&format!("{crate_name}-"))
 }
+
+/// Implementations that benches add as a yardstick rather than as a peer a user would pick.
+const REFERENCES: &[&str] = &["memcpy", "rep-movsb"];
 
 fn param_key(p: &str) -> (u8, f64, String) {
     match magnitude(p) {
@@ -162,8 +172,13 @@ fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
         let functions: BTreeSet<&str> = es.iter().map(|e| e.function.as_str()).collect();
         let ours: Vec<String> =
             functions.iter().filter(|f| is_ours(&crate_name, f)).map(|f| f.to_string()).collect();
-        let peers: Vec<String> =
-            functions.iter().filter(|f| !is_ours(&crate_name, f)).map(|f| f.to_string()).collect();
+        let headline: Vec<String> =
+            if ours.contains(&crate_name) { vec![crate_name.clone()] } else { ours.clone() };
+        let (references, peers): (Vec<String>, Vec<String>) = functions
+            .iter()
+            .filter(|f| !is_ours(&crate_name, f))
+            .map(|f| f.to_string())
+            .partition(|f| REFERENCES.contains(&f.as_str()));
         let unit = match es[0].throughput {
             Throughput::Bytes(_) => "GB/s",
             Throughput::Elements(_) => "Melem/s",
@@ -173,14 +188,24 @@ fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
             .iter()
             .map(|e| ((e.function.as_str(), e.param.clone().unwrap_or_else(|| "-".into())), *e))
             .collect();
-        out.push(Table { crate_name, group: group.to_owned(), params, ours, peers, cells, unit });
+        out.push(Table {
+            crate_name,
+            group: group.to_owned(),
+            params,
+            ours,
+            headline,
+            peers,
+            references,
+            cells,
+            unit,
+        });
     }
     out
 }
 
 impl Table<'_> {
     fn columns(&self) -> impl Iterator<Item = &String> {
-        self.ours.iter().chain(&self.peers)
+        self.ours.iter().chain(&self.peers).chain(&self.references)
     }
 
     fn cell(&self, function: &str, param: &str) -> Option<&Entry> {
@@ -209,8 +234,11 @@ impl Table<'_> {
         let first = if self.params.iter().all(|p| p == "-") { "".into() } else { "size".into() };
         let mut h = vec![first];
         h.extend(self.columns().cloned());
-        if !self.peers.is_empty() {
-            h.extend(self.ours.iter().map(|o| format!("{o} / best peer")));
+        for o in &self.headline {
+            if !self.peers.is_empty() {
+                h.push(format!("{o} / best peer"));
+            }
+            h.extend(self.references.iter().map(|r| format!("{o} / {r}")));
         }
         h
     }
@@ -223,10 +251,19 @@ impl Table<'_> {
                 row.extend(
                     self.columns().map(|f| self.cell(f, p).map_or("—".into(), |e| self.show(e))),
                 );
-                if !self.peers.is_empty() {
-                    row.extend(self.ours.iter().map(|o| {
-                        self.ratio(o, p).map_or("—".into(), |(r, who)| format!("{r:.2}× ({who})"))
-                    }));
+                for o in &self.headline {
+                    if !self.peers.is_empty() {
+                        row.push(
+                            self.ratio(o, p)
+                                .map_or("—".into(), |(r, who)| format!("{r:.2}× ({who})")),
+                        );
+                    }
+                    for r in &self.references {
+                        let pair = self.cell(o, p).zip(self.cell(r, p));
+                        row.push(pair.map_or("—".into(), |(a, b)| {
+                            format!("{:.2}×", a.speed() / b.speed())
+                        }));
+                    }
                 }
                 row
             })
@@ -285,10 +322,14 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
         "<tr><th>command</th><td><code>{}</code></td></tr>\n</table>",
         esc(&cx.command)
     );
-    md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster). \
+    md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster); \
+           `memcpy` and `rep-movsb` are yardsticks, not peers. Per-backend variants of ours \
+           (`<crate>-<backend>`) are shown without ratios. \
            Every number is a criterion median from this run.\n";
-    html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is faster). \
-             Every number is a criterion median from this run.</p>\n";
+    html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is \
+             faster); <code>memcpy</code> and <code>rep-movsb</code> are yardsticks, not peers. \
+             Per-backend variants of ours (<code>&lt;crate&gt;-&lt;backend&gt;</code>) are shown \
+             without ratios. Every number is a criterion median from this run.</p>\n";
     for krate in crates {
         let backend = cx.backends.get(krate).map_or("(not reported)", String::as_str);
         let _ = writeln!(md, "\n## {krate}\n\nbackend: `{backend}`\n");
@@ -496,9 +537,13 @@ mod tests {
             entry("b64/encode", "base64-simd", 1024, 200.0),
             entry("b64/encode", "b64", 16, 10.0),
             entry("b64/encode", "base64-simd", 16, 5.0),
+            entry("b64/encode", "b64-portable", 1024, 1000.0),
+            entry("b64/encode", "memcpy", 1024, 50.0),
         ];
         let t = &tables(&es)[0];
-        assert_eq!(t.ours, ["b64"]);
+        assert_eq!(t.ours, ["b64", "b64-portable"]);
+        assert_eq!(t.headline, ["b64"]);
+        assert_eq!(t.references, ["memcpy"]);
         assert_eq!(t.params, ["16", "1024"]);
         let (r, who) = t.ratio("b64", "1024").unwrap();
         assert_eq!(who, "base64-simd");
@@ -506,8 +551,23 @@ mod tests {
         assert!((t.ratio("b64", "16").unwrap().0 - 0.5).abs() < 1e-9);
         let rows = t.rows();
         assert_eq!(rows[1][0], "1 KiB");
+        assert_eq!(
+            t.header(),
+            [
+                "size",
+                "b64",
+                "b64-portable",
+                "base64-0.22",
+                "base64-simd",
+                "memcpy",
+                "b64 / best peer",
+                "b64 / memcpy"
+            ]
+        );
         assert_eq!(rows[1][1], "10.240");
-        assert_eq!(rows[1][4], "2.00× (base64-simd)");
+        // The portable variant is 10× slower than `b64`, but it is ours: not the best peer.
+        assert_eq!(rows[1][6], "2.00× (base64-simd)");
+        assert_eq!(rows[1][7], "0.50×");
         assert!(plot(t).contains("<polyline"));
     }
 
