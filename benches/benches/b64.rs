@@ -21,14 +21,15 @@ fn encode(c: &mut Criterion) {
     let mut group = c.benchmark_group("b64/encode");
     let simd023 =
         base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
-    for &size in &SIZES {
+    for size in benches::sizes(&SIZES) {
         let data = benches::input(size);
         let mut out = vec![0u8; size / 3 * 4 + 4];
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_with_input(BenchmarkId::new("b64", size), &data, |b, d| {
             b.iter(|| b64::STANDARD.encode_to_slice(black_box(d), &mut out).unwrap())
         });
-        for backend in b64::backends() {
+        // Every backend separately, except in `--quick` runs (the dispatched one is `b64`).
+        for backend in b64::backends().filter(|_| !benches::quick()) {
             let e = b64::STANDARD.with_backend(backend);
             let name = format!("b64-{}", backend.name());
             group.bench_with_input(BenchmarkId::new(name, size), &data, |b, d| {
@@ -64,7 +65,7 @@ fn decode(c: &mut Criterion) {
     let mut group = c.benchmark_group("b64/decode");
     let simd023 =
         base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
-    for &size in &SIZES {
+    for size in benches::sizes(&SIZES) {
         let mut text = vec![0u8; size];
         let n = b64::STANDARD.encode_to_slice(benches::input(size / 4 * 3), &mut text).unwrap();
         assert_eq!(n, size);
@@ -73,7 +74,8 @@ fn decode(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("b64", size), &text, |b, t| {
             b.iter(|| b64::STANDARD.decode_to_slice(black_box(t), &mut out).unwrap())
         });
-        for backend in b64::backends() {
+        // Every backend separately, except in `--quick` runs (the dispatched one is `b64`).
+        for backend in b64::backends().filter(|_| !benches::quick()) {
             let e = b64::STANDARD.with_backend(backend);
             let name = format!("b64-{}", backend.name());
             group.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {

@@ -89,7 +89,8 @@ pub(crate) struct State {
 
 impl State {
     /// Decodes all of `io.input()` (which starts at stream offset `base`) into `io.output()`
-    /// from position `j`; returns the new output position.
+    /// from position `j`; returns the new output position. (Only the `std` reader streams.)
+    #[cfg(feature = "std")]
     pub(crate) fn feed<I: Io + ?Sized>(
         &mut self,
         e: &Engine<'_>,
