@@ -130,7 +130,7 @@ fn is_ours(crate_name: &str, function: &str) -> bool {
 }
 
 /// Implementations that benches add as a yardstick rather than as a peer a user would pick.
-const REFERENCES: &[&str] = &["memcpy", "rep-movsb"];
+const REFERENCES: &[&str] = &["memcpy", "rep-movsb", "rep-stosb"];
 
 fn param_key(p: &str) -> (u8, f64, String) {
     match magnitude(p) {
@@ -323,11 +323,11 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
         esc(&cx.command)
     );
     md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster); \
-           `memcpy` and `rep-movsb` are yardsticks, not peers. Per-backend variants of ours \
+           `memcpy`, `rep-movsb` and `rep-stosb` are yardsticks, not peers. Per-backend variants of ours \
            (`<crate>-<backend>`) are shown without ratios. \
            Every number is a criterion median from this run.\n";
     html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is \
-             faster); <code>memcpy</code> and <code>rep-movsb</code> are yardsticks, not peers. \
+             faster); <code>memcpy</code>, <code>rep-movsb</code> and <code>rep-stosb</code> are yardsticks, not peers. \
              Per-backend variants of ours (<code>&lt;crate&gt;-&lt;backend&gt;</code>) are shown \
              without ratios. Every number is a criterion median from this run.</p>\n";
     for krate in crates {
