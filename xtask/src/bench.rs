@@ -52,7 +52,6 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     crate::util::run(&mut build)?;
     let built = clock.elapsed().as_secs();
 
-    let mut commands = Vec::new();
     for (i, b) in selected.iter().enumerate() {
         eprintln!("xtask: [{}/{}] bench {b}", i + 1, selected.len());
         let mut cmd = bench_cargo();
@@ -63,7 +62,6 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             cmd.args(["--warm-up-time", "0.3", "--measurement-time", "0.6", "--sample-size", "10"])
                 .env("XTASK_BENCH_QUICK", "1");
         }
-        commands.push(show(&cmd));
         let t = Instant::now();
         stream_groups(&mut cmd)?;
         eprintln!("xtask: bench {b} done in {} s", t.elapsed().as_secs());

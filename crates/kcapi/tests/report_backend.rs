@@ -2,20 +2,11 @@
 //! test`: appends `kcapi=af_alg` or `kcapi=unavailable` to the file named by
 //! `XTASK_BACKEND_REPORT`. Under `KCAPI_REQUIRE=1` (the VM) unavailability fails.
 
-use std::io::Write;
-
 #[test]
 fn report_backend() {
     let status = kcapi::available();
     let backend = if status.is_ok() { "af_alg" } else { "unavailable" };
-    if let Ok(path) = std::env::var("XTASK_BACKEND_REPORT") {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .unwrap_or_else(|e| panic!("cannot open backend report {path}: {e}"));
-        writeln!(f, "kcapi={backend}").unwrap();
-    }
+    testkit::report_backend("kcapi", backend, &["af_alg", "unavailable"]);
     if std::env::var_os("KCAPI_REQUIRE").is_some_and(|v| v == "1") {
         status.expect("KCAPI_REQUIRE=1 but AF_ALG is unavailable");
     }
