@@ -6,6 +6,7 @@
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
 
 mod bench;
+mod emulate;
 mod install;
 mod matrix;
 mod test;
@@ -31,6 +32,11 @@ commands:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    test::START.get_or_init(std::time::Instant::now);
+    // Not a user command: cargo's runner for the cross rows (xtask/src/emulate.rs).
+    if args.first().is_some_and(|a| a == "emulate") {
+        return emulate::main(&args[1..]);
+    }
     match dispatch(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -39,6 +39,8 @@ struct Outcome {
     backends: String,
     secs: u64,
     note: String,
+    /// Test binaries that qemu-user deadlocked and `xtask emulate` ran again.
+    stalls: Vec<String>,
 }
 
 pub fn run(opts: Options) -> Result<(), String> {
@@ -74,7 +76,7 @@ pub fn run(opts: Options) -> Result<(), String> {
 /// kcapi's tests inside qemu-system-x86_64 (xtask/src/vm.rs). A failure to build or boot the
 /// VM is a failed row with the reason, not an early exit, so the summary still prints.
 fn vm_stage(opts: &Options) -> Outcome {
-    eprintln!("\nxtask: ==== vm (qemu-system-x86_64, Debian kernel) ====");
+    eprintln!("\nxtask: ==== vm (qemu-system-x86_64, Debian kernel) ==== ({})", since_start());
     let start = Instant::now();
     let (passed, failed, ok, backends, note) = match crate::vm::run_vm(opts.quick) {
         Ok(r) => (r.passed, r.failed, r.ok, r.backends, r.note),
@@ -90,6 +92,7 @@ fn vm_stage(opts: &Options) -> Outcome {
         backends,
         secs: start.elapsed().as_secs(),
         note,
+        stalls: Vec::new(),
     }
 }
 
@@ -124,6 +127,7 @@ fn lint() -> Result<Outcome, String> {
             verdict(&fmt),
             verdict(&clippy)
         ),
+        stalls: Vec::new(),
     })
 }
 
@@ -143,7 +147,7 @@ fn host(opts: &Options) -> Result<Outcome, String> {
         cmd.env(expect_var(h.krate), want);
     }
     let host = std::env::consts::ARCH.to_string() + " (host)";
-    execute(cmd, host, "native".into(), "-".into(), report)
+    execute(cmd, host, "native".into(), "-".into(), report, None)
 }
 
 /// `cargo miri test` of the pure crates (undefined behaviour in the portable and API layers).
@@ -158,7 +162,7 @@ fn miri() -> Result<Outcome, String> {
     cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation")
         .env("PROPTEST_CASES", MIRI_CASES)
         .env("XTASK_BACKEND_REPORT", &report);
-    execute(cmd, "miri (x86_64)".into(), "-".into(), "-".into(), report)
+    execute(cmd, "miri (x86_64)".into(), "-".into(), "-".into(), report, None)
 }
 
 fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
@@ -188,8 +192,37 @@ fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
     for (krate, backend) in r.expect {
         cmd.env(expect_var(krate), backend);
     }
+    // The runner of `.cargo/config.toml` (qemu-user), watched by `xtask emulate`.
+    let runner = format!("{} emulate {} -L {} --", emulate_exe()?, t.qemu, t.sysroot);
+    let var = format!("CARGO_TARGET_{}_RUNNER", t.triple.to_uppercase().replace('-', "_"));
+    let stalls = report.with_extension("stalls");
+    let _ = std::fs::remove_file(&stalls);
+    cmd.env(var, runner).env(crate::emulate::STALL_LOG, &stalls);
     let flags = if r.rustflags.is_empty() { "-" } else { r.rustflags };
-    execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report)
+    execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report, Some(stalls))
+}
+
+/// A copy of this xtask binary for cargo to run as the cross rows' runner (a copy, so that a
+/// rebuild of xtask while the matrix runs cannot replace it).
+fn emulate_exe() -> Result<String, String> {
+    static EXE: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        let me = std::env::current_exe().map_err(|e| format!("cannot find xtask's binary: {e}"))?;
+        let dir = root().join("target/xtask/runner");
+        let copy = dir.join("xtask-emulate");
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::copy(&me, &copy))
+            .map_err(|e| format!("cannot copy {} to {}: {e}", me.display(), copy.display()))?;
+        let copy = copy.to_string_lossy().into_owned();
+        // Cargo splits a runner given in the environment at spaces.
+        if copy.contains(char::is_whitespace) {
+            return Err(format!(
+                "the workspace path has a space, which cargo's runner cannot take: {copy}"
+            ));
+        }
+        Ok(copy)
+    })
+    .clone()
 }
 
 fn execute(
@@ -198,8 +231,9 @@ fn execute(
     cpu: String,
     rustflags: String,
     report: PathBuf,
+    stall_log: Option<PathBuf>,
 ) -> Result<Outcome, String> {
-    eprintln!("\nxtask: ==== {target} / {cpu} / {rustflags} ====");
+    eprintln!("\nxtask: ==== {target} / {cpu} / {rustflags} ==== ({})", since_start());
     let start = Instant::now();
     let _ = std::fs::remove_file(&report);
     let (out, ok) = run_tee(&mut cmd)?;
@@ -209,6 +243,10 @@ fn execute(
     backends.sort();
     backends.dedup();
     let backends = if backends.is_empty() { "(none reported)".into() } else { backends.join(" ") };
+    let stalls = stall_log
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|s| s.lines().map(str::to_owned).collect())
+        .unwrap_or_default();
     Ok(Outcome {
         target,
         cpu,
@@ -219,6 +257,7 @@ fn execute(
         backends,
         secs: start.elapsed().as_secs(),
         note: String::new(),
+        stalls,
     })
 }
 
@@ -242,6 +281,14 @@ fn count(out: &str) -> (u64, u64) {
     }
     (passed, failed)
 }
+
+/// Time since xtask started, for the stage headers (CI logs show where the time went).
+pub fn since_start() -> String {
+    let secs = START.get_or_init(Instant::now).elapsed().as_secs();
+    format!("at {}:{:02}", secs / 60, secs % 60)
+}
+
+pub static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
 
 fn report_file(name: &str) -> PathBuf {
     let dir = root().join("target/xtask/reports");
@@ -293,6 +340,11 @@ fn summary(outcomes: &[Outcome]) -> Result<(), String> {
         // A run that executed nothing is a failure, not a pass.
         if o.ok && o.passed == 0 && o.note.is_empty() {
             bad.push(format!("{} / {} ran no test", o.target, o.cpu));
+        }
+    }
+    for o in outcomes {
+        for s in &o.stalls {
+            println!("qemu-user stall in {} / {}: {s}", o.target, o.cpu);
         }
     }
     let passed: u64 = outcomes.iter().map(|o| o.passed).sum();
