@@ -18,6 +18,7 @@ fn b64_cmd() -> Command {
 }
 
 fn run(mut cmd: Command, args: &[&str], stdin: &[u8]) -> Output {
+    let _one_at_a_time = testkit::child_lock();
     let mut child = cmd
         .args(args)
         .stdin(Stdio::piped())
@@ -43,7 +44,11 @@ fn coreutils(args: &[&str], stdin: &[u8]) -> Option<Output> {
         cmd.arg("--base64url");
     }
     let args: Vec<&str> = args.iter().copied().filter(|a| *a != "--url").collect();
-    cmd.arg("--version").output().ok().filter(|o| o.status.success())?;
+    let version = {
+        let _one_at_a_time = testkit::child_lock();
+        cmd.arg("--version").output()
+    };
+    version.ok().filter(|o| o.status.success())?;
     let mut cmd = Command::new(if url { "basenc" } else { "base64" });
     if url {
         cmd.arg("--base64url");

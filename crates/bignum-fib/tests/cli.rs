@@ -11,6 +11,7 @@ use std::process::Output;
 
 /// Runs the `fib` under test with `args`.
 fn fib(args: &[&str]) -> Output {
+    let _one_at_a_time = testkit::child_lock();
     let mut cmd = testkit::command(env!("CARGO_BIN_EXE_fib"));
     cmd.args(args).output().expect("start fib")
 }

@@ -97,6 +97,7 @@ extern "C" fn start() -> ! {
 "#;
 
 fn run(cmd: &mut Command) -> std::process::Output {
+    let _one_at_a_time = testkit::child_lock();
     let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),

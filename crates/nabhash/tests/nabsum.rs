@@ -69,6 +69,7 @@ impl TempDir {
 
     /// Runs `nabsum args` in the directory with `stdin` as standard input.
     fn run<A: AsRef<OsStr>>(&self, args: &[A], stdin: &[u8]) -> Run {
+        let _one_at_a_time = testkit::child_lock();
         let mut child = self.spawn(args);
         let mut input = child.stdin.take().expect("stdin is piped");
         let output = std::thread::scope(|s| {
@@ -412,6 +413,7 @@ fn non_utf8_names_round_trip() {
 fn closed_stdout_exits_quietly() {
     let dir = TempDir::new();
     dir.write("a", "alpha");
+    let _one_at_a_time = testkit::child_lock();
     let mut child = dir.spawn(&["a", "-"]);
     // No reader from here on: the line for `-` cannot be written before stdin ends, so at
     // the latest that write fails.

@@ -10,7 +10,7 @@
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// Reports and checks `krate`'s dispatched backend `chosen`, one of `available`.
 ///
@@ -68,6 +68,20 @@ pub fn command(exe: &str) -> Command {
         }
         None => Command::new(exe),
     }
+}
+
+/// Under emulation, a guard that lets one test at a time start and run child processes
+/// (natively, `None`: no limit). Hold it from before `spawn` until the child is waited for.
+///
+/// qemu-user emulates the guest's `posix_spawn` with a fork of the whole emulator; a fork
+/// while another guest thread is translating or running code can leave a lock held in the
+/// child (or the parent) for good. With this guard the other test threads of the binary wait
+/// on a futex, outside the emulator's locks, while a child starts. `cargo xtask test` also
+/// runs each emulated binary under a watchdog (`xtask emulate`) for the cases this misses.
+pub fn child_lock() -> Option<MutexGuard<'static, ()>> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    // A test that panicked while holding it does not make the others fail.
+    (!runner().is_empty()).then(|| LOCK.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 #[cfg(unix)]
