@@ -2,7 +2,7 @@
 //! constants in `src/mul.rs` were chosen): for each size, the time of each rung with the
 //! higher rungs switched off.
 //!
-//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr]`
+//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr|ntt]`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -70,17 +70,19 @@ fn main() {
             }
         }
     }
+    let max = usize::MAX;
     let only = |kara: usize, toom: usize| Thresholds {
         mul_karatsuba: kara,
         mul_toom3: toom,
         sqr_karatsuba: kara,
         sqr_toom3: toom,
+        mul_ntt: max,
+        sqr_ntt: max,
     };
     let sizes = [
         8usize, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100, 120, 150, 200, 300, 500, 1000, 3000,
         6000,
     ];
-    let max = usize::MAX;
     if what == "all" || what == "mul" {
         println!("mul n×n: ns for schoolbook / karatsuba / toom3 (lower rungs from 1 limb up)");
         for n in sizes {
@@ -97,6 +99,9 @@ fn main() {
                 time(|| drop(black_box(a.mul_with(&b, k, &Thresholds::DEFAULT.with_toom_from(n)))));
             println!("{n:6} {tb:12.0} {tk:12.0} {tt:12.0}");
         }
+    }
+    if what == "all" || what == "ntt" {
+        ntt_crossover();
     }
     if what == "all" || what == "sqr" {
         println!("sqr n: ns for schoolbook / karatsuba / toom3");
@@ -117,6 +122,24 @@ fn main() {
     }
 }
 
+/// Toom-3 (over the tuned lower rungs) against the NTT, n×n products and n-limb squares.
+fn ntt_crossover() {
+    let toom = Thresholds { mul_ntt: usize::MAX, sqr_ntt: usize::MAX, ..Thresholds::DEFAULT };
+    let ntt = Thresholds { mul_ntt: 1, sqr_ntt: 1, ..Thresholds::DEFAULT };
+    let k = Backend::detect();
+    println!("n: ns for mul toom3 / mul ntt / sqr toom3 / sqr ntt");
+    for n in [500usize, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4000, 6000, 8000, 16000, 64000] {
+        let (a, b) = (nat(n, 3), nat(n, 4));
+        let t = [
+            time(|| drop(black_box(a.mul_with(&b, k, &toom)))),
+            time(|| drop(black_box(a.mul_with(&b, k, &ntt)))),
+            time(|| drop(black_box(a.square_with(k, &toom)))),
+            time(|| drop(black_box(a.square_with(k, &ntt)))),
+        ];
+        println!("{n:6} {:12.0} {:12.0} {:12.0} {:12.0}", t[0], t[1], t[2], t[3]);
+    }
+}
+
 /// The tuned ladder with Toom-3 from `n` limbs (so the top rung at `n` is Toom-3).
 trait WithToom {
     fn with_toom_from(self, n: usize) -> Thresholds;
@@ -124,6 +147,12 @@ trait WithToom {
 
 impl WithToom for Thresholds {
     fn with_toom_from(self, n: usize) -> Thresholds {
-        Thresholds { mul_toom3: n.min(self.mul_toom3), sqr_toom3: n.min(self.sqr_toom3), ..self }
+        Thresholds {
+            mul_toom3: n.min(self.mul_toom3),
+            sqr_toom3: n.min(self.sqr_toom3),
+            mul_ntt: usize::MAX,
+            sqr_ntt: usize::MAX,
+            ..self
+        }
     }
 }

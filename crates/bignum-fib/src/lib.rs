@@ -19,8 +19,9 @@
 //!   and ADX; aarch64 inline assembly (`mul`/`umulh`/`adds`/`adcs`); portable `u128` Rust
 //!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. See
 //!   [`Backend`].
-//! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3, with the
-//!   thresholds in [`Thresholds`] (measured; see the constants).
+//! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
+//!   number-theoretic transform over three 62-bit primes (one limb per coefficient, CRT),
+//!   with the thresholds in [`Thresholds`] (measured; see the constants).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
@@ -31,6 +32,7 @@ mod dispatch;
 mod fib;
 mod mul;
 mod nat;
+mod ntt;
 mod portable;
 mod radix;
 
@@ -38,8 +40,8 @@ mod radix;
 pub use dispatch::{Backend, backends};
 #[doc(hidden)]
 pub use mul::{
-    MUL_KARATSUBA_THRESHOLD, MUL_TOOM3_THRESHOLD, SQR_KARATSUBA_THRESHOLD, SQR_TOOM3_THRESHOLD,
-    Thresholds,
+    MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_TOOM3_THRESHOLD, SQR_KARATSUBA_THRESHOLD,
+    SQR_NTT_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds,
 };
 pub use nat::Nat;
 pub use radix::ParseNatError;

@@ -1,6 +1,5 @@
 //! Multiplication and squaring ladders: schoolbook basecase → Karatsuba → Toom-3, each
-//! generic over the limb [`Kernels`]. Part 2 (an FFT/NTT for large operands) slots in as one
-//! more rung at the top of [`mul`] and [`sqr`], above `toom3`.
+//! generic over the limb [`Kernels`], and the three-prime NTT of `crate::ntt` at the top.
 //!
 //! Operands are little-endian limb slices, not necessarily normalized (top limbs may be
 //! zero). Every entry point writes the full product: `r.len() == a.len() + b.len()`.
@@ -21,6 +20,10 @@ pub struct Thresholds {
     pub sqr_karatsuba: usize,
     /// Squaring: Toom-3 from this many limbs.
     pub sqr_toom3: usize,
+    /// The NTT from this many limbs of the shorter operand.
+    pub mul_ntt: usize,
+    /// Squaring: the NTT from this many limbs.
+    pub sqr_ntt: usize,
 }
 
 // The ladder's thresholds, measured on the development machine (x86_64 with BMI2 + ADX,
@@ -40,6 +43,11 @@ pub const MUL_TOOM3_THRESHOLD: usize = 110;
 pub const SQR_KARATSUBA_THRESHOLD: usize = 90;
 /// Squaring: Toom-3 from this many limbs (measured: see above).
 pub const SQR_TOOM3_THRESHOLD: usize = 180;
+/// Multiplication: the NTT from this many limbs of the shorter operand (measured: see
+/// `NTT_MEASURED`).
+pub const MUL_NTT_THRESHOLD: usize = 3500;
+/// Squaring: the NTT from this many limbs (measured: see `NTT_MEASURED`).
+pub const SQR_NTT_THRESHOLD: usize = 3500;
 
 impl Thresholds {
     /// The tuned ladder.
@@ -48,6 +56,8 @@ impl Thresholds {
         mul_toom3: MUL_TOOM3_THRESHOLD,
         sqr_karatsuba: SQR_KARATSUBA_THRESHOLD,
         sqr_toom3: SQR_TOOM3_THRESHOLD,
+        mul_ntt: MUL_NTT_THRESHOLD,
+        sqr_ntt: SQR_NTT_THRESHOLD,
     };
     /// Schoolbook only (the reference of the ladder tests).
     pub const SCHOOLBOOK: Thresholds = Thresholds {
@@ -55,6 +65,8 @@ impl Thresholds {
         mul_toom3: usize::MAX,
         sqr_karatsuba: usize::MAX,
         sqr_toom3: usize::MAX,
+        mul_ntt: usize::MAX,
+        sqr_ntt: usize::MAX,
     };
 }
 
@@ -86,7 +98,9 @@ pub(crate) fn mul<K: Kernels>(k: K, r: &mut [u64], a: &[u64], b: &[u64], t: &Thr
     }
     // Karatsuba needs the shorter operand longer than half the longer one (`bn > ⌈an/2⌉`),
     // which `2·an <= 3·bn` gives from 3 limbs on; Toom-3 needs `bn > 2·⌈an/3⌉`.
-    if bn < t.mul_karatsuba.max(3) {
+    if bn >= t.mul_ntt {
+        crate::ntt::mul(r, a, b);
+    } else if bn < t.mul_karatsuba.max(3) {
         mul_basecase(k, r, a, b);
     } else if 2 * an > 3 * bn {
         mul_unbalanced(k, r, a, b, t);
@@ -101,7 +115,9 @@ pub(crate) fn mul<K: Kernels>(k: K, r: &mut [u64], a: &[u64], b: &[u64], t: &Thr
 pub(crate) fn sqr<K: Kernels>(k: K, r: &mut [u64], a: &[u64], t: &Thresholds) {
     let n = a.len();
     debug_assert!(n >= 1 && r.len() == 2 * n);
-    if n < t.sqr_karatsuba.max(2) {
+    if n >= t.sqr_ntt {
+        crate::ntt::sqr(r, a);
+    } else if n < t.sqr_karatsuba.max(2) {
         k.sqr_basecase(r, a);
     } else if n < t.sqr_toom3.max(5) {
         karatsuba_sqr(k, r, a, t);

@@ -22,6 +22,14 @@ fn check_fact(n: u64, digits: u64, first: &str, last: &str) {
     assert_eq!(f.decimal_digits(), digits, "decimal_digits of F({n})");
 }
 
+/// F(10⁸) (the spec's last fact): about a second to compute and several to print, so
+/// not by default; `cargo test --release -p bignum-fib --test fib -- --ignored`.
+#[test]
+#[ignore = "F(10^8) takes seconds; run with --ignored"]
+fn spec_fact_10_pow_8() {
+    check_fact(100_000_000, 20_898_764, "47371034734563369625", "06082642167760546875");
+}
+
 #[test]
 #[cfg_attr(miri, ignore)]
 fn spec_facts() {

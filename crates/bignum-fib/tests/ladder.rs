@@ -5,8 +5,8 @@
 mod common;
 
 use bignum_fib::{
-    Backend, MUL_KARATSUBA_THRESHOLD, MUL_TOOM3_THRESHOLD, Nat, SQR_KARATSUBA_THRESHOLD,
-    SQR_TOOM3_THRESHOLD, Thresholds, backends,
+    Backend, MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_TOOM3_THRESHOLD, Nat,
+    SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds, backends,
 };
 use common::{Rng, emulated, to_big};
 
@@ -57,7 +57,14 @@ fn at_the_tuned_thresholds() {
 #[test]
 fn small_forced_thresholds() {
     let mut rng = Rng(2);
-    let t = Thresholds { mul_karatsuba: 3, mul_toom3: 6, sqr_karatsuba: 2, sqr_toom3: 5 };
+    let t = Thresholds {
+        mul_karatsuba: 3,
+        mul_toom3: 6,
+        sqr_karatsuba: 2,
+        sqr_toom3: 5,
+        mul_ntt: usize::MAX,
+        sqr_ntt: usize::MAX,
+    };
     let max: usize = if cfg!(miri) {
         8
     } else if emulated() {
@@ -99,4 +106,44 @@ fn operators() {
     assert_eq!(Nat::from_limbs(vec![5, 0, 0]).limbs(), &[5]);
     assert_eq!(Nat::from(0u64).bit_len(), 0);
     assert_eq!(Nat::from(u128::MAX).bit_len(), 128);
+}
+
+/// The NTT (forced from 1 limb) against Toom-3 and the lower rungs (the NTT switched off),
+/// on random operands: lengths around powers of two (the NTT's transform lengths, and the
+/// split of products just above one), odd lengths, and unbalanced pairs.
+#[test]
+fn ntt_matches_toom3() {
+    let mut rng = Rng(3);
+    let ntt = Thresholds { mul_ntt: 1, sqr_ntt: 1, ..Thresholds::DEFAULT };
+    let toom = Thresholds { mul_ntt: usize::MAX, sqr_ntt: usize::MAX, ..Thresholds::DEFAULT };
+    let sizes: &[usize] = if cfg!(miri) {
+        &[1, 2, 3, 5, 8]
+    } else if emulated() {
+        &[1, 2, 3, 17, 255, 256, 257, 1025, 1030]
+    } else {
+        &[1, 2, 3, 17, 255, 256, 257, 1023, 1024, 1025, 1030, 2049, 2100, 3000, 4097, 8200]
+    };
+    for &n in sizes {
+        for m in [n, n - n / 3, n / 2 + 1, 1, n + 7] {
+            let (a, b) = (rng.nat(n), rng.nat(m));
+            let want = a.mul_with(&b, Backend::PORTABLE, &toom);
+            assert_eq!(a.mul_with(&b, Backend::PORTABLE, &ntt), want, "{n}x{m} limbs");
+        }
+        let a = rng.nat(n);
+        let want = a.square_with(Backend::PORTABLE, &toom);
+        assert_eq!(a.square_with(Backend::PORTABLE, &ntt), want, "{n}² limbs");
+    }
+}
+
+/// The tuned ladder with the NTT at its threshold, ±2 limbs, against Toom-3.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn at_the_ntt_thresholds() {
+    let mut rng = Rng(4);
+    let toom = Thresholds { mul_ntt: usize::MAX, sqr_ntt: usize::MAX, ..Thresholds::DEFAULT };
+    for n in around(MUL_NTT_THRESHOLD).chain(around(SQR_NTT_THRESHOLD)) {
+        let (a, b) = (rng.nat(n), rng.nat(n + n / 5));
+        assert_eq!(&a * &b, a.mul_with(&b, Backend::detect(), &toom), "{n} limbs");
+        assert_eq!(a.square(), a.square_with(Backend::detect(), &toom), "{n}² limbs");
+    }
 }
