@@ -1,5 +1,8 @@
 //! Benches of `bignum-fib` against its peers: F(n) for n = 10^4 … 10^7, computed alone
-//! (`bignum-fib/fib`) and computed and converted to decimal (`bignum-fib/fib+decimal`).
+//! (`bignum-fib/fib`) and computed and converted to decimal (`bignum-fib/fib+decimal`);
+//! the decimal conversion alone of F(10^6), F(10^7) (`bignum-fib/decimal`); and at 10^8
+//! (`bignum-fib/fib-1e8`: compute, decimal), ours and malachite only (the other peers take
+//! minutes there), not under `--quick`.
 //!
 //! None of the peers has a Fibonacci function of its own (GMP's `mpz_fib_ui` would be the
 //! one, through `rug`; see the crate notes), so each runs the same algorithm as ours, GMP's
@@ -192,5 +195,48 @@ fn bench_fib_decimal(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_fib, bench_fib_decimal);
+/// Conversion to decimal alone, of a number computed once.
+fn bench_decimal(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bignum-fib/decimal");
+    g.warm_up_time(Duration::from_millis(500)).sample_size(10);
+    for n in benches::sizes(&[1_000_000, 10_000_000]) {
+        let n = n as u64;
+        let ours = bignum_fib::fib(n);
+        let theirs = fib_generic::<malachite_nz::natural::Natural>(n);
+        g.bench_with_input(BenchmarkId::new("bignum-fib", n), &ours, |b, x| {
+            b.iter(|| black_box(x).to_string())
+        });
+        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &theirs, |b, x| {
+            b.iter(|| black_box(x).decimal())
+        });
+    }
+    g.finish();
+}
+
+/// F(10^8): compute, and decimal conversion, ours against malachite (full runs only).
+fn bench_1e8(c: &mut Criterion) {
+    if benches::quick() {
+        return;
+    }
+    const N: u64 = 100_000_000;
+    let mut g = c.benchmark_group("bignum-fib/fib-1e8");
+    g.warm_up_time(Duration::from_millis(100))
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let ours = bignum_fib::fib(N);
+    let theirs = fib_generic::<malachite_nz::natural::Natural>(N);
+    // Rows `compute` and `decimal`, a column per implementation.
+    let id = BenchmarkId::new;
+    g.bench_function(id("bignum-fib", "compute"), |b| b.iter(|| bignum_fib::fib(black_box(N))));
+    g.bench_function(id("malachite-nz-0.6", "compute"), |b| {
+        b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(N)))
+    });
+    g.bench_function(id("bignum-fib", "decimal"), |b| b.iter(|| black_box(&ours).to_string()));
+    g.bench_function(id("malachite-nz-0.6", "decimal"), |b| {
+        b.iter(|| black_box(&theirs).decimal())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_fib, bench_fib_decimal, bench_decimal, bench_1e8);
 criterion_main!(benches);

@@ -280,7 +280,96 @@ fn convolve(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
     let residues = coefficients(a, b);
-    crt_into(r, &residues);
+    let carry = crt_into(r, &residues);
+    debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+}
+
+/// An operand transformed once (modulo each prime, length `n`) for several products with
+/// other operands: the divisors of the decimal conversion and their reciprocals, each used
+/// by every division of its level.
+pub(crate) struct Transformed {
+    n: usize,
+    len: usize,
+    hat: [Vec<u64>; 3],
+}
+
+/// `x` transformed for products of transform length `n` (a power of two `>= x.len()`).
+pub(crate) fn transform(x: &[u64], n: usize) -> Transformed {
+    assert!(n.is_power_of_two() && n >= x.len().max(2) && n.trailing_zeros() <= MAX_LOG_LEN);
+    let tabs = tables(n);
+    let hat = core::array::from_fn(|k| {
+        let f = FIELDS[k];
+        let mut v: Vec<u64> = x.iter().map(|&l| f.reduce(l)).collect();
+        v.resize(n, 0);
+        forward(f, &mut v, &tabs.fwd[k]);
+        v
+    });
+    Transformed { n, len: x.len(), hat }
+}
+
+/// The cyclic convolution of length `b.n` of `a` with the transformed `b`, per prime.
+fn cyclic_with(a: &[u64], b: &Transformed) -> [Vec<u64>; 3] {
+    let n = b.n;
+    assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
+    let tabs = tables(n);
+    core::array::from_fn(|k| {
+        let f = FIELDS[k];
+        let mut x: Vec<u64> = a.iter().map(|&l| f.reduce(l)).collect();
+        x.resize(n, 0);
+        forward(f, &mut x, &tabs.fwd[k]);
+        for (x, &y) in x.iter_mut().zip(&b.hat[k]) {
+            *x = f.mul(*x, y);
+        }
+        inverse(f, &mut x, &tabs.inv[k]);
+        let inv_n = f.p - (f.p - 1) / n as u64;
+        let scale = f.to_mont(f.to_mont(inv_n));
+        for x in x.iter_mut() {
+            *x = f.mul(*x, scale);
+        }
+        x
+    })
+}
+
+/// `r = a · b` for a transformed `b`, when the product's coefficients fit the transform
+/// (`a.len() + b.len − 1 <= b.n`); `r.len() == a.len() + b.len`.
+pub(crate) fn mul_transformed(r: &mut [u64], a: &[u64], b: &Transformed) {
+    assert!(!a.is_empty() && a.len() + b.len - 1 <= b.n && r.len() == a.len() + b.len);
+    let mut residues = cyclic_with(a, b);
+    for v in &mut residues {
+        v.truncate(a.len() + b.len - 1);
+    }
+    let carry = crt_into(r, &residues);
+    debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+}
+
+/// `r = a · b mod (B^n − 1)` (`B = 2⁶⁴`, `n = b.n = r.len()`, `a.len() <= n`): the cyclic
+/// convolution is that product, once the carries out of the top limb are added at the
+/// bottom. The result is in `[0, B^n − 1]` (`B^n − 1` also stands for zero).
+pub(crate) fn mul_mod_bnm1(r: &mut [u64], a: &[u64], b: &Transformed) {
+    assert!(r.len() == b.n && b.n >= 4);
+    let residues = cyclic_with(a, b);
+    let carry = crt_into(r, &residues);
+    // B^n ≡ 1: what left the top comes back in at the bottom (at most twice, as the second
+    // carry is at most 1).
+    let mut pending = carry;
+    let last = r.len() - 1;
+    while pending != [0; 3] {
+        let mut c = 0u128;
+        let mut out = 0u64;
+        for (i, limb) in r.iter_mut().enumerate() {
+            let add = if i < 3 { pending[i] } else { 0 };
+            if add == 0 && c == 0 && i >= 3 {
+                break;
+            }
+            let s = u128::from(*limb) + u128::from(add) + c;
+            *limb = s as u64;
+            c = s >> 64;
+            if i == last {
+                out = c as u64;
+            }
+        }
+        pending = [out, 0, 0];
+    }
 }
 
 /// Products of at least this many coefficients above a power of two `N` are split as
@@ -397,8 +486,9 @@ impl Crt {
 }
 
 /// Reconstructs the coefficients from their residues and adds them with carries into `r`
-/// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries.
-fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) {
+/// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
+/// what is carried out of `r` (192 bits, low limb first).
+fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
     let [f1, f2, f3] = FIELDS;
     let c = Crt::new();
     let count = residues[0].len();
@@ -428,7 +518,7 @@ fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) {
         *limb = acc0;
         (acc0, acc1, acc2) = (acc1, acc2, 0);
     }
-    debug_assert!(acc0 == 0 && acc1 == 0, "NTT product wider than its destination");
+    [acc0, acc1, acc2]
 }
 
 #[cfg(test)]
@@ -513,6 +603,73 @@ mod tests {
                         u128::from(*a) * u128::from(n_mod) % u128::from(f.p)
                     );
                 }
+            }
+        }
+    }
+
+    /// Schoolbook product, the tests' reference.
+    fn schoolbook(a: &[u64], b: &[u64]) -> Vec<u64> {
+        let mut want = vec![0u64; a.len() + b.len()];
+        for (i, &x) in a.iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &y) in b.iter().enumerate() {
+                let t = u128::from(x) * u128::from(y) + u128::from(want[i + j]) + carry;
+                want[i + j] = t as u64;
+                carry = t >> 64;
+            }
+            want[i + b.len()] = carry as u64;
+        }
+        want
+    }
+
+    #[test]
+    fn transformed_operands() {
+        let mut s = 11u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let cases: &[(usize, usize, usize)] =
+            if cfg!(miri) { &[(3, 2, 8)] } else { &[(3, 2, 8), (40, 25, 64), (300, 200, 512)] };
+        for &(an, bn, n) in cases {
+            for ones in [false, true] {
+                let mut limb = || if ones { u64::MAX } else { next() };
+                let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                let bt = transform(&b, n);
+                let want = schoolbook(&a, &b);
+                let mut got = vec![0u64; an + bn];
+                mul_transformed(&mut got, &a, &bt);
+                assert_eq!(got, want, "{an}x{bn}");
+                // mod B^h − 1 with h = n/2 < an + bn: fold the full product.
+                let h = n / 2;
+                let bh = transform(&b, h);
+                let mut cyc = vec![0u64; h];
+                mul_mod_bnm1(&mut cyc, &a[..an.min(h)], &bh);
+                let a_short = &a[..an.min(h)];
+                let full = schoolbook(a_short, &b);
+                let mut folded = vec![0u64; h];
+                for chunk in full.chunks(h) {
+                    let mut carry = 0u128;
+                    for (i, f) in folded.iter_mut().enumerate() {
+                        let t =
+                            u128::from(*f) + u128::from(chunk.get(i).copied().unwrap_or(0)) + carry;
+                        *f = t as u64;
+                        carry = t >> 64;
+                    }
+                    let mut i = 0;
+                    while carry != 0 {
+                        let t = u128::from(folded[i]) + carry;
+                        folded[i] = t as u64;
+                        carry = t >> 64;
+                        i = (i + 1) % h;
+                    }
+                }
+                let zero =
+                    |v: &[u64]| v.iter().all(|&l| l == 0) || v.iter().all(|&l| l == u64::MAX);
+                assert!(cyc == folded || (zero(&cyc) && zero(&folded)), "{an}x{bn} mod B^{h}-1");
             }
         }
     }

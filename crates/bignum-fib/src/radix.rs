@@ -11,6 +11,7 @@
 //! hexadecimal both ways is linear.
 
 use crate::nat::Nat;
+use crate::ntt;
 
 /// `10^19`, the largest power of ten in a limb.
 const TEN19: u64 = 10_000_000_000_000_000_000;
@@ -21,6 +22,10 @@ const DIGITS_PER_LIMB: usize = 19;
 /// (quadratic, but cheap per limb). Measured with `fib --time` at F(10^6): 16–48 limbs are
 /// within noise of each other; 32 is in the middle.
 pub(crate) const DECIMAL_BASECASE_LIMBS: usize = 32;
+
+/// Divisions by powers of at least this many limbs take [`Power::divrem_ntt`] (the size
+/// from which the products it replaces are NTT products).
+const NTT_DIVISION_LIMBS: usize = crate::mul::MUL_NTT_THRESHOLD;
 
 /// Reciprocals of at most this many limbs are computed by schoolbook division (the Newton
 /// iteration's base case; the Newton step needs more than 4).
@@ -248,6 +253,10 @@ struct Power {
     shift: u64,
     /// `floor(B^(2n) / (P << shift))`, `n` = limbs of `P`; computed on first use.
     inv: std::cell::OnceCell<Nat>,
+    /// For NTT-sized levels: the reciprocal and `P` transformed once for all the divisions
+    /// of the level ([`Power::divrem`]).
+    inv_hat: std::cell::OnceCell<ntt::Transformed>,
+    pow_hat: std::cell::OnceCell<ntt::Transformed>,
 }
 
 /// The reciprocal of level `i`. From the level below (`P_i = P_{i−1}²`) when there is one:
@@ -275,7 +284,14 @@ fn inverse(powers: &[Power], i: usize) -> &Nat {
 impl Power {
     fn new(pow: Nat, digits: usize) -> Power {
         let shift = u64::from(pow.limbs.last().map_or(0, |t| t.leading_zeros()));
-        Power { pow, digits, shift, inv: std::cell::OnceCell::new() }
+        Power {
+            pow,
+            digits,
+            shift,
+            inv: std::cell::OnceCell::new(),
+            inv_hat: std::cell::OnceCell::new(),
+            pow_hat: std::cell::OnceCell::new(),
+        }
     }
 
     /// `(a / P, a mod P)` for `a·2^shift < B^(2n)` (`n` = limbs of `P`; true for `a < P²`
@@ -285,6 +301,11 @@ impl Power {
         let an = a << self.shift;
         debug_assert!(an.limbs.len() <= 2 * n);
         let q1 = an.shr_limbs(n - 1);
+        if n >= NTT_DIVISION_LIMBS && !q1.is_zero() {
+            if let Some(qr) = self.divrem_ntt(a, &q1, inv) {
+                return qr;
+            }
+        }
         let mut q = (&q1 * inv).shr_limbs(n + 1);
         // Barrett: the estimate is at most the quotient and at most 2 below it.
         let mut r = loop {
@@ -300,6 +321,76 @@ impl Power {
             q.add_small(1);
         }
         (q, r)
+    }
+
+    /// [`Power::divrem`] with transforms made once per level: `q1·inv` with the reciprocal's
+    /// transform (2 transforms per prime instead of 3), and the remainder from
+    /// `a − q·P mod (B^m − 1)` with `m ≥ n + 2` limbs, a cyclic product of half the length
+    /// of the full one, with `P`'s transform. The remainder is below `3P < B^m − 1`, so its
+    /// residue is the remainder itself. `None` if the estimate is off (it cannot be with an
+    /// exact reciprocal; the caller then takes the plain path).
+    fn divrem_ntt(&self, a: &Nat, q1: &Nat, inv: &Nat) -> Option<(Nat, Nat)> {
+        let n = self.pow.limbs.len();
+        let inv_hat = self.inv_hat.get_or_init(|| {
+            // q1 has at most n + 1 limbs, the reciprocal n + 1.
+            ntt::transform(&inv.limbs, (2 * n + 1).next_power_of_two())
+        });
+        let mut prod = vec![0u64; q1.limbs.len() + inv.limbs.len()];
+        ntt::mul_transformed(&mut prod, &q1.limbs, inv_hat);
+        let mut q = Nat::from_limbs(prod.get(n + 1..).unwrap_or_default().to_vec());
+        let m = (n + 2).next_power_of_two();
+        if q.limbs.len() > m || a.limbs.len() > 2 * m {
+            return None;
+        }
+        let pow_hat = self.pow_hat.get_or_init(|| ntt::transform(&self.pow.limbs, m));
+        let mut qp = vec![0u64; m];
+        if !q.is_zero() {
+            ntt::mul_mod_bnm1(&mut qp, &q.limbs, pow_hat);
+        }
+        // a mod (B^m − 1): the two m-limb halves added, the carry brought round.
+        let mut am = a.limbs[..a.limbs.len().min(m)].to_vec();
+        am.resize(m, 0);
+        let high = a.limbs.get(m..).unwrap_or_default();
+        let mut carry = 0u64;
+        for (i, limb) in am.iter_mut().enumerate() {
+            let (s, c1) = limb.overflowing_add(high.get(i).copied().unwrap_or(0));
+            let (s, c2) = s.overflowing_add(carry);
+            *limb = s;
+            carry = u64::from(c1) + u64::from(c2);
+        }
+        let mut i = 0;
+        while carry != 0 {
+            let (s, c) = am[i].overflowing_add(carry);
+            am[i] = s;
+            carry = u64::from(c);
+            i = (i + 1) % m;
+        }
+        // (am − qp) mod (B^m − 1): subtract; a borrow out of the top wraps as −1 at the
+        // bottom (B^m ≡ 1), which cannot borrow again unless the difference is zero.
+        let mut borrow = false;
+        for (x, &y) in am.iter_mut().zip(&qp) {
+            let (d, b1) = x.overflowing_sub(y);
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            *x = d;
+            borrow = b1 || b2;
+        }
+        if borrow {
+            let _ = crate::mul::decr(&mut am);
+        }
+        // B^m − 1 also stands for zero.
+        if am.iter().all(|&l| l == u64::MAX) {
+            am.fill(0);
+        }
+        let mut r = Nat::from_limbs(am);
+        // Barrett's estimate is at most 2 below the quotient: r < 3P.
+        for _ in 0..2 {
+            if r < self.pow {
+                break;
+            }
+            r = &r - &self.pow;
+            q.add_small(1);
+        }
+        (r < self.pow).then_some((q, r))
     }
 
     /// `(a / P, a mod P)` for any `a`: Barrett on `n`-limb blocks from the top.

@@ -12,7 +12,8 @@ fn sizes() -> Vec<usize> {
     let mut v: Vec<usize> = (0..40).collect();
     v.extend([63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 500, 1000]);
     if !emulated() {
-        v.extend([2047, 2048, 4000, 9000]);
+        // 9000 and 20000 limbs: divisions by powers of 4040 and 8079 limbs, NTT-sized.
+        v.extend([2047, 2048, 4000, 9000, 20000]);
     }
     v
 }
