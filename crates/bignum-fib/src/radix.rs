@@ -301,10 +301,11 @@ impl Power {
         let an = a << self.shift;
         debug_assert!(an.limbs.len() <= 2 * n);
         let q1 = an.shr_limbs(n - 1);
-        if n >= NTT_DIVISION_LIMBS && !q1.is_zero() {
-            if let Some(qr) = self.divrem_ntt(a, &q1, inv) {
-                return qr;
-            }
+        if n >= NTT_DIVISION_LIMBS
+            && !q1.is_zero()
+            && let Some(qr) = self.divrem_ntt(a, &q1, inv)
+        {
+            return qr;
         }
         let mut q = (&q1 * inv).shr_limbs(n + 1);
         // Barrett: the estimate is at most the quotient and at most 2 below it.
