@@ -116,6 +116,11 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
         krate: "bignum-fib",
         choices: &[Choice { backend: "mulx-adx", flags: &["bmi2", "adx"] }],
     },
+    // bignum-fib's NTT butterflies (reported by its own test, as `bignum-fib-ntt`).
+    HostBackends {
+        krate: "bignum-fib-ntt",
+        choices: &[Choice { backend: "avx512ifma", flags: &["avx512f", "avx512ifma"] }],
+    },
 ];
 
 /// A crate's host backends, most preferred first; with none of them usable, `portable`.

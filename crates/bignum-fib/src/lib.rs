@@ -44,6 +44,13 @@ pub use mul::{
     SQR_NTT_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds,
 };
 pub use nat::Nat;
+
+/// The engine of the NTT multiplication for products up to `2²¹` coefficients on this CPU:
+/// `avx512ifma` or `portable` (for the benches' backend report).
+#[doc(hidden)]
+pub fn ntt_engine() -> &'static str {
+    ntt::engine_name()
+}
 pub use radix::ParseNatError;
 
 /// `F(n)`, the `n`-th Fibonacci number (`F(0) = 0`, `F(1) = 1`).

@@ -18,10 +18,19 @@
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
 //!
+//! - Two engines ([`Engine`]): the portable one above, and on x86_64 CPUs with AVX-512 IFMA
+//!   one over three primes below `2⁵⁰` (product ≈2¹⁵⁰, so transforms up to `2²¹`) whose
+//!   butterflies run eight at a time in `crate::arch::ifma` (52-bit Montgomery, `R = 2⁵²`);
+//!   longer transforms take the portable engine. Loading, scaling and the CRT are the same
+//!   scalar code for both (`R = 2⁶⁴`), with the engine's primes and constants.
+//!
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
-//! two at or above `m − 1` coefficients.
+//! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 
 use std::sync::{Arc, Mutex, PoisonError};
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::ifma::Ifma;
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -31,21 +40,32 @@ const BLOCK: usize = 1 << 12;
 /// `N·2¹²⁸ < p₁p₂p₃`.
 const MAX_LOG_LEN: u32 = 40;
 
-/// Arithmetic modulo an odd prime `p < 2⁶²` in Montgomery form (`R = 2⁶⁴`).
+/// The largest transform of the IFMA engine: its primes' product is `2^149.9997`, and a
+/// cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+const IFMA_MAX_LOG_LEN: u32 = 21;
+
+/// `2⁵² − 1`.
+const LOW52: u64 = (1 << 52) - 1;
+
+/// Arithmetic modulo an odd prime `p < 2⁶²` in Montgomery form (`R = 2⁶⁴`), and the 52-bit
+/// Montgomery product of the IFMA engine (`R = 2⁵²`, for `p < 2⁵⁰`).
 #[derive(Clone, Copy, Debug)]
 struct Field {
     p: u64,
     /// `p⁻¹ mod 2⁶⁴`.
     pinv: u64,
+    /// `−p⁻¹ mod 2⁵²`.
+    pinv52: u64,
     /// `2¹²⁸ mod p`: `redc(x · r2) = x·R mod p`.
     r2: u64,
-    /// `2⁶² − p`: reduces any 64-bit value with one multiplication.
+    /// `2⁶² − p`: reduces any 64-bit value with one multiplication (for `p > 2⁶¹`).
     delta: u64,
     /// A generator of the multiplicative group.
     generator: u64,
 }
 
-const fn pow_mod(mut b: u64, mut e: u64, p: u64) -> u64 {
+const fn pow_mod(b: u64, mut e: u64, p: u64) -> u64 {
     let mut r = 1u128;
     let mut bb = b as u128 % p as u128;
     while e > 0 {
@@ -55,8 +75,7 @@ const fn pow_mod(mut b: u64, mut e: u64, p: u64) -> u64 {
         bb = bb * bb % p as u128;
         e >>= 1;
     }
-    b = r as u64;
-    b
+    r as u64
 }
 
 impl Field {
@@ -70,7 +89,8 @@ impl Field {
         }
         let r = ((1u128 << 64) % p as u128) as u64;
         let r2 = ((r as u128 * r as u128) % p as u128) as u64;
-        Field { p, pinv: inv, r2, delta: (1u64 << 62) - p, generator }
+        let delta = (1u64 << 62).saturating_sub(p);
+        Field { p, pinv: inv, pinv52: inv.wrapping_neg() & LOW52, r2, delta, generator }
     }
 
     /// `t · R⁻¹ mod p` for `t < p·2⁶⁴`, fully reduced.
@@ -87,6 +107,16 @@ impl Field {
     #[inline(always)]
     fn mul(self, a: u64, b: u64) -> u64 {
         self.redc(u128::from(a) * u128::from(b))
+    }
+
+    /// `a · b · 2⁻⁵² mod p` for `a < 2⁵²`, `b < p < 2⁵⁰`: what `crate::arch::ifma` computes
+    /// per lane, for the transforms too short for its vectors.
+    #[inline(always)]
+    fn mul52(self, a: u64, b: u64) -> u64 {
+        let t = u128::from(a) * u128::from(b);
+        let m = (t as u64 & LOW52).wrapping_mul(self.pinv52) & LOW52;
+        let s = ((t + u128::from(m) * u128::from(self.p)) >> 52) as u64; // < 2p
+        self.fix(s, self.p)
     }
 
     /// `a − b mod p` for `a, b < 2⁶²` with `a − b ∈ (−p, p)`, without a branch: the sign bit
@@ -109,7 +139,7 @@ impl Field {
         self.fix(a, b)
     }
 
-    /// Any 64-bit value mod `p`: `x = h·2⁶² + l ≡ h·δ + l`, which is below `2p`.
+    /// Any 64-bit value mod `p > 2⁶¹`: `x = h·2⁶² + l ≡ h·δ + l`, which is below `2p`.
     #[inline(always)]
     fn reduce(self, x: u64) -> u64 {
         let t = (x >> 62) * self.delta + (x & ((1 << 62) - 1));
@@ -121,22 +151,179 @@ impl Field {
         self.mul(x, self.r2)
     }
 
-    /// A primitive `n`-th root of unity (`n` a power of two up to `2⁴⁰`), plain form.
+    /// A primitive `n`-th root of unity (`n` a power of two dividing `p − 1`), plain form.
     fn root(self, n: u64) -> u64 {
         pow_mod(self.generator, (self.p - 1) / n, self.p)
     }
 }
 
-/// The three primes `c·2⁴⁰ + 1` below `2⁶²` with the largest `c`, and their least
-/// generators (checked by the unit tests).
+/// The portable engine's primes: the three `c·2⁴⁰ + 1` below `2⁶²` with the largest `c`,
+/// and their least generators (checked by the unit tests).
 const FIELDS: [Field; 3] = [
     Field::new(0x3fff_c000_0000_0001, 11),
     Field::new(0x3fff_be00_0000_0001, 3),
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
-/// Twiddle tables for transforms up to `len` coefficients: `fwd[k][h + i] = w_{2h}^i · R`
-/// and `inv[k][h + i] = w_{2h}^{−i} · R` modulo prime `k`, for `h = 1, 2, 4, …, len/2`.
+/// The IFMA engine's primes: the three `c·2³² + 1` below `2⁵⁰` with the largest `c`.
+const FIELDS52: [Field; 3] = [
+    Field::new(0x0003_fff3_0000_0001, 5),
+    Field::new(0x0003_ffed_0000_0001, 7),
+    Field::new(0x0003_ffeb_0000_0001, 3),
+];
+
+/// Which primes and butterflies a product uses (the same for all its parts).
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    Portable,
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Ifma(Ifma),
+}
+
+impl Engine {
+    /// The engine for transforms of up to `n` coefficients on this CPU.
+    fn for_len(n: usize) -> Engine {
+        #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
+        if n.trailing_zeros() <= IFMA_MAX_LOG_LEN
+            && let Some(t) = ifma()
+        {
+            return Engine::Ifma(t);
+        }
+        let _ = n;
+        Engine::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Portable => "portable",
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => "avx512ifma",
+        }
+    }
+
+    fn fields(self) -> [Field; 3] {
+        match self {
+            Engine::Portable => FIELDS,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => FIELDS52,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Engine::Portable => 0,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => 1,
+        }
+    }
+
+    /// A limb as a residue: exact for the portable engine, times `2⁻⁶⁴` for IFMA (whose
+    /// primes are too small for [`Field::reduce`]); [`Engine::scale`] accounts for it.
+    #[inline(always)]
+    fn load(self, f: Field, x: u64) -> u64 {
+        match self {
+            Engine::Portable => f.reduce(x),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => f.redc(u128::from(x)),
+        }
+    }
+
+    /// A twiddle factor `w` (plain) as the butterflies take it: `w·2⁶⁴` or `w·2⁵² mod p`.
+    fn twiddle(self, f: Field, w: u64) -> u64 {
+        match self {
+            Engine::Portable => f.to_mont(w),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => f.mul(f.to_mont(w), (1 << 52) % f.p),
+        }
+    }
+
+    /// The constant `s` for which `f.mul(x, s)` turns the inverse transform's output of a
+    /// length-`n` product into the coefficient: the inverse leaves `n·c` times the loading
+    /// factors of both operands and the pointwise product's `R⁻¹`.
+    fn scale(self, f: Field, n: usize) -> u64 {
+        let inv_n = f.p - (f.p - 1) / n as u64; // n | p − 1
+        match self {
+            // n·c·2⁻⁶⁴ → c: s = n⁻¹·2¹²⁸.
+            Engine::Portable => f.to_mont(f.to_mont(inv_n)),
+            // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_) => {
+                let two = pow_mod(2, 244, f.p);
+                ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
+            }
+        }
+    }
+
+    /// `x[i] = x[i]·y[i]` (`y = None`: `x[i]²`), in the engine's Montgomery form.
+    fn pointwise(self, f: Field, x: &mut [u64], y: Option<&[u64]>) {
+        match self {
+            Engine::Portable => match y {
+                Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = f.mul(*x, y)),
+                None => x.iter_mut().for_each(|x| *x = f.mul(*x, *x)),
+            },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(t) => {
+                if x.len().is_multiple_of(8) {
+                    t.pointwise(x, y, f.p, f.pinv52);
+                } else {
+                    match y {
+                        Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = f.mul52(*x, y)),
+                        None => x.iter_mut().for_each(|x| *x = f.mul52(*x, *x)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// One decimation-in-frequency stage on blocks of `2h`: `(a, b) → (a + b, (a − b)·w^i)`.
+    #[inline(always)]
+    fn dif_stage(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
+        match self {
+            Engine::Portable => scalar_stage::<false>(f, x, h, w, Field::mul),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(t) => {
+                if x.len() >= 16 {
+                    t.dif_stage(x, h, w, f.p, f.pinv52);
+                } else {
+                    scalar_stage::<false>(f, x, h, w, Field::mul52);
+                }
+            }
+        }
+    }
+
+    /// One decimation-in-time stage on blocks of `2h`: `(a, b) → (a + b·w^i, a − b·w^i)`.
+    #[inline(always)]
+    fn dit_stage(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
+        match self {
+            Engine::Portable => scalar_stage::<true>(f, x, h, w, Field::mul),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(t) => {
+                if x.len() >= 16 {
+                    t.dit_stage(x, h, w, f.p, f.pinv52);
+                } else {
+                    scalar_stage::<true>(f, x, h, w, Field::mul52);
+                }
+            }
+        }
+    }
+}
+
+/// The IFMA token, detected once.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn ifma() -> Option<Ifma> {
+    static DETECTED: std::sync::OnceLock<Option<Ifma>> = std::sync::OnceLock::new();
+    *DETECTED.get_or_init(Ifma::new)
+}
+
+/// The engine that products of up to `2²¹` coefficients use here: `avx512ifma` or
+/// `portable` (longer ones always take the portable engine).
+pub(crate) fn engine_name() -> &'static str {
+    Engine::for_len(1 << 20).name()
+}
+
+/// Twiddle tables for transforms up to `len` coefficients: `fwd[k][h + i] = w_{2h}^i` and
+/// `inv[k][h + i] = w_{2h}^{−i}` modulo prime `k`, in the engine's form, for
+/// `h = 1, 2, 4, …, len/2`.
 struct Tables {
     len: usize,
     fwd: [Vec<u64>; 3],
@@ -144,7 +331,7 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(len: usize) -> Tables {
+    fn new(e: Engine, len: usize) -> Tables {
         let build = |f: Field, inverse: bool| {
             let mut t = vec![0u64; len.max(2)];
             let mut h = 1;
@@ -152,56 +339,58 @@ impl Tables {
                 let w = f.root(2 * h as u64);
                 let w = if inverse { pow_mod(w, f.p - 2, f.p) } else { w };
                 let w = f.to_mont(w);
+                // Powers in the R = 2⁶⁴ form, each converted to the engine's.
                 let mut cur = f.to_mont(1);
+                let plain = |m: u64| f.redc(u128::from(m));
                 for slot in &mut t[h..2 * h] {
-                    *slot = cur;
+                    *slot = e.twiddle(f, plain(cur));
                     cur = f.mul(cur, w);
                 }
                 h *= 2;
             }
             t
         };
-        Tables { len, fwd: FIELDS.map(|f| build(f, false)), inv: FIELDS.map(|f| build(f, true)) }
+        let fields = e.fields();
+        Tables { len, fwd: fields.map(|f| build(f, false)), inv: fields.map(|f| build(f, true)) }
     }
 }
 
-/// Tables for at least `len` coefficients, shared with every other product.
-fn tables(len: usize) -> Arc<Tables> {
-    static CACHE: Mutex<Option<Arc<Tables>>> = Mutex::new(None);
-    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+/// Tables for at least `len` coefficients, shared with every other product of the engine.
+fn tables(e: Engine, len: usize) -> Arc<Tables> {
+    static CACHE: [Mutex<Option<Arc<Tables>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+    let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
         _ => {
-            let t = Arc::new(Tables::new(len));
+            let t = Arc::new(Tables::new(e, len));
             *cache = Some(t.clone());
             t
         }
     }
 }
 
-/// One decimation-in-frequency stage on blocks of `2h`: `(a, b) → (a + b, (a − b)·w^i)`.
+/// A stage of scalar butterflies (DIF, or DIT when `DIT`) with the product `mul`.
 #[inline(always)]
-fn dif_stage(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
+fn scalar_stage<const DIT: bool>(
+    f: Field,
+    x: &mut [u64],
+    h: usize,
+    w: &[u64],
+    mul: impl Fn(Field, u64, u64) -> u64,
+) {
     for block in x.chunks_exact_mut(2 * h) {
         let (lo, hi) = block.split_at_mut(h);
         for ((a, b), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(&w[..h]) {
-            let (s, d) = (f.add(*a, *b), f.sub(*a, *b));
-            *a = s;
-            *b = f.mul(d, w);
-        }
-    }
-}
-
-/// One decimation-in-time stage on blocks of `2h`: `(a, b) → (a + b·w^i, a − b·w^i)`.
-#[inline(always)]
-fn dit_stage(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
-    for block in x.chunks_exact_mut(2 * h) {
-        let (lo, hi) = block.split_at_mut(h);
-        for ((a, b), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(&w[..h]) {
-            let t = f.mul(*b, w);
-            let (s, d) = (f.add(*a, t), f.sub(*a, t));
-            *a = s;
-            *b = d;
+            if DIT {
+                let t = mul(f, *b, w);
+                let (s, d) = (f.add(*a, t), f.sub(*a, t));
+                *a = s;
+                *b = d;
+            } else {
+                let (s, d) = (f.add(*a, *b), f.sub(*a, *b));
+                *a = s;
+                *b = mul(f, d, w);
+            }
         }
     }
 }
@@ -217,12 +406,12 @@ fn radix2_stage(f: Field, x: &mut [u64]) {
 }
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
-fn forward(f: Field, x: &mut [u64], tab: &[u64]) {
+fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
-            dif_stage(f, x, h, &tab[h..2 * h]);
+            e.dif_stage(f, x, h, &tab[h..2 * h]);
             h /= 2;
         }
         if n >= 2 {
@@ -230,15 +419,15 @@ fn forward(f: Field, x: &mut [u64], tab: &[u64]) {
         }
     } else {
         let h = n / 2;
-        dif_stage(f, x, h, &tab[h..n]);
+        e.dif_stage(f, x, h, &tab[h..n]);
         let (lo, hi) = x.split_at_mut(h);
-        forward(f, lo, tab);
-        forward(f, hi, tab);
+        forward(e, f, lo, tab);
+        forward(e, f, hi, tab);
     }
 }
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
-fn inverse(f: Field, x: &mut [u64], tab: &[u64]) {
+fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
         if n >= 2 {
@@ -246,15 +435,15 @@ fn inverse(f: Field, x: &mut [u64], tab: &[u64]) {
         }
         let mut h = 2;
         while h < n {
-            dit_stage(f, x, h, &tab[h..2 * h]);
+            e.dit_stage(f, x, h, &tab[h..2 * h]);
             h *= 2;
         }
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
-        inverse(f, lo, tab);
-        inverse(f, hi, tab);
-        dit_stage(f, x, h, &tab[h..n]);
+        inverse(e, f, lo, tab);
+        inverse(e, f, hi, tab);
+        e.dit_stage(f, x, h, &tab[h..n]);
     }
 }
 
@@ -268,19 +457,21 @@ fn transform_len(a_len: usize, b_len: usize) -> usize {
 
 /// `r = a · b` (`r.len() == a.len() + b.len()`, both operands non-empty).
 pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
-    convolve(r, a, Some(b));
+    let e = Engine::for_len(transform_len(a.len(), b.len()));
+    convolve(e, r, a, Some(b));
 }
 
 /// `r = a²` (`r.len() == 2·a.len()`, `a` non-empty): one forward transform per prime.
 pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
-    convolve(r, a, None);
+    let e = Engine::for_len(transform_len(a.len(), a.len()));
+    convolve(e, r, a, None);
 }
 
-fn convolve(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+fn convolve(e: Engine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
-    let residues = coefficients(a, b);
-    let carry = crt_into(r, &residues);
+    let residues = coefficients(e, a, b);
+    let carry = crt_into(e, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
 }
 
@@ -288,6 +479,7 @@ fn convolve(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
 /// other operands: the divisors of the decimal conversion and their reciprocals, each used
 /// by every division of its level.
 pub(crate) struct Transformed {
+    engine: Engine,
     n: usize,
     len: usize,
     hat: [Vec<u64>; 3],
@@ -295,34 +487,60 @@ pub(crate) struct Transformed {
 
 /// `x` transformed for products of transform length `n` (a power of two `>= x.len()`).
 pub(crate) fn transform(x: &[u64], n: usize) -> Transformed {
-    assert!(n.is_power_of_two() && n >= x.len().max(2) && n.trailing_zeros() <= MAX_LOG_LEN);
-    let tabs = tables(n);
-    let hat = core::array::from_fn(|k| {
-        let f = FIELDS[k];
-        let mut v: Vec<u64> = x.iter().map(|&l| f.reduce(l)).collect();
-        v.resize(n, 0);
-        forward(f, &mut v, &tabs.fwd[k]);
-        v
-    });
-    Transformed { n, len: x.len(), hat }
+    transform_with(Engine::for_len(n), x, n)
 }
 
-/// The cyclic convolution of length `b.n` of `a` with the transformed `b`, per prime.
-fn cyclic_with(a: &[u64], b: &Transformed) -> [Vec<u64>; 3] {
-    let n = b.n;
+fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
+    assert!(n.is_power_of_two() && n >= x.len().max(2) && n.trailing_zeros() <= MAX_LOG_LEN);
+    let tabs = tables(e, n);
+    let fields = e.fields();
+    let hat = core::array::from_fn(|k| {
+        let f = fields[k];
+        let mut v: Vec<u64> = x.iter().map(|&l| e.load(f, l)).collect();
+        v.resize(n, 0);
+        forward(e, f, &mut v, &tabs.fwd[k]);
+        v
+    });
+    Transformed { engine: e, n, len: x.len(), hat }
+}
+
+/// The cyclic convolution of length `n` (a power of two) of `a` and `b` (`None`: `a` with
+/// itself; `Some(Err(t))`: an operand already transformed to length `n`), zero-padded:
+/// `n` plain residues per prime.
+fn cyclic(
+    e: Engine,
+    a: &[u64],
+    b: Option<Result<&[u64], &Transformed>>,
+    n: usize,
+) -> [Vec<u64>; 3] {
     assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
-    let tabs = tables(n);
+    let tabs = tables(e, n);
+    let fields = e.fields();
+    let mut other = Vec::new();
     core::array::from_fn(|k| {
-        let f = FIELDS[k];
-        let mut x: Vec<u64> = a.iter().map(|&l| f.reduce(l)).collect();
-        x.resize(n, 0);
-        forward(f, &mut x, &tabs.fwd[k]);
-        for (x, &y) in x.iter_mut().zip(&b.hat[k]) {
-            *x = f.mul(*x, y);
+        let f = fields[k];
+        let load = |x: &[u64], buf: &mut Vec<u64>| {
+            buf.clear();
+            buf.extend(x.iter().map(|&l| e.load(f, l)));
+            buf.resize(n, 0);
+        };
+        let mut x = Vec::with_capacity(n);
+        load(a, &mut x);
+        forward(e, f, &mut x, &tabs.fwd[k]);
+        match b {
+            Some(Ok(b)) => {
+                load(b, &mut other);
+                forward(e, f, &mut other, &tabs.fwd[k]);
+                e.pointwise(f, &mut x, Some(&other));
+            }
+            Some(Err(t)) => {
+                debug_assert!(t.n == n && t.engine.index() == e.index());
+                e.pointwise(f, &mut x, Some(&t.hat[k]));
+            }
+            None => e.pointwise(f, &mut x, None),
         }
-        inverse(f, &mut x, &tabs.inv[k]);
-        let inv_n = f.p - (f.p - 1) / n as u64;
-        let scale = f.to_mont(f.to_mont(inv_n));
+        inverse(e, f, &mut x, &tabs.inv[k]);
+        let scale = e.scale(f, n);
         for x in x.iter_mut() {
             *x = f.mul(*x, scale);
         }
@@ -334,21 +552,21 @@ fn cyclic_with(a: &[u64], b: &Transformed) -> [Vec<u64>; 3] {
 /// (`a.len() + b.len − 1 <= b.n`); `r.len() == a.len() + b.len`.
 pub(crate) fn mul_transformed(r: &mut [u64], a: &[u64], b: &Transformed) {
     assert!(!a.is_empty() && a.len() + b.len - 1 <= b.n && r.len() == a.len() + b.len);
-    let mut residues = cyclic_with(a, b);
+    let mut residues = cyclic(b.engine, a, Some(Err(b)), b.n);
     for v in &mut residues {
         v.truncate(a.len() + b.len - 1);
     }
-    let carry = crt_into(r, &residues);
+    let carry = crt_into(b.engine, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
 }
 
-/// `r = a · b mod (B^n − 1)` (`B = 2⁶⁴`, `n = b.n = r.len()`, `a.len() <= n`): the cyclic
-/// convolution is that product, once the carries out of the top limb are added at the
-/// bottom. The result is in `[0, B^n − 1]` (`B^n − 1` also stands for zero).
+/// `r = a · b mod (B^n − 1)` (`B = 2⁶⁴`, `n = b.n = r.len() >= 4`, `a.len() <= n`): the
+/// cyclic convolution is that product, once the carries out of the top limb are added at
+/// the bottom. The result is in `[0, B^n − 1]` (`B^n − 1` also stands for zero).
 pub(crate) fn mul_mod_bnm1(r: &mut [u64], a: &[u64], b: &Transformed) {
     assert!(r.len() == b.n && b.n >= 4);
-    let residues = cyclic_with(a, b);
-    let carry = crt_into(r, &residues);
+    let residues = cyclic(b.engine, a, Some(Err(b)), b.n);
+    let carry = crt_into(b.engine, r, &residues);
     // B^n ≡ 1: what left the top comes back in at the bottom (at most twice, as the second
     // carry is at most 1).
     let mut pending = carry;
@@ -384,32 +602,32 @@ const SPLIT_MIN: usize = 1 << 10;
 /// operands (every term of those coefficients comes from there), computed recursively with
 /// a transform of at most `N/2`. At F(10⁸), whose products sit just above powers of two,
 /// this halves the work.
-fn coefficients(a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
+fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     let count = a.len() + b_len - 1;
     let n = transform_len(a.len(), b_len);
     let half = n / 2;
-    let e = count.saturating_sub(half);
+    let extra = count.saturating_sub(half);
     let split = half >= SPLIT_MIN
         && a.len() <= half
         && b_len <= half
-        && e >= 1
-        && (2 * e - 1).next_power_of_two() <= half / 2;
+        && extra >= 1
+        && (2 * extra - 1).next_power_of_two() <= half / 2;
     if !split {
-        let mut y = cyclic(a, b, n);
+        let mut y = cyclic(e, a, b.map(Ok), n);
         for v in &mut y {
             v.truncate(count);
         }
         return y;
     }
-    let mut y = cyclic(a, b, half);
-    // The top `e` limbs of each operand (`a.len() − e = half + 1 − b_len ≥ 1`).
-    let top_a = &a[a.len() - e..];
-    let top_b = b.map(|b| &b[b.len() - e..]);
-    let z = coefficients(top_a, top_b);
-    // z has 2e − 1 coefficients; c_{N+j} = z[e − 1 + j] for j < e.
-    for ((f, y), z) in FIELDS.into_iter().zip(&mut y).zip(&z) {
-        let wrapped = &z[e - 1..];
+    let mut y = cyclic(e, a, b.map(Ok), half);
+    // The top `extra` limbs of each operand (`a.len() − extra = half + 1 − b_len ≥ 1`).
+    let top_a = &a[a.len() - extra..];
+    let top_b = b.map(|b| &b[b.len() - extra..]);
+    let z = coefficients(e, top_a, top_b);
+    // z has 2·extra − 1 coefficients; c_{N+j} = z[extra − 1 + j] for j < extra.
+    for ((f, y), z) in e.fields().into_iter().zip(&mut y).zip(&z) {
+        let wrapped = &z[extra - 1..];
         for (y, &w) in y.iter_mut().zip(wrapped) {
             *y = f.sub(*y, w);
         }
@@ -418,48 +636,7 @@ fn coefficients(a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
     y
 }
 
-/// The cyclic convolution of length `n` (a power of two) of `a` and `b` (or `a` with
-/// itself), zero-padded, modulo each prime: `n` plain residues per prime.
-fn cyclic(a: &[u64], b: Option<&[u64]>, n: usize) -> [Vec<u64>; 3] {
-    let tabs = tables(n);
-    let load = |f: Field, x: &[u64], buf: &mut Vec<u64>| {
-        buf.clear();
-        buf.extend(x.iter().map(|&l| f.reduce(l)));
-        buf.resize(n, 0);
-    };
-    let mut residues: [Vec<u64>; 3] = Default::default();
-    let mut other = Vec::new();
-    for (k, f) in FIELDS.into_iter().enumerate() {
-        let x = &mut residues[k];
-        load(f, a, x);
-        forward(f, x, &tabs.fwd[k]);
-        match b {
-            Some(b) => {
-                load(f, b, &mut other);
-                forward(f, &mut other, &tabs.fwd[k]);
-                for (x, &y) in x.iter_mut().zip(&other) {
-                    *x = f.mul(*x, y);
-                }
-            }
-            None => {
-                for x in x.iter_mut() {
-                    *x = f.mul(*x, *x);
-                }
-            }
-        }
-        inverse(f, x, &tabs.inv[k]);
-        // The Montgomery products and the unscaled inverse leave `n·c·R⁻¹`; `R²/n` in
-        // Montgomery form turns that into `c`. (`n⁻¹ = p − (p − 1)/n` for n | p − 1.)
-        let inv_n = f.p - (f.p - 1) / n as u64;
-        let scale = f.to_mont(f.to_mont(inv_n));
-        for x in x.iter_mut() {
-            *x = f.mul(*x, scale);
-        }
-    }
-    residues
-}
-
-/// Garner's constants for the three fields.
+/// Garner's constants for three fields.
 struct Crt {
     /// `p₁⁻¹ mod p₂`, Montgomery form.
     inv_p1_mod_p2: u64,
@@ -472,8 +649,7 @@ struct Crt {
 }
 
 impl Crt {
-    fn new() -> Crt {
-        let [f1, f2, f3] = FIELDS;
+    fn new([f1, f2, f3]: [Field; 3]) -> Crt {
         let inv = |x: u64, f: Field| f.to_mont(pow_mod(x % f.p, f.p - 2, f.p));
         let p1p2_mod_p3 = ((u128::from(f1.p) * u128::from(f2.p)) % u128::from(f3.p)) as u64;
         Crt {
@@ -488,9 +664,9 @@ impl Crt {
 /// Reconstructs the coefficients from their residues and adds them with carries into `r`
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
-fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
-    let [f1, f2, f3] = FIELDS;
-    let c = Crt::new();
+fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
+    let [f1, f2, f3] = e.fields();
+    let c = Crt::new(e.fields());
     let count = residues[0].len();
     // The running sum of the coefficients that reach the current limb: 192 bits.
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
@@ -498,9 +674,9 @@ fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
         if i < count {
             let (y1, y2, y3) = (residues[0][i], residues[1][i], residues[2][i]);
             // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
-            let y1_2 = if y1 >= f2.p { y1 - f2.p } else { y1 }; // p₁ < 2·p₂
+            let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
             let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
-            let y1_3 = if y1 >= f3.p { y1 - f3.p } else { y1 };
+            let y1_3 = f3.fix(y1, f3.p);
             let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
             let t3 = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
             // Sum the three terms into the accumulator.
@@ -525,83 +701,124 @@ fn crt_into(r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
 mod tests {
     use super::*;
 
-    #[test]
-    fn fields_are_ntt_primes_with_the_given_generators() {
-        for f in FIELDS {
-            assert!(f.p > 1 << 61 && f.p < 1 << 62);
-            assert_eq!((f.p - 1) % (1 << MAX_LOG_LEN), 0);
-            assert_eq!(f.p.wrapping_mul(f.pinv), 1);
-            // p − 1 = c·2⁴⁰: a generator has order p − 1, i.e. no g^((p−1)/q) is 1 for a
-            // prime q | p − 1.
-            let mut c = (f.p - 1) >> MAX_LOG_LEN;
-            let mut primes = vec![2];
-            let mut q = 2;
-            while q * q <= c {
-                if c.is_multiple_of(q) {
-                    primes.push(q);
-                    while c.is_multiple_of(q) {
-                        c /= q;
-                    }
-                }
-                q += 1;
-            }
-            if c > 1 {
-                primes.push(c);
-            }
-            // A Fermat check with several bases (the primes are also checked by the CRT
-            // tests: a composite modulus would break the round trip).
-            for base in [2, 3, 5, 7, 11, 13] {
-                assert_eq!(pow_mod(base, f.p - 1, f.p), 1, "{} is not prime", f.p);
-            }
-            for q in primes {
-                assert_ne!(pow_mod(f.generator, (f.p - 1) / q, f.p), 1, "{} {q}", f.p);
-            }
+    /// The engines this CPU runs.
+    fn engines() -> Vec<Engine> {
+        let mut v = vec![Engine::Portable];
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some(t) = ifma() {
+            v.push(Engine::Ifma(t));
         }
+        v
     }
 
-    #[test]
-    fn field_arithmetic_matches_u128() {
-        let mut s = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
+    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
             s
-        };
+        }
+    }
+
+    #[test]
+    fn fields_are_ntt_primes_with_the_given_generators() {
+        for (fields, two_adicity) in [(FIELDS, MAX_LOG_LEN), (FIELDS52, 32)] {
+            for f in fields {
+                assert_eq!((f.p - 1) % (1 << two_adicity), 0);
+                assert_eq!(f.p.wrapping_mul(f.pinv), 1);
+                assert_eq!(f.p.wrapping_mul(f.pinv52) & LOW52, LOW52, "−p⁻¹ mod 2⁵²");
+                // p − 1 = c·2^k: a generator has order p − 1, i.e. no g^((p−1)/q) is 1 for
+                // a prime q | p − 1.
+                let mut c = (f.p - 1) >> two_adicity;
+                let mut primes = vec![2];
+                let mut q = 2;
+                while q * q <= c {
+                    if c.is_multiple_of(q) {
+                        primes.push(q);
+                        while c.is_multiple_of(q) {
+                            c /= q;
+                        }
+                    }
+                    q += 1;
+                }
+                if c > 1 {
+                    primes.push(c);
+                }
+                // A Fermat check with several bases (the primes are also checked by the
+                // product tests: a composite modulus would break them).
+                for base in [2, 3, 5, 7, 11, 13] {
+                    assert_eq!(pow_mod(base, f.p - 1, f.p), 1, "{} is not prime", f.p);
+                }
+                for q in primes {
+                    assert_ne!(pow_mod(f.generator, (f.p - 1) / q, f.p), 1, "{} {q}", f.p);
+                }
+            }
+            // Garner's single corrections need p₁ < 2p₂ and p₁ < 2p₃.
+            assert!(fields[0].p > fields[1].p && fields[1].p > fields[2].p);
+            assert!(fields[0].p < 2 * fields[2].p);
+        }
+        for f in FIELDS {
+            assert!(f.p > 1 << 61 && f.p < 1 << 62);
+        }
+        // The CRT bound of the IFMA engine: p₁p₂p₃ > 2^(128 + IFMA_MAX_LOG_LEN).
+        let bits: f64 = FIELDS52.iter().map(|f| (f.p as f64).log2()).sum();
+        assert!(FIELDS52.iter().all(|f| f.p < 1 << 50));
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        assert!(bits > f64::from(128 + IFMA_MAX_LOG_LEN) + 0.5, "{bits}");
+        assert!(bits > 149.5, "{bits}");
+    }
+
+    #[test]
+    fn field_arithmetic_matches_u128() {
+        let mut next = xorshift(0x1234_5678_9abc_def0);
+        let rounds = if cfg!(miri) { 20 } else { 1000 };
         for f in FIELDS {
             let m = u128::from(f.p);
-            for _ in 0..if cfg!(miri) { 20 } else { 1000 } {
-                let (x, y) = (next(), next() % f.p);
+            for _ in 0..rounds {
+                let (x, b) = (next(), next() % f.p);
                 let a = f.reduce(x);
                 assert_eq!(u128::from(a), u128::from(x) % m);
-                let b = y;
                 assert_eq!(u128::from(f.add(a, b)), (u128::from(a) + u128::from(b)) % m);
                 assert_eq!(u128::from(f.sub(a, b)), (u128::from(a) + m - u128::from(b)) % m);
                 let prod = f.mul(f.to_mont(a), b); // a·R·b·R⁻¹ = a·b
                 assert_eq!(u128::from(prod), u128::from(a) * u128::from(b) % m);
             }
         }
+        for f in FIELDS52 {
+            let m = u128::from(f.p);
+            let r52 = (1u128 << 52) % m;
+            for _ in 0..rounds {
+                let (a, b) = (next() & LOW52, next() % f.p);
+                // mul52(a, b)·2⁵² ≡ a·b
+                let prod = u128::from(f.mul52(a, b));
+                assert!(prod < m);
+                assert_eq!(prod * r52 % m, u128::from(a) * u128::from(b) % m);
+                // redc of a limb: x·2⁻⁶⁴
+                let x = next();
+                let r64 = (1u128 << 64) % m;
+                assert_eq!(u128::from(f.redc(u128::from(x))) * r64 % m, u128::from(x) % m);
+            }
+        }
     }
 
     #[test]
-    fn transforms_round_trip_and_convolve() {
-        let logs: &[u32] = if cfg!(miri) { &[1, 2, 3, 5] } else { &[1, 2, 3, 5, 8, 12, 13, 14] };
-        for &log in logs {
-            let n = 1usize << log;
-            let tabs = Tables::new(n);
-            for (k, f) in FIELDS.into_iter().enumerate() {
-                let x: Vec<u64> = (0..n as u64)
-                    .map(|i| f.reduce(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
-                    .collect();
-                let mut y = x.clone();
-                forward(f, &mut y, &tabs.fwd[k]);
-                inverse(f, &mut y, &tabs.inv[k]);
-                let n_mod = f.reduce(n as u64);
-                for (a, b) in x.iter().zip(&y) {
-                    assert_eq!(
-                        u128::from(*b),
-                        u128::from(*a) * u128::from(n_mod) % u128::from(f.p)
-                    );
+    fn transforms_round_trip() {
+        let logs: &[u32] = if cfg!(miri) { &[1, 2, 3, 5] } else { &[1, 2, 3, 4, 5, 8, 12, 13, 14] };
+        for e in engines() {
+            for &log in logs {
+                let n = 1usize << log;
+                let tabs = Tables::new(e, n);
+                for (k, f) in e.fields().into_iter().enumerate() {
+                    let m = u128::from(f.p);
+                    let x: Vec<u64> = (0..n as u64)
+                        .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
+                        .collect();
+                    let mut y = x.clone();
+                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    inverse(e, f, &mut y, &tabs.inv[k]);
+                    for (a, b) in x.iter().zip(&y) {
+                        assert_eq!(u128::from(*b), u128::from(*a) * n as u128 % m, "{e:?} 2^{log}");
+                    }
                 }
             }
         }
@@ -624,65 +841,53 @@ mod tests {
 
     #[test]
     fn transformed_operands() {
-        let mut s = 11u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(11);
         let cases: &[(usize, usize, usize)] =
             if cfg!(miri) { &[(3, 2, 8)] } else { &[(3, 2, 8), (40, 25, 64), (300, 200, 512)] };
-        for &(an, bn, n) in cases {
-            for ones in [false, true] {
-                let mut limb = || if ones { u64::MAX } else { next() };
-                let a: Vec<u64> = (0..an).map(|_| limb()).collect();
-                let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
-                let bt = transform(&b, n);
-                let want = schoolbook(&a, &b);
-                let mut got = vec![0u64; an + bn];
-                mul_transformed(&mut got, &a, &bt);
-                assert_eq!(got, want, "{an}x{bn}");
-                // mod B^h − 1 with h = n/2 < an + bn: fold the full product.
-                let h = n / 2;
-                let bh = transform(&b, h);
-                let mut cyc = vec![0u64; h];
-                mul_mod_bnm1(&mut cyc, &a[..an.min(h)], &bh);
-                let a_short = &a[..an.min(h)];
-                let full = schoolbook(a_short, &b);
-                let mut folded = vec![0u64; h];
-                for chunk in full.chunks(h) {
-                    let mut carry = 0u128;
-                    for (i, f) in folded.iter_mut().enumerate() {
-                        let t =
-                            u128::from(*f) + u128::from(chunk.get(i).copied().unwrap_or(0)) + carry;
-                        *f = t as u64;
-                        carry = t >> 64;
+        for e in engines() {
+            for &(an, bn, n) in cases {
+                for ones in [false, true] {
+                    let mut limb = || if ones { u64::MAX } else { next() };
+                    let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                    let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                    let want = schoolbook(&a, &b);
+                    let mut got = vec![0u64; an + bn];
+                    mul_transformed(&mut got, &a, &transform_with(e, &b, n));
+                    assert_eq!(got, want, "{e:?} {an}x{bn}");
+                    // mod B^h − 1 with h = n/2 < an + bn: against the folded full product.
+                    let h = n / 2;
+                    let a_short = &a[..an.min(h)];
+                    let mut cyc = vec![0u64; h];
+                    mul_mod_bnm1(&mut cyc, a_short, &transform_with(e, &b, h));
+                    let mut folded = vec![0u64; h];
+                    for chunk in schoolbook(a_short, &b).chunks(h) {
+                        let mut carry = 0u128;
+                        for (i, f) in folded.iter_mut().enumerate() {
+                            let t = u128::from(*f)
+                                + u128::from(chunk.get(i).copied().unwrap_or(0))
+                                + carry;
+                            *f = t as u64;
+                            carry = t >> 64;
+                        }
+                        let mut i = 0;
+                        while carry != 0 {
+                            let t = u128::from(folded[i]) + carry;
+                            folded[i] = t as u64;
+                            carry = t >> 64;
+                            i = (i + 1) % h;
+                        }
                     }
-                    let mut i = 0;
-                    while carry != 0 {
-                        let t = u128::from(folded[i]) + carry;
-                        folded[i] = t as u64;
-                        carry = t >> 64;
-                        i = (i + 1) % h;
-                    }
+                    let zero =
+                        |v: &[u64]| v.iter().all(|&l| l == 0) || v.iter().all(|&l| l == u64::MAX);
+                    assert!(cyc == folded || (zero(&cyc) && zero(&folded)), "{e:?} mod B^{h}−1");
                 }
-                let zero =
-                    |v: &[u64]| v.iter().all(|&l| l == 0) || v.iter().all(|&l| l == u64::MAX);
-                assert!(cyc == folded || (zero(&cyc) && zero(&folded)), "{an}x{bn} mod B^{h}-1");
             }
         }
     }
 
     #[test]
     fn products_match_schoolbook() {
-        let mut s = 7u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(7);
         let sizes: &[(usize, usize)] = if cfg!(miri) {
             &[(1, 1), (2, 1), (3, 3), (5, 2), (17, 16)]
         } else {
@@ -692,6 +897,7 @@ mod tests {
                 (2, 1),
                 (3, 3),
                 (5, 2),
+                (8, 8),
                 (17, 16),
                 (100, 37),
                 (4097, 1000),
@@ -700,36 +906,42 @@ mod tests {
                 (1500, 1500),
             ]
         };
-        for &(an, bn) in sizes {
-            for pattern in 0..3 {
-                let mut limb = || match pattern {
-                    0 => next(),
-                    1 => u64::MAX,
-                    _ => next() & 0xff,
-                };
-                let a: Vec<u64> = (0..an).map(|_| limb()).collect();
-                let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
-                let mut want = vec![0u64; an + bn];
-                for (i, &x) in a.iter().enumerate() {
-                    let mut carry = 0u128;
-                    for (j, &y) in b.iter().enumerate() {
-                        let t = u128::from(x) * u128::from(y) + u128::from(want[i + j]) + carry;
-                        want[i + j] = t as u64;
-                        carry = t >> 64;
-                    }
-                    want[i + bn] = carry as u64;
-                }
-                let mut got = vec![0u64; an + bn];
-                mul(&mut got, &a, &b);
-                assert_eq!(got, want, "{an}×{bn} pattern {pattern}");
-                if an == bn {
+        for e in engines() {
+            for &(an, bn) in sizes {
+                for pattern in 0..3 {
+                    let mut limb = || match pattern {
+                        0 => next(),
+                        1 => u64::MAX,
+                        _ => next() & 0xff,
+                    };
+                    let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                    let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                    let want = schoolbook(&a, &b);
+                    let mut got = vec![0u64; an + bn];
+                    convolve(e, &mut got, &a, Some(&b));
+                    assert_eq!(got, want, "{e:?} {an}×{bn} pattern {pattern}");
                     let mut sq = vec![0u64; 2 * an];
-                    sqr(&mut sq, &a);
-                    let mut want_sq = vec![0u64; 2 * an];
-                    mul(&mut want_sq, &a, &a);
-                    assert_eq!(sq, want_sq, "{an}² pattern {pattern}");
+                    convolve(e, &mut sq, &a, None);
+                    assert_eq!(sq, schoolbook(&a, &a), "{e:?} {an}² pattern {pattern}");
                 }
             }
         }
+    }
+
+    /// The IFMA engine's largest transforms, with all-ones operands (the largest
+    /// coefficients the CRT bound must cover): against the portable engine.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn ifma_engine_at_its_longest_transform() {
+        let Some(ifma) = engines().get(1).copied() else { return };
+        let n = 1usize << 20; // a product of 2·2²⁰ limbs: a transform of 2²¹
+        let a = vec![u64::MAX; n];
+        let (mut r1, mut r2) = (vec![0u64; 2 * n], vec![0u64; 2 * n]);
+        convolve(ifma, &mut r1, &a, None);
+        convolve(Engine::Portable, &mut r2, &a, None);
+        assert!(r1 == r2, "(B^{n} − 1)² differs between the engines");
+        // (B^n − 1)² = B^2n − 2B^n + 1
+        assert_eq!(r1[0], 1);
+        assert_eq!(r1[n], u64::MAX - 1);
     }
 }

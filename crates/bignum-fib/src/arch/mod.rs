@@ -1,10 +1,13 @@
-//! Architecture-specific limb kernels. Each backend is a zero-sized token implementing
-//! [`crate::dispatch::Kernels`]; its constructor checks the CPU, so holding the token proves
-//! the check and the kernels are safe to call. Miri cannot run inline assembly: under Miri
+//! Architecture-specific limb kernels (and the NTT's AVX-512 IFMA butterflies, `ifma`).
+//! Each backend is a zero-sized token implementing [`crate::dispatch::Kernels`]; its
+//! constructor checks the CPU, so holding the token proves the check and the kernels are
+//! safe to call. Miri cannot run inline assembly: under Miri
 //! none of these modules is compiled.
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 pub(crate) mod aarch64;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) mod ifma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod x86_64;
 
