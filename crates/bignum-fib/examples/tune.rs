@@ -128,7 +128,7 @@ fn ntt_crossover() {
     let ntt = Thresholds { mul_ntt: 1, sqr_ntt: 1, ..Thresholds::DEFAULT };
     let k = Backend::detect();
     println!("n: ns for mul toom3 / mul ntt / sqr toom3 / sqr ntt");
-    for n in [500usize, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4000, 6000, 8000, 16000, 64000] {
+    for n in [100usize, 150, 200, 250, 300, 400, 500, 750, 1000, 2000, 4000, 16000, 64000] {
         let (a, b) = (nat(n, 3), nat(n, 4));
         let t = [
             time(|| drop(black_box(a.mul_with(&b, k, &toom)))),

@@ -43,11 +43,22 @@ pub const MUL_TOOM3_THRESHOLD: usize = 110;
 pub const SQR_KARATSUBA_THRESHOLD: usize = 90;
 /// Squaring: Toom-3 from this many limbs (measured: see above).
 pub const SQR_TOOM3_THRESHOLD: usize = 180;
-/// Multiplication: the NTT from this many limbs of the shorter operand (measured: see
-/// `NTT_MEASURED`).
+// The NTT's thresholds, measured with `cargo run --release -p bignum-fib --example tune
+// ntt` (n×n products and n-limb squares, Toom-3 over the tuned lower rungs against the NTT,
+// fastest of 15 batches, the other core busy). Portable engine (ns): mul 3000 limbs 971980
+// Toom-3 / 776770 NTT … 4000: 1333400 / 1163962 (noisy: at 3000 the NTT pads 5999 to 8192
+// coefficients); sqr 3000: 416654 / 639074, 4000: 849731 / 572247. IFMA engine: mul 250:
+// 13991 / 12422, 300: 18322 / 20177, 400: 28633 / 22560; sqr 300: 12535 / 15922, 400:
+// 19579 / 17739.
+
+/// Multiplication: the NTT from this many limbs of the shorter operand, portable engine.
 pub const MUL_NTT_THRESHOLD: usize = 3500;
-/// Squaring: the NTT from this many limbs (measured: see `NTT_MEASURED`).
+/// Squaring: the NTT from this many limbs, portable engine.
 pub const SQR_NTT_THRESHOLD: usize = 3500;
+/// Multiplication: the NTT from this many limbs with the AVX-512 IFMA engine.
+pub const MUL_NTT_THRESHOLD_IFMA: usize = 350;
+/// Squaring: the NTT from this many limbs with the AVX-512 IFMA engine.
+pub const SQR_NTT_THRESHOLD_IFMA: usize = 400;
 
 impl Thresholds {
     /// The tuned ladder.
@@ -68,6 +79,22 @@ impl Thresholds {
         mul_ntt: usize::MAX,
         sqr_ntt: usize::MAX,
     };
+}
+
+impl Thresholds {
+    /// The tuned ladder for this CPU: [`Thresholds::DEFAULT`], with the NTT's thresholds of
+    /// the engine it runs here (what `Nat`'s operators use).
+    pub fn detect() -> Thresholds {
+        if crate::ntt::engine_name() == "avx512ifma" {
+            Thresholds {
+                mul_ntt: MUL_NTT_THRESHOLD_IFMA,
+                sqr_ntt: SQR_NTT_THRESHOLD_IFMA,
+                ..Thresholds::DEFAULT
+            }
+        } else {
+            Thresholds::DEFAULT
+        }
+    }
 }
 
 impl Default for Thresholds {

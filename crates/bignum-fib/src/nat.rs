@@ -147,7 +147,7 @@ pub(crate) fn square_limbs(a: &[u64]) -> Nat {
         return Nat::zero();
     }
     let mut r = vec![0u64; 2 * a.len()];
-    with_kernels!(Backend::detect(), k => mul::sqr(k, &mut r, a, &Thresholds::DEFAULT));
+    with_kernels!(Backend::detect(), k => mul::sqr(k, &mut r, a, &Thresholds::detect()));
     Nat::from_limbs(r)
 }
 
@@ -165,7 +165,7 @@ fn mul_limbs(a: &[u64], b: &[u64]) -> Nat {
         return square_limbs(a);
     }
     let mut r = vec![0u64; a.len() + b.len()];
-    with_kernels!(Backend::detect(), k => mul::mul_any(k, &mut r, a, b, &Thresholds::DEFAULT));
+    with_kernels!(Backend::detect(), k => mul::mul_any(k, &mut r, a, b, &Thresholds::detect()));
     Nat::from_limbs(r)
 }
 

@@ -23,10 +23,6 @@ const DIGITS_PER_LIMB: usize = 19;
 /// within noise of each other; 32 is in the middle.
 pub(crate) const DECIMAL_BASECASE_LIMBS: usize = 32;
 
-/// Divisions by powers of at least this many limbs take [`Power::divrem_ntt`] (the size
-/// from which the products it replaces are NTT products).
-const NTT_DIVISION_LIMBS: usize = crate::mul::MUL_NTT_THRESHOLD;
-
 /// Reciprocals of at most this many limbs are computed by schoolbook division (the Newton
 /// iteration's base case; the Newton step needs more than 4).
 const RECIPROCAL_BASECASE_LIMBS: usize = 16;
@@ -301,7 +297,8 @@ impl Power {
         let an = a << self.shift;
         debug_assert!(an.limbs.len() <= 2 * n);
         let q1 = an.shr_limbs(n - 1);
-        if n >= NTT_DIVISION_LIMBS
+        // From the size where the products it replaces are NTT products.
+        if n >= crate::mul::Thresholds::detect().mul_ntt
             && !q1.is_zero()
             && let Some(qr) = self.divrem_ntt(a, &q1, inv)
         {

@@ -5,8 +5,8 @@
 mod common;
 
 use bignum_fib::{
-    Backend, MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_TOOM3_THRESHOLD, Nat,
-    SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds, backends,
+    Backend, MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_IFMA,
+    MUL_TOOM3_THRESHOLD, Nat, SQR_KARATSUBA_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds, backends,
 };
 use common::{Rng, emulated, to_big};
 
@@ -135,15 +135,24 @@ fn ntt_matches_toom3() {
     }
 }
 
-/// The tuned ladder with the NTT at its threshold, ±2 limbs, against Toom-3.
+/// The tuned ladders (portable and this CPU's NTT engine) at the NTT's thresholds, ±2
+/// limbs, against Toom-3.
 #[test]
 #[cfg_attr(miri, ignore)]
 fn at_the_ntt_thresholds() {
     let mut rng = Rng(4);
     let toom = Thresholds { mul_ntt: usize::MAX, sqr_ntt: usize::MAX, ..Thresholds::DEFAULT };
-    for n in around(MUL_NTT_THRESHOLD).chain(around(SQR_NTT_THRESHOLD)) {
-        let (a, b) = (rng.nat(n), rng.nat(n + n / 5));
-        assert_eq!(&a * &b, a.mul_with(&b, Backend::detect(), &toom), "{n} limbs");
-        assert_eq!(a.square(), a.square_with(Backend::detect(), &toom), "{n}² limbs");
+    let here = Thresholds::detect();
+    assert!(
+        here.mul_ntt == MUL_NTT_THRESHOLD || here.mul_ntt == MUL_NTT_THRESHOLD_IFMA,
+        "{here:?}"
+    );
+    for t in [Thresholds::DEFAULT, here] {
+        for n in around(t.mul_ntt).chain(around(t.sqr_ntt)) {
+            let (a, b) = (rng.nat(n), rng.nat(n + n / 5));
+            let k = Backend::detect();
+            assert_eq!(a.mul_with(&b, k, &t), a.mul_with(&b, k, &toom), "{n} limbs");
+            assert_eq!(a.square_with(k, &t), a.square_with(k, &toom), "{n}² limbs");
+        }
     }
 }
