@@ -4,10 +4,11 @@
 //! (`bignum-fib/fib-1e8`: compute, decimal), ours and malachite only (the other peers take
 //! minutes there), not under `--quick`.
 //!
-//! None of the peers has a Fibonacci function of its own (GMP's `mpz_fib_ui` would be the
-//! one, through `rug`; see the crate notes), so each runs the same algorithm as ours, GMP's
-//! two-squarings-per-bit recurrence with one multiplication on the last step, written once
-//! over [`Arith`] with the peer's own squaring and multiplication.
+//! The Rust peers have no Fibonacci function of their own, so each runs the same algorithm as
+//! ours, GMP's two-squarings-per-bit recurrence with one multiplication on the last step,
+//! written once over [`Arith`] with the peer's own squaring and multiplication. GMP itself
+//! (`gmp-6.2`, with the `gmp` feature that `cargo xtask bench` turns on) runs its own
+//! `mpz_fib_ui` and `mpz_get_str`, through `rug`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -168,6 +169,13 @@ fn bench_fib(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
             b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)))
         });
+        #[cfg(feature = "gmp")]
+        {
+            assert_eq!(gmp::fib(n).to_string(), ours);
+            g.bench_with_input(BenchmarkId::new(gmp::NAME, n), &n, |b, &n| {
+                b.iter(|| gmp::fib(black_box(n)))
+            });
+        }
     }
     g.finish();
 }
@@ -191,6 +199,10 @@ fn bench_fib_decimal(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
             b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)).decimal())
         });
+        #[cfg(feature = "gmp")]
+        g.bench_with_input(BenchmarkId::new(gmp::NAME, n), &n, |b, &n| {
+            b.iter(|| gmp::fib(black_box(n)).to_string_radix(10))
+        });
     }
     g.finish();
 }
@@ -209,6 +221,13 @@ fn bench_decimal(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &theirs, |b, x| {
             b.iter(|| black_box(x).decimal())
         });
+        #[cfg(feature = "gmp")]
+        {
+            let x = gmp::fib(n);
+            g.bench_with_input(BenchmarkId::new(gmp::NAME, n), &x, |b, x| {
+                b.iter(|| black_box(x).to_string_radix(10))
+            });
+        }
     }
     g.finish();
 }
@@ -235,7 +254,27 @@ fn bench_1e8(c: &mut Criterion) {
     g.bench_function(id("malachite-nz-0.6", "decimal"), |b| {
         b.iter(|| black_box(&theirs).decimal())
     });
+    #[cfg(feature = "gmp")]
+    {
+        let x = gmp::fib(N);
+        assert_eq!(x.to_string_radix(10), ours.to_string());
+        g.bench_function(id(gmp::NAME, "compute"), |b| b.iter(|| gmp::fib(black_box(N))));
+        g.bench_function(id(gmp::NAME, "decimal"), |b| {
+            b.iter(|| black_box(&x).to_string_radix(10))
+        });
+    }
     g.finish();
+}
+
+/// GMP through rug (Debian's libgmp 6.2).
+#[cfg(feature = "gmp")]
+mod gmp {
+    pub const NAME: &str = "gmp-6.2";
+
+    /// `mpz_fib_ui`.
+    pub fn fib(n: u64) -> rug::Integer {
+        rug::Integer::from(rug::Integer::fibonacci(u32::try_from(n).expect("n fits u32")))
+    }
 }
 
 criterion_group!(benches, bench_fib, bench_fib_decimal, bench_decimal, bench_1e8);

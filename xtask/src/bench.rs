@@ -41,11 +41,19 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     } else {
         BENCHES.iter().copied().filter(|b| opts.benches.iter().any(|o| o == b)).collect()
     };
+    // GMP is a peer of bignum-fib (the benches' `gmp` feature links Debian's libgmp).
+    crate::install::ensure(&crate::install::Needs {
+        targets: Vec::new(),
+        lints: false,
+        miri: false,
+        vm: false,
+        gmp: true,
+    })?;
     let started = SystemTime::now();
     let clock = Instant::now();
     // Build everything first, so that compile time is not mistaken for a stuck bench.
     let mut build = bench_cargo();
-    build.args(["bench", "--package", "benches", "--no-run"]);
+    build.args(["bench", "--package", "benches", "--features", "gmp", "--no-run"]);
     for b in &selected {
         build.args(["--bench", b]);
     }
@@ -55,7 +63,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     for (i, b) in selected.iter().enumerate() {
         eprintln!("xtask: [{}/{}] bench {b}", i + 1, selected.len());
         let mut cmd = bench_cargo();
-        cmd.args(["bench", "--package", "benches", "--bench", b, "--"]);
+        cmd.args(["bench", "--package", "benches", "--features", "gmp", "--bench", b, "--"]);
         if opts.quick {
             // A minute-scale run: short warm-up and measurement, few samples; the benches
             // read XTASK_BENCH_QUICK and take fewer sizes.

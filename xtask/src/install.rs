@@ -18,6 +18,8 @@ pub struct Needs {
     pub miri: bool,
     /// The kernel-VM stage: qemu-system, static busybox, kmod, xz (`vm::PACKAGES`).
     pub vm: bool,
+    /// GMP's headers and library, for the benches' GMP peer.
+    pub gmp: bool,
 }
 
 /// Installs what `needs` lists and is missing; says what it installed.
@@ -50,6 +52,9 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
                 want(pkg);
             }
         }
+    }
+    if needs.gmp && !dpkg_installed("libgmp-dev") {
+        want("libgmp-dev");
     }
     if missing.is_empty() {
         return Ok(());

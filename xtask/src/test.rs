@@ -51,6 +51,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         lints: opts.host,
         miri: opts.host,
         vm: opts.vm,
+        gmp: false,
     })?;
 
     let mut outcomes = Vec::new();
