@@ -2,7 +2,7 @@
 //! constants in `src/mul.rs` were chosen): for each size, the time of each rung with the
 //! higher rungs switched off.
 //!
-//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr|ntt]`
+//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr|ntt|decimal]`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -98,6 +98,13 @@ fn main() {
             let tt =
                 time(|| drop(black_box(a.mul_with(&b, k, &Thresholds::DEFAULT.with_toom_from(n)))));
             println!("{n:6} {tb:12.0} {tk:12.0} {tt:12.0}");
+        }
+    }
+    if what == "all" || what == "decimal" {
+        println!("decimal conversion of F(n): ns");
+        for n in [10_000u64, 100_000, 1_000_000] {
+            let f = bignum_fib::fib(n);
+            println!("{n:9} {:12.0}", time(|| drop(black_box(f.to_string()))));
         }
     }
     if what == "all" || what == "ntt" {

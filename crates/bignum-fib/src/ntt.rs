@@ -665,32 +665,37 @@ impl Crt {
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
 fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
+    static CRT: [std::sync::OnceLock<Crt>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
     let [f1, f2, f3] = e.fields();
-    let c = Crt::new(e.fields());
+    let c = CRT[e.index()].get_or_init(|| Crt::new(e.fields()));
     let count = residues[0].len();
+    debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
+    let (head, tail) = r.split_at_mut(count);
     // The running sum of the coefficients that reach the current limb: 192 bits.
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
-    for (i, limb) in r.iter_mut().enumerate() {
-        if i < count {
-            let (y1, y2, y3) = (residues[0][i], residues[1][i], residues[2][i]);
-            // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
-            let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
-            let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
-            let y1_3 = f3.fix(y1, f3.p);
-            let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
-            let t3 = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
-            // Sum the three terms into the accumulator.
-            let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
-            let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
-            let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
-            // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
-            let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
-            let s1 =
-                u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
-            let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
-            debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
-            (acc0, acc1, acc2) = (s0 as u64, s1 as u64, s2 as u64);
-        }
+    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]);
+    for (limb, ((&y1, &y2), &y3)) in head.iter_mut().zip(ys) {
+        // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
+        let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
+        let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
+        let y1_3 = f3.fix(y1, f3.p);
+        let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
+        let t3 = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
+        // Sum the three terms into the accumulator.
+        let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
+        let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
+        let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
+        // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
+        let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
+        let s1 =
+            u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
+        let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
+        debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
+        *limb = s0 as u64;
+        (acc0, acc1, acc2) = (s1 as u64, s2 as u64, 0);
+    }
+    for limb in tail {
         *limb = acc0;
         (acc0, acc1, acc2) = (acc1, acc2, 0);
     }

@@ -19,9 +19,11 @@ const TEN19: u64 = 10_000_000_000_000_000_000;
 const DIGITS_PER_LIMB: usize = 19;
 
 /// Below this many limbs a number is converted to decimal by repeated division by `10^19`
-/// (quadratic, but cheap per limb). Measured with `fib --time` at F(10^6): 16–48 limbs are
-/// within noise of each other; 32 is in the middle.
-pub(crate) const DECIMAL_BASECASE_LIMBS: usize = 32;
+/// (quadratic, but cheap per limb). Measured with `cargo run --release -p bignum-fib
+/// --example tune decimal` (F(10⁴), F(10⁵), F(10⁶), fastest of 15 batches, ns): 16 limbs
+/// 17212 / 539047 / 6446180, 24: 17550 / 562619 / 6639608, 32: 18330 / 558724 / 6455003;
+/// 64 and 128 are slower (21142 / 705119 / 8425824 at 64).
+pub(crate) const DECIMAL_BASECASE_LIMBS: usize = 16;
 
 /// Reciprocals of at most this many limbs are computed by schoolbook division (the Newton
 /// iteration's base case; the Newton step needs more than 4).
