@@ -56,6 +56,7 @@ struct Field {
     /// `p⁻¹ mod 2⁶⁴`.
     pinv: u64,
     /// `−p⁻¹ mod 2⁵²`.
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     pinv52: u64,
     /// `2¹²⁸ mod p`: `redc(x · r2) = x·R mod p`.
     r2: u64,
@@ -112,6 +113,7 @@ impl Field {
     /// `a · b · 2⁻⁵² mod p` for `a < 2⁵²`, `b < p < 2⁵⁰`: what `crate::arch::ifma` computes
     /// per lane, for the transforms too short for its vectors.
     #[inline(always)]
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     fn mul52(self, a: u64, b: u64) -> u64 {
         let t = u128::from(a) * u128::from(b);
         let m = (t as u64 & LOW52).wrapping_mul(self.pinv52) & LOW52;
@@ -166,6 +168,7 @@ const FIELDS: [Field; 3] = [
 ];
 
 /// The IFMA engine's primes: the three `c·2³² + 1` below `2⁵⁰` with the largest `c`.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
 const FIELDS52: [Field; 3] = [
     Field::new(0x0003_fff3_0000_0001, 5),
     Field::new(0x0003_ffed_0000_0001, 7),
@@ -707,6 +710,7 @@ mod tests {
     use super::*;
 
     /// The engines this CPU runs.
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(unused_mut))]
     fn engines() -> Vec<Engine> {
         let mut v = vec![Engine::Portable];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
