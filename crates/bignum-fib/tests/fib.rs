@@ -22,8 +22,8 @@ fn check_fact(n: u64, digits: u64, first: &str, last: &str) {
     assert_eq!(f.decimal_digits(), digits, "decimal_digits of F({n})");
 }
 
-/// F(10⁸) (the spec's last fact): about a second to compute and several to print, so
-/// not by default; `cargo test --release -p bignum-fib --test fib -- --ignored`.
+/// F(10⁸) (the spec's last fact): seconds in a debug build, so not by default; `cargo
+/// xtask bench` runs it (`cargo test --release -p bignum-fib --test fib -- --ignored`).
 #[test]
 #[ignore = "F(10^8) takes seconds; run with --ignored"]
 fn spec_fact_10_pow_8() {
