@@ -278,33 +278,18 @@ impl Engine {
         }
     }
 
-    /// One decimation-in-frequency stage on blocks of `2h`: `(a, b) → (a + b, (a − b)·w^i)`.
+    /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
+    /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`.
     #[inline(always)]
-    fn dif_stage(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
+    fn stage<const DIT: bool>(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
         match self {
-            Engine::Portable => scalar_stage::<false>(f, x, h, w, Field::mul),
+            Engine::Portable => scalar_stage::<DIT>(f, x, h, w, Field::mul),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(t) => {
                 if x.len() >= 16 {
-                    t.dif_stage(x, h, w, f.p, f.pinv52);
+                    t.stage::<DIT>(x, h, w, f.p, f.pinv52);
                 } else {
-                    scalar_stage::<false>(f, x, h, w, Field::mul52);
-                }
-            }
-        }
-    }
-
-    /// One decimation-in-time stage on blocks of `2h`: `(a, b) → (a + b·w^i, a − b·w^i)`.
-    #[inline(always)]
-    fn dit_stage(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
-        match self {
-            Engine::Portable => scalar_stage::<true>(f, x, h, w, Field::mul),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(t) => {
-                if x.len() >= 16 {
-                    t.dit_stage(x, h, w, f.p, f.pinv52);
-                } else {
-                    scalar_stage::<true>(f, x, h, w, Field::mul52);
+                    scalar_stage::<DIT>(f, x, h, w, Field::mul52);
                 }
             }
         }
@@ -414,7 +399,7 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
-            e.dif_stage(f, x, h, &tab[h..2 * h]);
+            e.stage::<false>(f, x, h, &tab[h..2 * h]);
             h /= 2;
         }
         if n >= 2 {
@@ -422,7 +407,7 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
     } else {
         let h = n / 2;
-        e.dif_stage(f, x, h, &tab[h..n]);
+        e.stage::<false>(f, x, h, &tab[h..n]);
         let (lo, hi) = x.split_at_mut(h);
         forward(e, f, lo, tab);
         forward(e, f, hi, tab);
@@ -438,7 +423,7 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
         let mut h = 2;
         while h < n {
-            e.dit_stage(f, x, h, &tab[h..2 * h]);
+            e.stage::<true>(f, x, h, &tab[h..2 * h]);
             h *= 2;
         }
     } else {
@@ -446,7 +431,7 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         let (lo, hi) = x.split_at_mut(h);
         inverse(e, f, lo, tab);
         inverse(e, f, hi, tab);
-        e.dit_stage(f, x, h, &tab[h..n]);
+        e.stage::<true>(f, x, h, &tab[h..n]);
     }
 }
 
@@ -570,26 +555,33 @@ pub(crate) fn mul_mod_bnm1(r: &mut [u64], a: &[u64], b: &Transformed) {
     assert!(r.len() == b.n && b.n >= 4);
     let residues = cyclic(b.engine, a, Some(Err(b)), b.n);
     let carry = crt_into(b.engine, r, &residues);
-    // B^n ≡ 1: what left the top comes back in at the bottom (at most twice, as the second
-    // carry is at most 1).
-    let mut pending = carry;
-    let last = r.len() - 1;
-    while pending != [0; 3] {
-        let mut c = 0u128;
-        let mut out = 0u64;
-        for (i, limb) in r.iter_mut().enumerate() {
-            let add = if i < 3 { pending[i] } else { 0 };
-            if add == 0 && c == 0 && i >= 3 {
-                break;
+    // B^n ≡ 1: what left the top comes back in at the bottom.
+    add_mod_bnm1(r, &carry);
+}
+
+/// `r += x mod (B^n − 1)` for `n = r.len() >= x.len()`: a carry out of the top limb comes
+/// back in at the bottom (`B^n ≡ 1`). The result is in `[0, B^n − 1]`.
+pub(crate) fn add_mod_bnm1(r: &mut [u64], x: &[u64]) {
+    debug_assert!(r.len() >= x.len());
+    let mut carry = false;
+    for (i, limb) in r.iter_mut().enumerate() {
+        let Some(&y) = x.get(i) else {
+            if !carry {
+                return;
             }
-            let s = u128::from(*limb) + u128::from(add) + c;
-            *limb = s as u64;
-            c = s >> 64;
-            if i == last {
-                out = c as u64;
-            }
-        }
-        pending = [out, 0, 0];
+            let (s, c) = limb.overflowing_add(1);
+            *limb = s;
+            carry = c;
+            continue;
+        };
+        let (s, c1) = limb.overflowing_add(y);
+        let (s, c2) = s.overflowing_add(u64::from(carry));
+        *limb = s;
+        carry = c1 || c2;
+    }
+    // Round the top: at most twice (the second only when `r` was all ones, now zero).
+    if carry && crate::mul::incr(r) {
+        crate::mul::incr(r);
     }
 }
 

@@ -350,21 +350,7 @@ impl Power {
         // a mod (B^m − 1): the two m-limb halves added, the carry brought round.
         let mut am = a.limbs[..a.limbs.len().min(m)].to_vec();
         am.resize(m, 0);
-        let high = a.limbs.get(m..).unwrap_or_default();
-        let mut carry = 0u64;
-        for (i, limb) in am.iter_mut().enumerate() {
-            let (s, c1) = limb.overflowing_add(high.get(i).copied().unwrap_or(0));
-            let (s, c2) = s.overflowing_add(carry);
-            *limb = s;
-            carry = u64::from(c1) + u64::from(c2);
-        }
-        let mut i = 0;
-        while carry != 0 {
-            let (s, c) = am[i].overflowing_add(carry);
-            am[i] = s;
-            carry = u64::from(c);
-            i = (i + 1) % m;
-        }
+        ntt::add_mod_bnm1(&mut am, a.limbs.get(m..).unwrap_or_default());
         // (am − qp) mod (B^m − 1): subtract; a borrow out of the top wraps as −1 at the
         // bottom (B^m ≡ 1), which cannot borrow again unless the difference is zero.
         let mut borrow = false;

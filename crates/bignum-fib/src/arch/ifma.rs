@@ -26,20 +26,21 @@ impl Ifma {
         .then_some(Ifma(()))
     }
 
-    /// One decimation-in-frequency stage on blocks of `2h`: `(a, b) → (a + b, (a − b)·w^i)`,
-    /// `w` the `h` twiddles (as `w·2⁵² mod p`). `h` is a power of two; `x.len()` a multiple
-    /// of `2h` and of 16.
-    pub(crate) fn dif_stage(self, x: &mut [u64], h: usize, w: &[u64], p: u64, pinv: u64) {
+    /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
+    /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
+    /// twiddles (as `w·2⁵² mod p`). `h` is a power of two; `x.len()` a multiple of `2h` and
+    /// of 16.
+    pub(crate) fn stage<const DIT: bool>(
+        self,
+        x: &mut [u64],
+        h: usize,
+        w: &[u64],
+        p: u64,
+        pinv: u64,
+    ) {
         check(x, h, w);
         // SAFETY: `self` proves AVX-512F + IFMA; `check` bounds every access (see `stage`).
-        unsafe { stage::<false>(x, h, w, p, pinv) }
-    }
-
-    /// One decimation-in-time stage on blocks of `2h`: `(a, b) → (a + b·w^i, a − b·w^i)`.
-    pub(crate) fn dit_stage(self, x: &mut [u64], h: usize, w: &[u64], p: u64, pinv: u64) {
-        check(x, h, w);
-        // SAFETY: as in `dif_stage`.
-        unsafe { stage::<true>(x, h, w, p, pinv) }
+        unsafe { stage::<DIT>(x, h, w, p, pinv) }
     }
 
     /// `x[i] = mont(x[i], y[i])` (`y = None`: `mont(x[i], x[i])`), for `x.len()` a multiple
