@@ -68,6 +68,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         facts.args(["--ignored"]);
         crate::util::run(&mut facts)?;
     }
+    let mut skipped = Vec::new();
     for (i, b) in selected.iter().enumerate() {
         eprintln!("xtask: [{}/{}] bench {b}", i + 1, selected.len());
         let mut cmd = bench_cargo();
@@ -79,14 +80,16 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
                 .env("XTASK_BENCH_QUICK", "1");
         }
         let t = Instant::now();
-        stream_groups(&mut cmd)?;
+        if let Some(why) = stream_groups(&mut cmd)? {
+            skipped.push((b.to_string(), why));
+        }
         eprintln!("xtask: bench {b} done in {} s", t.elapsed().as_secs());
     }
     let measured = clock.elapsed().as_secs() - built;
 
     let criterion = root().join("target/bench-native/criterion");
     let entries = report::collect(&criterion, started)?;
-    if entries.is_empty() {
+    if entries.is_empty() && skipped.is_empty() {
         return Err(format!("no criterion estimates from this run under {}", criterion.display()));
     }
     let mut machine = machine();
@@ -94,6 +97,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     let cx = report::Context {
         machine,
         backends: backends()?,
+        skipped,
         command: format!(
             "cargo xtask bench{}{}",
             if opts.quick { " --quick" } else { "" },
@@ -112,8 +116,9 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
 }
 
 /// Runs a bench binary, passing its output through and printing a progress line on stderr
-/// whenever a new criterion group starts.
-fn stream_groups(cmd: &mut Command) -> Result<(), String> {
+/// whenever a new criterion group starts. Returns the reason a bench gave for skipping
+/// (a `<crate> benches skipped: <why>` line), if it did.
+fn stream_groups(cmd: &mut Command) -> Result<Option<String>, String> {
     eprintln!("xtask: $ {}", show(cmd));
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -121,8 +126,12 @@ fn stream_groups(cmd: &mut Command) -> Result<(), String> {
         .map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut group = String::new();
+    let mut skipped = None;
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         println!("{line}");
+        if let Some((_, why)) = line.split_once(" benches skipped: ") {
+            skipped = Some(why.to_string());
+        }
         // Criterion names each result `group/function[/param]` at the start of a line.
         let id = line.split_whitespace().next().unwrap_or("");
         let mut parts = id.split('/');
@@ -135,7 +144,7 @@ fn stream_groups(cmd: &mut Command) -> Result<(), String> {
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
-    if status.success() { Ok(()) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
+    if status.success() { Ok(skipped) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
 }
 
 /// `crate -> backend` as the benches' probe binary prints them (the same build flags as the

@@ -105,6 +105,8 @@ pub struct Context {
     pub backends: BTreeMap<String, String>,
     /// The command that produced the numbers.
     pub command: String,
+    /// `(crate, why)` for the selected benches that measured nothing on this machine.
+    pub skipped: Vec<(String, String)>,
 }
 
 /// One table: a criterion group, rows by parameter, a column per implementation.
@@ -371,6 +373,15 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
             }
             md += "\n";
         }
+    }
+    for (krate, why) in &cx.skipped {
+        let _ = writeln!(md, "\n## {krate}\n\nNot measured on this machine: {why}\n");
+        let _ = writeln!(
+            html,
+            "<h2>{}</h2>\n<p>Not measured on this machine: {}</p>",
+            esc(krate),
+            esc(why)
+        );
     }
     html += "</body></html>\n";
     let md_path = out.join("index.md");
