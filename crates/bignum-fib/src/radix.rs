@@ -2,14 +2,17 @@
 //!
 //! Decimal output is divide-and-conquer by the powers `10^(19·2^i)` (computed once per
 //! conversion by squaring): a number below `P_{i+1} = P_i²` splits into quotient and
-//! remainder by `P_i`, each half converted recursively, down to a basecase of
-//! [`DECIMAL_BASECASE_LIMBS`] limbs that peels 19 digits at a time by a two-by-one division
-//! with a precomputed inverse of `10^19` (Möller–Granlund). Each division is a Barrett
-//! reduction by a reciprocal of `P_i` computed once per level by Newton's iteration, so a
-//! split costs two multiplications and the whole conversion `O(M(n) log n)` in the
+//! remainder by `P_i`, each half converted recursively. Below NTT sizes a split is a
+//! recursive division ([`divrem_dc`]: two half-size divisions and two products, down to
+//! schoolbook division with Möller–Granlund's three-by-two quotient estimate), done in place
+//! with no allocation per node, down to `x < 10^38`, which is one two-by-one division by
+//! `10^19`. At NTT sizes, on levels with enough divisions to pay for it, a split is a
+//! Barrett reduction by a reciprocal of `P_i` computed once per level by Newton's iteration
+//! with its NTT transform cached, so the whole conversion is `O(M(n) log n)` in the
 //! multiplication it uses. Decimal input is the mirror image (`hi · 10^(19·2^i) + lo`);
 //! hexadecimal both ways is linear.
 
+use crate::dispatch::{Backend, Kernels, with_kernels};
 use crate::nat::Nat;
 use crate::ntt;
 
@@ -18,11 +21,11 @@ const TEN19: u64 = 10_000_000_000_000_000_000;
 /// Decimal digits per limb-sized chunk.
 const DIGITS_PER_LIMB: usize = 19;
 
-/// Below this many limbs a number is converted to decimal by repeated division by `10^19`
-/// (quadratic, but cheap per limb). Measured with `cargo run --release -p bignum-fib
-/// --example tune decimal` (F(10⁴), F(10⁵), F(10⁶), fastest of 15 batches, ns): 16 limbs
-/// 17212 / 539047 / 6446180, 24: 17550 / 562619 / 6639608, 32: 18330 / 558724 / 6455003;
-/// 64 and 128 are slower (21142 / 705119 / 8425824 at 64).
+/// The leading part of a number, once below this many limbs, is converted by repeated
+/// division by `10^19` (quadratic, but cheap per limb; the padded parts below it go through
+/// [`padded_in_place`]). Timed on F(10⁴) and F(10⁵) the way `examples/tune decimal` does
+/// (fastest of 15 batches): 4, 8 and 16 limbs within 2 % of each other, 32 slower at
+/// F(10⁴) (11.5 µs against 8.1 µs).
 pub(crate) const DECIMAL_BASECASE_LIMBS: usize = 16;
 
 /// Reciprocals of at most this many limbs are computed by schoolbook division (the Newton
@@ -51,6 +54,191 @@ fn div_2by1(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
         r -= d;
     }
     (q1, r)
+}
+
+/// `floor((B³ − 1) / (d1·B + d0)) − B` for a normalized `d1` (top bit set): the inverse
+/// [`div_3by2`] takes. Starts from `d1`'s two-by-one inverse, which is never smaller, and
+/// steps down while `(B + v)·d` does not fit in three limbs (at most a few steps).
+fn inverse_3by2(d1: u64, d0: u64) -> u64 {
+    let mut v = inverse_2by1(d1);
+    loop {
+        // (B + v)·(d1·B + d0) = v·d0 + B·(d0 + v·d1) + B²·d1: overflows B³ iff its top
+        // limb's carry does.
+        let t0 = u128::from(v) * u128::from(d0);
+        let t1 = u128::from(v) * u128::from(d1) + u128::from(d0) + (t0 >> 64);
+        if u64::MAX - d1 >= (t1 >> 64) as u64 {
+            return v;
+        }
+        v -= 1;
+    }
+}
+
+/// `(u2·B² + u1·B + u0) / (d1·B + d0)` for a normalized `d1`, `(u2, u1) < (d1, d0)` and
+/// `v = inverse_3by2(d1, d0)`: the quotient limb and the two-limb remainder
+/// (Möller–Granlund, "Improved division by invariant integers", algorithm 5).
+#[inline(always)]
+fn div_3by2(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) {
+    let d = (u128::from(d1) << 64) | u128::from(d0);
+    let q = (u128::from(v) * u128::from(u2)).wrapping_add((u128::from(u2) << 64) | u128::from(u1));
+    let (mut q1, q0) = ((q >> 64) as u64, q as u64);
+    let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
+    let mut r = ((u128::from(r1) << 64) | u128::from(u0))
+        .wrapping_sub(u128::from(d0) * u128::from(q1))
+        .wrapping_sub(d);
+    q1 = q1.wrapping_add(1);
+    if (r >> 64) as u64 >= q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(d);
+    }
+    if r >= d {
+        q1 += 1;
+        r -= d;
+    }
+    (q1, r)
+}
+
+/// Schoolbook division by a normalized divisor `d` (`n >= 2` limbs, top bit set, `v =
+/// inverse_3by2` of its top two limbs): `u` (whose top limb is below `d`'s) becomes the
+/// remainder in `u[..n]` with zeros above, and the quotient's `u.len() − n` limbs go to
+/// `q`. Each quotient limb comes from a three-by-two division of the running remainder's
+/// top limbs, at most one too large, and costs one `submul_1` of `n − 2` limbs (Knuth's
+/// algorithm D with Möller–Granlund's estimate).
+fn divrem_sb<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) {
+    let n = d.len();
+    debug_assert!(n >= 2 && d[n - 1] >> 63 == 1 && u.len() > n && q.len() == u.len() - n);
+    debug_assert!(u[u.len() - 1] < d[n - 1]);
+    let (d1, d0) = (d[n - 1], d[n - 2]);
+    for j in (0..q.len()).rev() {
+        let (u2, u1, u0) = (u[j + n], u[j + n - 1], u[j + n - 2]);
+        // The window u[j..=j+n] is below d·B, so (u2, u1) <= (d1, d0).
+        let (mut qj, mut top) = if u2 == d1 && u1 == d0 {
+            #[cfg(test)]
+            tests::RARE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let borrow = k.submul_1(&mut u[j..j + n], d, u64::MAX);
+            (u64::MAX, u2.wrapping_sub(borrow))
+        } else {
+            let (qj, r) = div_3by2(u2, u1, u0, d1, d0, v);
+            let borrow = if n > 2 { k.submul_1(&mut u[j..j + n - 2], &d[..n - 2], qj) } else { 0 };
+            let (r, negative) = r.overflowing_sub(u128::from(borrow));
+            u[j + n - 2] = r as u64;
+            u[j + n - 1] = (r >> 64) as u64;
+            (qj, 0u64.wrapping_sub(u64::from(negative)))
+        };
+        // A negative window (`top` read as signed) takes `d` back.
+        while (top as i64) < 0 {
+            #[cfg(test)]
+            tests::ADD_BACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            qj = qj.wrapping_sub(1);
+            top = top.wrapping_add(k.add_assign_n(&mut u[j..j + n], d));
+        }
+        debug_assert_eq!(top, 0);
+        u[j + n] = 0;
+        q[j] = qj;
+    }
+}
+
+/// Quotients of fewer limbs than this (or divisors) are computed by [`divrem_sb`], larger
+/// ones by [`divrem_dc`]'s recursion.
+pub(crate) const DC_DIVISION_LIMBS: usize = 60;
+
+/// `x −= y` over `x`'s length (`y` no longer); returns the borrow out of the top.
+fn sub_from<K: Kernels>(k: K, x: &mut [u64], y: &[u64]) -> bool {
+    if y.is_empty() {
+        return false;
+    }
+    let (lo, hi) = x.split_at_mut(y.len());
+    k.sub_assign_n(lo, y) != 0 && crate::mul::decr(hi)
+}
+
+/// `x += y` over `x`'s length; returns the carry out of the top.
+fn add_to<K: Kernels>(k: K, x: &mut [u64], y: &[u64]) -> bool {
+    if y.is_empty() {
+        return false;
+    }
+    let (lo, hi) = x.split_at_mut(y.len());
+    k.add_assign_n(lo, y) != 0 && crate::mul::incr(hi)
+}
+
+/// Division of `u` (`m + n` limbs) by a normalized `d` (`n >= 2` limbs, `v` its
+/// [`inverse_3by2`]) with any `u`: returns the quotient's top bit `qh` (quotient `qh·B^m +
+/// q`); the remainder is left in `u[..n]`, zeros above. Recursive (Burnikel–Ziegler, as in
+/// Brent and Zimmermann's "Modern Computer Arithmetic", algorithm 1.8): the top half of the
+/// quotient from the top limbs of `u` and `d`, corrected with one product, then the bottom
+/// half the same way; [`divrem_sb`] below [`DC_DIVISION_LIMBS`].
+fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) -> bool {
+    let n = d.len();
+    let m = q.len();
+    debug_assert!(n >= 2 && d[n - 1] >> 63 == 1 && u.len() == m + n);
+    // The top n limbs at least d: take d once (the quotient's top bit).
+    let qh = crate::mul::cmp_limbs(&u[m..], d) != core::cmp::Ordering::Less;
+    if qh {
+        k.sub_assign_n(&mut u[m..], d);
+    }
+    if m == 0 {
+        return qh;
+    }
+    if m < DC_DIVISION_LIMBS || n < DC_DIVISION_LIMBS {
+        divrem_sb(k, u, d, v, q);
+        return qh;
+    }
+    if m > n {
+        // Blocks of n quotient limbs from the top, each a 2n-by-n division.
+        let mut hi = m;
+        while hi > 0 {
+            let lo = hi.saturating_sub(n);
+            let top = divrem_dc(k, &mut u[lo..hi + n], d, v, &mut q[lo..hi]);
+            debug_assert!(!top, "the block's top window is below d");
+            hi = lo;
+        }
+        return qh;
+    }
+    let t = crate::mul::Thresholds::detect();
+    let kk = m / 2;
+    // d1 (n − kk >= 2 limbs) has d's top two limbs, so d's inverse.
+    let (d0, d1) = d.split_at(kk);
+    let v1 = v;
+    // Q1 (m − kk limbs, top bit q1h) and R1 from u / B^(2kk) by d1.
+    let mut q1h = divrem_dc(k, &mut u[2 * kk..], d1, v1, &mut q[kk..]);
+    // A' = R1·B^(2kk) + (u mod B^(2kk)) − Q1·d0·B^kk, in u[..n + kk] (zeros above).
+    let mut prod = vec![0u64; m];
+    crate::mul::mul_any(k, &mut prod, &q[kk..], d0, &t);
+    let mut negative = sub_from(k, &mut u[kk..n + kk], &prod);
+    if q1h {
+        negative |= sub_from(k, &mut u[m..n + kk], d0);
+    }
+    while negative {
+        #[cfg(test)]
+        tests::DC_FIX.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Q1 −= 1, A' += d·B^kk.
+        if crate::mul::decr(&mut q[kk..]) {
+            q1h = false;
+        }
+        negative = !add_to(k, &mut u[kk..n + kk], d);
+    }
+    // Q0 (kk limbs, top bit q0h) and R0 from A' / B^kk by d1.
+    let q0h = divrem_dc(k, &mut u[kk..n + kk], d1, v1, &mut q[..kk]);
+    // A'' = R0·B^kk + (A' mod B^kk) − Q0·d0, in u[..n].
+    let mut prod = vec![0u64; 2 * kk];
+    crate::mul::mul_any(k, &mut prod, &q[..kk], d0, &t);
+    let mut negative = sub_from(k, &mut u[..n], &prod);
+    if q0h {
+        negative |= sub_from(k, &mut u[kk..n], d0);
+    }
+    let mut q0h = q0h;
+    while negative {
+        #[cfg(test)]
+        tests::DC_FIX.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Q0 −= 1, A'' += d.
+        if crate::mul::decr(&mut q[..kk]) {
+            q0h = false;
+        }
+        negative = !add_to(k, &mut u[..n], d);
+    }
+    // Q = Q1·B^kk + Q0 (Q0's top bit carries into Q1).
+    if q0h && crate::mul::incr(&mut q[kk..]) {
+        q1h = true;
+    }
+    qh || q1h
 }
 
 /// `x /= 10^19` in place; returns the remainder.
@@ -245,6 +433,12 @@ fn divrem_schoolbook(u: &mut Vec<u64>, d: &[u64]) -> Vec<u64> {
 struct Power {
     /// `P`.
     pow: Nat,
+    /// `P << shift` (top bit set) and the three-by-two inverse of its top limbs, for
+    /// [`Power::divrem_recursive`].
+    normalized: Vec<u64>,
+    inv_3by2: u64,
+    /// Divide by Barrett reduction (else [`divrem_dc`]); set by [`powers_for`].
+    barrett: bool,
     /// Decimal digits of the field this level fills: `19·2^i`.
     digits: usize,
     /// Leading zero bits of `P`'s top limb.
@@ -282,14 +476,45 @@ fn inverse(powers: &[Power], i: usize) -> &Nat {
 impl Power {
     fn new(pow: Nat, digits: usize) -> Power {
         let shift = u64::from(pow.limbs.last().map_or(0, |t| t.leading_zeros()));
+        let normalized = (&pow << shift).limbs;
+        let inv_3by2 = match normalized[..] {
+            [.., d0, d1] => inverse_3by2(d1, d0),
+            _ => 0,
+        };
         Power {
             pow,
+            normalized,
+            inv_3by2,
+            barrett: false,
             digits,
             shift,
             inv: std::cell::OnceCell::new(),
             inv_hat: std::cell::OnceCell::new(),
             pow_hat: std::cell::OnceCell::new(),
         }
+    }
+
+    /// `(a / P, a mod P)` for any `a` by [`divrem_dc`] (`P` of at least two limbs).
+    fn divrem_recursive(&self, a: &Nat) -> (Nat, Nat) {
+        let n = self.normalized.len();
+        if a.limbs.len() < n {
+            return (Nat::zero(), a.clone());
+        }
+        // a << shift, with a top limb for the bits shifted out (below P's top limb).
+        let mut u = Vec::with_capacity(a.limbs.len() + 1);
+        let s = self.shift as u32;
+        let mut carry = 0u64;
+        for &l in &a.limbs {
+            u.push(l << s | carry);
+            carry = if s == 0 { 0 } else { l >> (64 - s) };
+        }
+        u.push(carry);
+        let mut q = vec![0u64; u.len() - n];
+        let top = with_kernels!(Backend::detect(), k => divrem_dc(k, &mut u, &self.normalized, self.inv_3by2, &mut q));
+        debug_assert!(!top, "the shifted dividend's top limb is below P's");
+        u.truncate(n);
+        let r = Nat::from_limbs(u) >> self.shift;
+        (Nat::from_limbs(q), r)
     }
 
     /// `(a / P, a mod P)` for `a·2^shift < B^(2n)` (`n` = limbs of `P`; true for `a < P²`
@@ -402,16 +627,122 @@ fn powers_for(x: &Nat) -> Vec<Power> {
         let next = Power::new(p.pow.square(), 2 * p.digits);
         v.push(next);
     }
+    // Barrett where its reciprocal (and the transforms) serve enough divisions and the
+    // products are NTT products; recursive division elsewhere.
+    let ntt = crate::mul::Thresholds::detect().mul_ntt;
+    for p in &mut v {
+        let n = p.pow.limbs.len();
+        p.barrett = n >= ntt && (x.limbs.len() >= 2 * BARRETT_MIN_DIVISIONS * n || n >= 2 * ntt);
+    }
     v
+}
+
+/// Barrett reduction is used at a level with at least this many divisions (see
+/// [`powers_for`]).
+pub(crate) const BARRETT_MIN_DIVISIONS: usize = 2;
+
+/// `(a / P_i, a mod P_i)`: by [`divrem_dc`], or by Barrett reduction at the levels
+/// [`powers_for`] marks (`any`: `a` of any size; else `a < P_i·B^n`).
+fn divide(powers: &[Power], i: usize, a: &Nat, any: bool) -> (Nat, Nat) {
+    let p = &powers[i];
+    let n = p.normalized.len();
+    if n >= 2 && !p.barrett {
+        return p.divrem_recursive(a);
+    }
+    let inv = inverse(powers, i);
+    if any { p.divrem_any(a, inv) } else { p.divrem(a, inv) }
+}
+
+/// `x <<= s` (`s < 64`); the bits shifted out of the top limb are lost.
+fn shl_in_place(x: &mut [u64], s: u32) {
+    if s == 0 {
+        return;
+    }
+    for i in (1..x.len()).rev() {
+        x[i] = x[i] << s | x[i - 1] >> (64 - s);
+    }
+    if let Some(l) = x.first_mut() {
+        *l <<= s;
+    }
+}
+
+/// `x >>= s` (`s < 64`).
+fn shr_in_place(x: &mut [u64], s: u32) {
+    if s == 0 {
+        return;
+    }
+    let n = x.len();
+    for i in 0..n.saturating_sub(1) {
+        x[i] = x[i] >> s | x[i + 1] << (64 - s);
+    }
+    if let Some(l) = x.last_mut() {
+        *l >>= s;
+    }
+}
+
+/// The limbs [`padded_in_place`] needs besides `x` at `level` (`x_len` limbs of `x`): the
+/// quotient buffers of one path down the tree.
+fn in_place_scratch(powers: &[Power], level: usize, x_len: usize) -> usize {
+    if level <= 1 {
+        return 0;
+    }
+    let n = powers[level - 1].normalized.len();
+    let q = (x_len - n).max(n + 1);
+    q + in_place_scratch(powers, level - 1, n + 1)
+}
+
+/// `x < P_level` as exactly `out.len() == powers[level].digits` digits, `x` held in a
+/// buffer of at least `limbs(P_level) + 1` limbs (zeros above the value), which it
+/// overwrites: the remainder of each split stays in `x`, the quotient goes to the front of
+/// `scratch` ([`in_place_scratch`] limbs), each half recursively, down to `x < 10^38`.
+fn padded_in_place<K: Kernels>(
+    k: K,
+    powers: &[Power],
+    level: usize,
+    x: &mut [u64],
+    scratch: &mut [u64],
+    out: &mut [u8],
+) {
+    const INV: u64 = inverse_2by1(TEN19);
+    if level == 0 {
+        return write_19(out, x[0]);
+    }
+    if level == 1 {
+        let (hi, lo) = div_2by1(x[1], x[0], TEN19, INV);
+        write_19(&mut out[..DIGITS_PER_LIMB], hi);
+        return write_19(&mut out[DIGITS_PER_LIMB..], lo);
+    }
+    let p = &powers[level - 1];
+    let n = p.normalized.len();
+    let s = p.shift as u32;
+    shl_in_place(x, s);
+    let (qbuf, rest) = scratch.split_at_mut((x.len() - n).max(n + 1));
+    qbuf.fill(0);
+    let top = divrem_dc(k, x, &p.normalized, p.inv_3by2, &mut qbuf[..x.len() - n]);
+    debug_assert!(!top, "x < P_level: the top window is below P_(level − 1)");
+    debug_assert!(qbuf[n..].iter().all(|&l| l == 0), "quotient wider than P");
+    shr_in_place(&mut x[..n], s);
+    let (hi, lo) = out.split_at_mut(out.len() - p.digits);
+    padded_in_place(k, powers, level - 1, &mut qbuf[..n + 1], rest, hi);
+    padded_in_place(k, powers, level - 1, &mut x[..n + 1], rest, lo);
 }
 
 /// `x` (`x < P_level`) as exactly `out.len() == powers[level].digits` digits.
 fn write_padded(x: &Nat, powers: &[Power], level: usize, out: &mut [u8]) {
+    // In place ([`padded_in_place`]) unless a level below divides by Barrett.
+    if powers[..level].iter().all(|p| !p.barrett) {
+        let len = powers[level].pow.limbs.len() + 1;
+        let mut buf = vec![0u64; len + in_place_scratch(powers, level, len)];
+        let (xb, scratch) = buf.split_at_mut(len);
+        xb[..x.limbs.len()].copy_from_slice(&x.limbs);
+        with_kernels!(Backend::detect(), k => padded_in_place(k, powers, level, xb, scratch, out));
+        return;
+    }
     if x.limbs.len() <= DECIMAL_BASECASE_LIMBS || level == 0 {
         return basecase_padded(&x.limbs, out);
     }
     let p = &powers[level - 1];
-    let (q, r) = p.divrem(x, inverse(powers, level - 1));
+    let (q, r) = divide(powers, level - 1, x, false);
     let (hi, lo) = out.split_at_mut(out.len() - p.digits);
     write_padded(&q, powers, level - 1, hi);
     write_padded(&r, powers, level - 1, lo);
@@ -427,7 +758,7 @@ fn write_unpadded(x: &Nat, powers: &[Power], out: &mut Vec<u8>) {
     let level =
         powers.iter().rposition(|p| 2 * p.pow.limbs.len() <= x.limbs.len() + 1).unwrap_or(0);
     let p = &powers[level];
-    let (q, r) = p.divrem_any(x, inverse(powers, level));
+    let (q, r) = divide(powers, level, x, true);
     write_unpadded(&q, powers, out);
     let start = out.len();
     out.resize(start + p.digits, 0);
@@ -648,5 +979,200 @@ impl Nat {
     /// The number of decimal digits (1 for zero), without converting.
     pub fn decimal_digits(&self) -> u64 {
         decimal_digits(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    /// How often [`divrem_sb`] took the `(u2, u1) == (d1, d0)` path.
+    pub(super) static RARE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    /// How often [`divrem_dc`] corrected a half quotient.
+    pub(super) static DC_FIX: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+    /// How often it added the divisor back (an estimate one too large).
+    pub(super) static ADD_BACK: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    use super::tests_support::*;
+
+    /// Normalized two-limb divisors: random, the extremes, and all-ones runs.
+    fn divisors() -> Vec<(u64, u64)> {
+        let mut r = xorshift(3);
+        let mut v = vec![(1 << 63, 0), (1 << 63, u64::MAX), (u64::MAX, 0), (u64::MAX, u64::MAX)];
+        v.extend((0..200).map(|_| (r() | 1 << 63, r())));
+        v
+    }
+
+    #[test]
+    fn inverse_3by2_is_the_definition() {
+        let b3 = BigUint::from(1u8) << 192u32;
+        for (d1, d0) in divisors() {
+            let d = big(&[d0, d1]);
+            let want = (&b3 - 1u8) / &d - (BigUint::from(1u8) << 64u32);
+            assert_eq!(big(&[inverse_3by2(d1, d0)]), want, "d = {d1:#x}:{d0:#x}");
+        }
+    }
+
+    #[test]
+    fn div_3by2_matches_big_division() {
+        let mut r = xorshift(5);
+        for (d1, d0) in divisors() {
+            let v = inverse_3by2(d1, d0);
+            let d = big(&[d0, d1]);
+            for i in 0..50 {
+                // (u2, u1) < (d1, d0), including the largest such and zero.
+                let (u2, u1) = match i {
+                    0 => (d1, d0.wrapping_sub(1)),
+                    1 => (0, 0),
+                    _ => {
+                        let u2 = r() % d1;
+                        (u2, r())
+                    }
+                };
+                if (u2, u1) >= (d1, d0) {
+                    continue;
+                }
+                let u0 = if i % 3 == 0 { u64::MAX } else { r() };
+                let (q, rem) = div_3by2(u2, u1, u0, d1, d0, v);
+                let u = big(&[u0, u1, u2]);
+                assert_eq!(big(&[q]), &u / &d);
+                assert_eq!(big(&[rem as u64, (rem >> 64) as u64]), &u % &d);
+            }
+        }
+    }
+
+    /// Schoolbook division on every backend against num-bigint, with the inputs that take
+    /// the rare paths: quotient limbs of `B − 1` (the `(u2, u1) == (d1, d0)` case), all-ones
+    /// divisors, and remainders of `d − 1`.
+    #[test]
+    fn divrem_sb_matches_big_division() {
+        let mut r = xorshift(7);
+        let sizes: &[usize] = if cfg!(miri) { &[2, 3, 5] } else { &[2, 3, 4, 7, 16, 33, 90] };
+        for &n in sizes {
+            for style in 0..5 {
+                let mut d: Vec<u64> =
+                    (0..n).map(|_| if style == 1 { u64::MAX } else { r() }).collect();
+                d[n - 1] |= 1 << 63;
+                let m = 1 + (r() % 2 * n as u64) as usize;
+                // u = d·q + rem with q of m limbs, rem < d.
+                let (q, rem): (Vec<u64>, Vec<u64>) = match style {
+                    2 | 1 => (vec![u64::MAX; m], {
+                        let mut t = d.clone();
+                        t[0] = t[0].wrapping_sub(1).min(t[0]);
+                        t
+                    }),
+                    _ => ((0..m).map(|_| r()).collect(), {
+                        let mut t: Vec<u64> = (0..n).map(|_| r()).collect();
+                        t[n - 1] = r() % d[n - 1];
+                        t
+                    }),
+                };
+                let mut u_big = big(&d) * big(&q) + big(&rem);
+                if style == 4 {
+                    // The top two limbs of d times a limb, zeros below, over a divisor whose
+                    // lower limbs are all ones: the estimate from the top limbs is one
+                    // too large.
+                    d[..n - 2].fill(u64::MAX);
+                    u_big = (big(&d[n - 2..]) * (r() >> 1)) << (64 * (n - 2) as u32);
+                }
+                let mut u = u_big.to_u64_digits();
+                u.resize(n + m + 1, 0);
+                for b in crate::dispatch::backends() {
+                    let mut uu = u.clone();
+                    let mut qq = vec![0u64; uu.len() - n];
+                    let v = inverse_3by2(d[n - 1], d[n - 2]);
+                    with_kernels!(b, k => divrem_sb(k, &mut uu, &d, v, &mut qq));
+                    assert_eq!(big(&qq), &u_big / big(&d), "quotient, n = {n}, style {style}");
+                    assert_eq!(big(&uu), &u_big % big(&d), "remainder, n = {n}, style {style}");
+                }
+            }
+        }
+        assert!(RARE.load(std::sync::atomic::Ordering::Relaxed) > 0, "the B − 1 path never ran");
+        assert!(ADD_BACK.load(std::sync::atomic::Ordering::Relaxed) > 0, "no add-back ran");
+    }
+}
+
+#[cfg(test)]
+mod dc_tests {
+    use super::tests_support::*;
+    use super::*;
+
+    /// The recursive division against num-bigint at sizes around and well above
+    /// [`DC_DIVISION_LIMBS`], quotients shorter and longer than the divisor, dividends whose
+    /// top limbs are at least the divisor (the quotient's top bit), and the adversarial
+    /// shapes of the schoolbook test (all-ones divisors, quotient limbs of `B − 1`,
+    /// remainders of `d − 1`) where the recursion's corrections run.
+    #[test]
+    fn divrem_dc_matches_big_division() {
+        let mut r = xorshift(11);
+        let lim = DC_DIVISION_LIMBS;
+        let ns: &[usize] =
+            if cfg!(miri) { &[] } else { &[2, lim - 1, lim, lim + 1, 2 * lim + 3, 300] };
+        for &n in ns {
+            for m in [0, 1, lim - 1, lim, n / 2 + 1, n, n + 1, 2 * n + 5] {
+                for style in 0..4 {
+                    let mut d: Vec<u64> =
+                        (0..n).map(|_| if style == 1 { u64::MAX } else { r() }).collect();
+                    d[n - 1] |= 1 << 63;
+                    let u_big = match style {
+                        // d·(B^m − 1) + d − 1 = d·B^m − 1.
+                        1 | 2 => (big(&d) << (64 * m as u32)) - 1u8,
+                        // Top limbs at least d: the quotient's top bit is set.
+                        3 => {
+                            (big(&d) << (64 * m as u32))
+                                + big(&(0..m).map(|_| r()).collect::<Vec<_>>())
+                        }
+                        _ => big(&(0..n + m).map(|_| r()).collect::<Vec<_>>()),
+                    };
+                    let mut u = u_big.to_u64_digits();
+                    u.resize(n + m, 0);
+                    let v = inverse_3by2(d[n - 1], d[n - 2]);
+                    for b in crate::dispatch::backends() {
+                        let mut uu = u.clone();
+                        let mut qq = vec![0u64; m];
+                        let qh = with_kernels!(b, k => divrem_dc(k, &mut uu, &d, v, &mut qq));
+                        let q_big =
+                            big(&qq) + (num_bigint::BigUint::from(u8::from(qh)) << (64 * m as u32));
+                        assert_eq!(
+                            q_big,
+                            &u_big / big(&d),
+                            "quotient, n = {n}, m = {m}, style {style}"
+                        );
+                        assert_eq!(
+                            big(&uu),
+                            &u_big % big(&d),
+                            "remainder, n = {n}, m = {m}, style {style}"
+                        );
+                    }
+                }
+            }
+        }
+        if !cfg!(miri) {
+            let fixes = super::tests::DC_FIX.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(fixes > 0, "no half quotient was corrected");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests_support {
+    use num_bigint::BigUint;
+
+    pub fn big(limbs: &[u64]) -> BigUint {
+        BigUint::from_slice(
+            &limbs.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>(),
+        )
+    }
+
+    pub fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
     }
 }

@@ -194,39 +194,88 @@ unsafe fn addmul_1_mulx(r: *mut u64, a: *const u64, n: usize, v: u64) -> u64 {
 
 /// `r -= a * v` over `n` limbs; returns the borrow limb. The product chain runs on OF
 /// (ADOX); the subtraction is `r - x = !(!r + x)`, an ADCX chain whose carry is the borrow.
+/// Four limbs per iteration and a one-at-a-time tail, as in [`addmul_1_mulx`].
 ///
 /// # Safety
 /// As [`mul_1_mulx`].
 #[inline]
 unsafe fn submul_1_mulx(r: *mut u64, a: *const u64, n: usize, v: u64) -> u64 {
     let high: u64;
-    // SAFETY: as in `mul_1_mulx`.
+    let rem = n % 4;
+    let main = n - rem;
+    // SAFETY: as in `addmul_1_mulx`: the main loop touches limbs `0..main`, the tail limbs
+    // `main..n`.
     unsafe {
         asm!(
             "xor {cy:e}, {cy:e}",
+            // TEST clears CF and OF as XOR did (JRCXZ cannot reach past the unrolled loop).
+            "test rcx, rcx",
+            "jz 4f",
             "2:",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8*rcx]",
-            "adox {lo}, {cy}",
+            "mulx {h0}, {l0}, qword ptr [{a} + 8*rcx]",
+            "adox {l0}, {cy}",
             "mov {t}, qword ptr [{r} + 8*rcx]",
             "not {t}",
-            "adcx {t}, {lo}",
+            "adcx {t}, {l0}",
             "not {t}",
             "mov qword ptr [{r} + 8*rcx], {t}",
-            "mov {cy}, {hi}",
-            "lea rcx, [rcx + 1]",
-            "jrcxz 3f",
+            "mulx {h1}, {l1}, qword ptr [{a} + 8*rcx + 8]",
+            "adox {l1}, {h0}",
+            "mov {t}, qword ptr [{r} + 8*rcx + 8]",
+            "not {t}",
+            "adcx {t}, {l1}",
+            "not {t}",
+            "mov qword ptr [{r} + 8*rcx + 8], {t}",
+            "mulx {h0}, {l0}, qword ptr [{a} + 8*rcx + 16]",
+            "adox {l0}, {h1}",
+            "mov {t}, qword ptr [{r} + 8*rcx + 16]",
+            "not {t}",
+            "adcx {t}, {l0}",
+            "not {t}",
+            "mov qword ptr [{r} + 8*rcx + 16], {t}",
+            "mulx {cy}, {l1}, qword ptr [{a} + 8*rcx + 24]",
+            "adox {l1}, {h0}",
+            "mov {t}, qword ptr [{r} + 8*rcx + 24]",
+            "not {t}",
+            "adcx {t}, {l1}",
+            "not {t}",
+            "mov qword ptr [{r} + 8*rcx + 24], {t}",
+            "lea rcx, [rcx + 4]",
+            "jrcxz 4f",
             "jmp 2b",
-            "3:",
-            "mov {lo:e}, 0",
-            "adox {cy}, {lo}",
-            "adcx {cy}, {lo}",
-            a = in(reg) a.add(n),
-            r = in(reg) r.add(n),
-            inout("rcx") n.wrapping_neg() => _,
+            "4:",
+            // The tail: `rem` limbs from `a + main`, index from `-rem` up to zero.
+            "lea {a}, [{a} + 8*{rem}]",
+            "lea {r}, [{r} + 8*{rem}]",
+            "mov rcx, {rem_neg}",
+            "jrcxz 6f",
+            "5:",
+            "mulx {h0}, {l0}, qword ptr [{a} + 8*rcx]",
+            "adox {l0}, {cy}",
+            "mov {t}, qword ptr [{r} + 8*rcx]",
+            "not {t}",
+            "adcx {t}, {l0}",
+            "not {t}",
+            "mov qword ptr [{r} + 8*rcx], {t}",
+            "mov {cy}, {h0}",
+            "lea rcx, [rcx + 1]",
+            "jrcxz 6f",
+            "jmp 5b",
+            "6:",
+            "mov {l0:e}, 0",
+            "adox {cy}, {l0}",
+            "adcx {cy}, {l0}",
+            a = inout(reg) a.add(main) => _,
+            r = inout(reg) r.add(main) => _,
+            rem = in(reg) rem,
+            rem_neg = in(reg) rem.wrapping_neg(),
+            inout("rcx") main.wrapping_neg() => _,
             in("rdx") v,
             cy = out(reg) high,
-            lo = out(reg) _,
-            hi = out(reg) _,
+            l0 = out(reg) _,
+            h0 = out(reg) _,
+            l1 = out(reg) _,
+            h1 = out(reg) _,
             t = out(reg) _,
             options(nostack),
         );
