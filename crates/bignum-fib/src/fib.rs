@@ -8,6 +8,8 @@
 //! two squarings per bit of `n`, walked from the top bit (found with `leading_zeros`), and for
 //! `F(n)` alone one multiplication on the last step (`mpz_fib_ui`).
 
+use crate::dispatch::{Backend, Kernels, with_kernels};
+use crate::mul::{Thresholds, decr, incr, sqr, trim};
 use crate::nat::Nat;
 
 /// The index of the largest Fibonacci number that fits in a `u64`.
@@ -31,38 +33,73 @@ pub(crate) fn fib2(n: u64) -> (Nat, Nat) {
     if n <= TABLE_MAX {
         return (Nat::from(FIB_TABLE[n as usize]), Nat::from(FIB_TABLE[n as usize - 1]));
     }
+    with_kernels!(Backend::detect(), k => fib2_limbs(k, n, &Thresholds::detect()))
+}
+
+/// [`fib2`] above the table, in four buffers allocated once: the squares go to two of them,
+/// `F(2k−1)`, `F(2k+1)` and `F(2k)` are formed from the squares in the other two and the
+/// first square's, and the buffers change roles by swapping (no allocation per bit).
+fn fib2_limbs<K: Kernels>(k: K, n: u64, t: &Thresholds) -> (Nat, Nat) {
     // Start from the top bits of `n` that index the table, then one doubling per bit below.
     let bits = 64 - n.leading_zeros();
     let table_bits = 64 - TABLE_MAX.leading_zeros(); // 7: n >> (bits − 7) <= 127
     let mut shift = bits - (table_bits - 1); // the top 6 bits: at most 63 <= 93
-    let mut k = n >> shift;
-    let mut fk = Nat::from(FIB_TABLE[k as usize]);
-    let mut fk1 = Nat::from(FIB_TABLE[k as usize - 1]);
+    let mut kk = n >> shift;
+    // F(n) < 2^(0.695·n): every buffer holds a value of at most `cap − 1` limbs, the
+    // squares of values of half that.
+    let cap = (n as usize / 92) + 4;
+    let mut fk = vec![0u64; cap];
+    let mut fk1 = vec![0u64; cap];
+    let mut s = vec![0u64; cap];
+    let mut s1 = vec![0u64; cap];
+    fk[0] = FIB_TABLE[kk as usize];
+    fk1[0] = FIB_TABLE[kk as usize - 1];
+    let mut l = 1; // limbs of F(k); F(k−1) is no longer
     while shift > 0 {
         shift -= 1;
         let bit = (n >> shift) & 1;
-        let sq = fk.square(); // F(k)²
-        let sq1 = fk1.square(); // F(k−1)²
-        // F(2k+1) = 4F(k)² − F(k−1)² ± 2
-        let mut f2k1 = &(&sq << 2) - &sq1;
-        if k & 1 == 0 {
-            f2k1.add_small(2);
+        let m = 2 * l;
+        // s = F(k)², s1 = F(k−1)² (m limbs each).
+        sqr(k, &mut s[..m], &fk[..l], t);
+        let l1 = trim(&fk1[..l]).len();
+        if l1 == 0 {
+            s1[..m].fill(0);
         } else {
-            f2k1.sub_small(2);
+            sqr(k, &mut s1[..2 * l1], &fk1[..l1], t);
+            s1[2 * l1..m].fill(0);
         }
-        // F(2k−1) = F(k)² + F(k−1)²
-        let f2km1 = &sq + &sq1;
-        // F(2k) = F(2k+1) − F(2k−1)
-        let f2k = &f2k1 - &f2km1;
+        // fk1 = F(2k−1) = F(k)² + F(k−1)²
+        fk1[m] = k.add_n(&mut fk1[..m], &s[..m], &s1[..m]);
+        // s = F(2k+1) = 4F(k)² − F(k−1)² ± 2 (m + 1 limbs)
+        let mut carry = 0u64;
+        for x in &mut s[..m] {
+            let v = *x;
+            *x = v << 2 | carry;
+            carry = v >> 62;
+        }
+        s[m] = carry;
+        let borrow = k.sub_assign_n(&mut s[..m], &s1[..m]);
+        s[m] -= borrow;
+        let (v, c) = if kk & 1 == 0 { s[0].overflowing_add(2) } else { s[0].overflowing_sub(2) };
+        s[0] = v;
+        if c {
+            let _ = if kk & 1 == 0 { incr(&mut s[1..=m]) } else { decr(&mut s[1..=m]) };
+        }
+        // fk = F(2k) = F(2k+1) − F(2k−1)
+        k.sub_n(&mut fk[..=m], &s[..=m], &fk1[..=m]);
         if bit == 1 {
-            (fk, fk1) = (f2k1, f2k);
-        } else {
-            (fk, fk1) = (f2k, f2km1);
+            // (F(2k+1), F(2k))
+            core::mem::swap(&mut fk1, &mut fk);
+            core::mem::swap(&mut fk, &mut s);
         }
-        k = 2 * k + bit;
+        // else (F(2k), F(2k−1)), where they are.
+        l = trim(&fk[..=m]).len();
+        kk = 2 * kk + bit;
     }
-    debug_assert_eq!(k, n);
-    (fk, fk1)
+    debug_assert_eq!(kk, n);
+    fk.truncate(l);
+    fk1.truncate(l);
+    (Nat::from_limbs(fk), Nat::from_limbs(fk1))
 }
 
 /// `F(n)`.
