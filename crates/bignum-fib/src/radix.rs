@@ -98,7 +98,7 @@ fn div_3by2(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) 
 }
 
 /// Schoolbook division by a normalized divisor `d` (`n >= 2` limbs, top bit set, `v =
-/// inverse_3by2` of its top two limbs): `u` (whose top limb is below `d`'s) becomes the
+/// inverse_3by2` of its top two limbs): `u` (whose top `n` limbs are below `d`) becomes the
 /// remainder in `u[..n]` with zeros above, and the quotient's `u.len() − n` limbs go to
 /// `q`. Each quotient limb comes from a three-by-two division of the running remainder's
 /// top limbs, at most one too large, and costs one `submul_1` of `n − 2` limbs (Knuth's
@@ -106,7 +106,7 @@ fn div_3by2(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) 
 fn divrem_sb<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) {
     let n = d.len();
     debug_assert!(n >= 2 && d[n - 1] >> 63 == 1 && u.len() > n && q.len() == u.len() - n);
-    debug_assert!(u[u.len() - 1] < d[n - 1]);
+    debug_assert!(crate::mul::cmp_limbs(&u[u.len() - n..], d) == core::cmp::Ordering::Less);
     let (d1, d0) = (d[n - 1], d[n - 2]);
     for j in (0..q.len()).rev() {
         let (u2, u1, u0) = (u[j + n], u[j + n - 1], u[j + n - 2]);
@@ -433,8 +433,12 @@ fn divrem_schoolbook(u: &mut Vec<u64>, d: &[u64]) -> Vec<u64> {
 struct Power {
     /// `P`.
     pow: Nat,
-    /// `P << shift` (top bit set) and the three-by-two inverse of its top limbs, for
-    /// [`Power::divrem_recursive`].
+    /// `P = 2^(19·2^i)·5^(19·2^i)` ends in `zeros` zero limbs (about 30 % of them), which
+    /// the recursive division leaves out: `x / P` is `(x / B^zeros) / (P / B^zeros)`, and
+    /// the remainder's low limbs are `x`'s.
+    zeros: usize,
+    /// `(P / B^zeros) << shift` (top bit set) and the three-by-two inverse of its top limbs,
+    /// for [`divrem_dc`].
     normalized: Vec<u64>,
     inv_3by2: u64,
     /// Divide by Barrett reduction (else [`divrem_dc`]); set by [`powers_for`].
@@ -476,13 +480,15 @@ fn inverse(powers: &[Power], i: usize) -> &Nat {
 impl Power {
     fn new(pow: Nat, digits: usize) -> Power {
         let shift = u64::from(pow.limbs.last().map_or(0, |t| t.leading_zeros()));
-        let normalized = (&pow << shift).limbs;
+        let zeros = pow.limbs.iter().take_while(|&&l| l == 0).count();
+        let normalized = (&Nat::from_limbs(pow.limbs[zeros..].to_vec()) << shift).limbs;
         let inv_3by2 = match normalized[..] {
             [.., d0, d1] => inverse_3by2(d1, d0),
             _ => 0,
         };
         Power {
             pow,
+            zeros,
             normalized,
             inv_3by2,
             barrett: false,
@@ -496,15 +502,15 @@ impl Power {
 
     /// `(a / P, a mod P)` for any `a` by [`divrem_dc`] (`P` of at least two limbs).
     fn divrem_recursive(&self, a: &Nat) -> (Nat, Nat) {
-        let n = self.normalized.len();
-        if a.limbs.len() < n {
+        let (z, n) = (self.zeros, self.normalized.len());
+        if a.limbs.len() < z + n {
             return (Nat::zero(), a.clone());
         }
-        // a << shift, with a top limb for the bits shifted out (below P's top limb).
-        let mut u = Vec::with_capacity(a.limbs.len() + 1);
+        // (a / B^z) << shift, with a top limb for the bits shifted out (below P's top limb).
+        let mut u = Vec::with_capacity(a.limbs.len() - z + 1);
         let s = self.shift as u32;
         let mut carry = 0u64;
-        for &l in &a.limbs {
+        for &l in &a.limbs[z..] {
             u.push(l << s | carry);
             carry = if s == 0 { 0 } else { l >> (64 - s) };
         }
@@ -513,8 +519,10 @@ impl Power {
         let top = with_kernels!(Backend::detect(), k => divrem_dc(k, &mut u, &self.normalized, self.inv_3by2, &mut q));
         debug_assert!(!top, "the shifted dividend's top limb is below P's");
         u.truncate(n);
-        let r = Nat::from_limbs(u) >> self.shift;
-        (Nat::from_limbs(q), r)
+        shr_in_place(&mut u, s);
+        let mut r = a.limbs[..z].to_vec();
+        r.extend_from_slice(&u);
+        (Nat::from_limbs(q), Nat::from_limbs(r))
     }
 
     /// `(a / P, a mod P)` for `a·2^shift < B^(2n)` (`n` = limbs of `P`; true for `a < P²`
@@ -686,7 +694,7 @@ fn in_place_scratch(powers: &[Power], level: usize, x_len: usize) -> usize {
     if level <= 1 {
         return 0;
     }
-    let n = powers[level - 1].normalized.len();
+    let n = powers[level - 1].pow.limbs.len();
     let q = (x_len - n).max(n + 1);
     q + in_place_scratch(powers, level - 1, n + 1)
 }
@@ -713,15 +721,17 @@ fn padded_in_place<K: Kernels>(
         return write_19(&mut out[DIGITS_PER_LIMB..], lo);
     }
     let p = &powers[level - 1];
-    let n = p.normalized.len();
+    // P = (P / B^z)·B^z: the division leaves x's low z limbs where they are.
+    let (z, n) = (p.zeros, p.pow.limbs.len());
     let s = p.shift as u32;
-    shl_in_place(x, s);
-    let (qbuf, rest) = scratch.split_at_mut((x.len() - n).max(n + 1));
+    shl_in_place(&mut x[z..], s);
+    let qn = x.len() - n;
+    let (qbuf, rest) = scratch.split_at_mut(qn.max(n + 1));
     qbuf.fill(0);
-    let top = divrem_dc(k, x, &p.normalized, p.inv_3by2, &mut qbuf[..x.len() - n]);
+    let top = divrem_dc(k, &mut x[z..], &p.normalized, p.inv_3by2, &mut qbuf[..qn]);
     debug_assert!(!top, "x < P_level: the top window is below P_(level − 1)");
     debug_assert!(qbuf[n..].iter().all(|&l| l == 0), "quotient wider than P");
-    shr_in_place(&mut x[..n], s);
+    shr_in_place(&mut x[z..n], s);
     let (hi, lo) = out.split_at_mut(out.len() - p.digits);
     padded_in_place(k, powers, level - 1, &mut qbuf[..n + 1], rest, hi);
     padded_in_place(k, powers, level - 1, &mut x[..n + 1], rest, lo);
