@@ -280,22 +280,23 @@ fn karatsuba_mul<K: Kernels>(k: K, r: &mut [u64], a: &[u64], b: &[u64], t: &Thre
         mul(k, lo, a0, b0, t);
         mul_any(k, hi, a1, b1, t);
     }
-    let mut da = vec![0u64; h];
-    let mut db = vec![0u64; h];
-    let neg_a = abs_diff(k, &mut da, a0, a1);
-    let neg_b = abs_diff(k, &mut db, b0, b1);
-    let mut z1 = vec![0u64; 2 * h];
-    mul(k, &mut z1, &da, &db, t);
+    // One allocation for |a0 − a1|, |b0 − b1|, their product and the middle term.
+    let mut scratch = vec![0u64; 6 * h + 1];
+    let (da, rest) = scratch.split_at_mut(h);
+    let (db, rest) = rest.split_at_mut(h);
+    let (z1, mid) = rest.split_at_mut(2 * h);
+    let neg_a = abs_diff(k, da, a0, a1);
+    let neg_b = abs_diff(k, db, b0, b1);
+    mul(k, z1, da, db, t);
     // middle = z0 + z2 ∓ z1, added at B^h.
-    let mut mid = vec![0u64; 2 * h + 1];
     mid[..2 * h].copy_from_slice(&r[..2 * h]);
-    add_into(k, &mut mid, &r[2 * h..]);
+    add_into(k, mid, &r[2 * h..]);
     if neg_a == neg_b {
-        sub_into(k, &mut mid, &z1);
+        sub_into(k, mid, z1);
     } else {
-        add_into(k, &mut mid, &z1);
+        add_into(k, mid, z1);
     }
-    add_into(k, &mut r[h..], &mid);
+    add_into(k, &mut r[h..], mid);
 }
 
 /// Karatsuba squaring: middle = `a0² + a1² − (a0 − a1)²`.
@@ -308,15 +309,15 @@ fn karatsuba_sqr<K: Kernels>(k: K, r: &mut [u64], a: &[u64], t: &Thresholds) {
         sqr(k, lo, a0, t);
         sqr(k, hi, a1, t);
     }
-    let mut da = vec![0u64; h];
-    abs_diff(k, &mut da, a0, a1);
-    let mut z1 = vec![0u64; 2 * h];
-    sqr(k, &mut z1, &da, t);
-    let mut mid = vec![0u64; 2 * h + 1];
+    let mut scratch = vec![0u64; 5 * h + 1];
+    let (da, rest) = scratch.split_at_mut(h);
+    let (z1, mid) = rest.split_at_mut(2 * h);
+    abs_diff(k, da, a0, a1);
+    sqr(k, z1, da, t);
     mid[..2 * h].copy_from_slice(&r[..2 * h]);
-    add_into(k, &mut mid, &r[2 * h..]);
-    sub_into(k, &mut mid, &z1);
-    add_into(k, &mut r[h..], &mid);
+    add_into(k, mid, &r[2 * h..]);
+    sub_into(k, mid, z1);
+    add_into(k, &mut r[h..], mid);
 }
 
 /// The three evaluations of Toom-3 that need arithmetic: `p(1)`, `|p(−1)|` with its sign,
