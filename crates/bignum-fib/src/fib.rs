@@ -36,7 +36,7 @@ pub(crate) fn fib2(n: u64) -> (Nat, Nat) {
     with_kernels!(Backend::detect(), k => fib2_limbs(k, n, &Thresholds::detect()))
 }
 
-/// [`fib2`] above the table, in four buffers allocated once: the squares go to two of them,
+/// [`fib2`] above the table, in four buffers (one allocation): the squares go to two of them,
 /// `F(2k−1)`, `F(2k+1)` and `F(2k)` are formed from the squares in the other two and the
 /// first square's, and the buffers change roles by swapping (no allocation per bit).
 fn fib2_limbs<K: Kernels>(k: K, n: u64, t: &Thresholds) -> (Nat, Nat) {
@@ -48,10 +48,10 @@ fn fib2_limbs<K: Kernels>(k: K, n: u64, t: &Thresholds) -> (Nat, Nat) {
     // F(n) < 2^(0.695·n): every buffer holds a value of at most `cap − 1` limbs, the
     // squares of values of half that.
     let cap = (n as usize / 92) + 4;
-    let mut fk = vec![0u64; cap];
-    let mut fk1 = vec![0u64; cap];
-    let mut s = vec![0u64; cap];
-    let mut s1 = vec![0u64; cap];
+    let mut buf = vec![0u64; 4 * cap];
+    let (mut fk, rest) = buf.split_at_mut(cap);
+    let (mut fk1, rest) = rest.split_at_mut(cap);
+    let (mut s, s1) = rest.split_at_mut(cap);
     fk[0] = FIB_TABLE[kk as usize];
     fk1[0] = FIB_TABLE[kk as usize - 1];
     let mut l = 1; // limbs of F(k); F(k−1) is no longer
@@ -97,9 +97,7 @@ fn fib2_limbs<K: Kernels>(k: K, n: u64, t: &Thresholds) -> (Nat, Nat) {
         kk = 2 * kk + bit;
     }
     debug_assert_eq!(kk, n);
-    fk.truncate(l);
-    fk1.truncate(l);
-    (Nat::from_limbs(fk), Nat::from_limbs(fk1))
+    (Nat::from_limbs(fk[..l].to_vec()), Nat::from_limbs(fk1[..l].to_vec()))
 }
 
 /// `F(n)`.
