@@ -78,6 +78,11 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             // read XTASK_BENCH_QUICK and take fewer sizes.
             cmd.args(["--warm-up-time", "0.3", "--measurement-time", "0.6", "--sample-size", "10"])
                 .env("XTASK_BENCH_QUICK", "1");
+        } else {
+            // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~470 benchmarks
+            // would take more than an hour by themselves (470 × 8 s); 1 s + 3 s per benchmark
+            // keeps the full run under one. Groups that set their own times keep them.
+            cmd.args(["--warm-up-time", "1", "--measurement-time", "3"]);
         }
         let t = Instant::now();
         if let Some(why) = stream_groups(&mut cmd)? {
