@@ -194,11 +194,10 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
     }
     let t = crate::mul::Thresholds::detect();
     let kk = m / 2;
-    // d1 (n − kk >= 2 limbs) has d's top two limbs, so d's inverse.
+    // d1 (n − kk >= 2 limbs) has d's top two limbs, so d's inverse `v` serves it too.
     let (d0, d1) = d.split_at(kk);
-    let v1 = v;
     // Q1 (m − kk limbs, top bit q1h) and R1 from u / B^(2kk) by d1.
-    let mut q1h = divrem_dc(k, &mut u[2 * kk..], d1, v1, &mut q[kk..]);
+    let mut q1h = divrem_dc(k, &mut u[2 * kk..], d1, v, &mut q[kk..]);
     // A' = R1·B^(2kk) + (u mod B^(2kk)) − Q1·d0·B^kk, in u[..n + kk] (zeros above).
     let mut prod = vec![0u64; m];
     crate::mul::mul_any(k, &mut prod, &q[kk..], d0, &t);
@@ -216,7 +215,7 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
         negative = !add_to(k, &mut u[kk..n + kk], d);
     }
     // Q0 (kk limbs, top bit q0h) and R0 from A' / B^kk by d1.
-    let q0h = divrem_dc(k, &mut u[kk..n + kk], d1, v1, &mut q[..kk]);
+    let q0h = divrem_dc(k, &mut u[kk..n + kk], d1, v, &mut q[..kk]);
     // A'' = R0·B^kk + (A' mod B^kk) − Q0·d0, in u[..n].
     let mut prod = vec![0u64; 2 * kk];
     crate::mul::mul_any(k, &mut prod, &q[..kk], d0, &t);
@@ -507,14 +506,10 @@ impl Power {
             return (Nat::zero(), a.clone());
         }
         // (a / B^z) << shift, with a top limb for the bits shifted out (below P's top limb).
-        let mut u = Vec::with_capacity(a.limbs.len() - z + 1);
         let s = self.shift as u32;
-        let mut carry = 0u64;
-        for &l in &a.limbs[z..] {
-            u.push(l << s | carry);
-            carry = if s == 0 { 0 } else { l >> (64 - s) };
-        }
-        u.push(carry);
+        let mut u = a.limbs[z..].to_vec();
+        u.push(0);
+        shl_in_place(&mut u, s);
         let mut q = vec![0u64; u.len() - n];
         let top = with_kernels!(Backend::detect(), k => divrem_dc(k, &mut u, &self.normalized, self.inv_3by2, &mut q));
         debug_assert!(!top, "the shifted dividend's top limb is below P's");
