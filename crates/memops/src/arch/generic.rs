@@ -155,12 +155,14 @@ fn four_blocks(n: usize, w: usize) -> [usize; 4] {
     [0, (n - w).min(w), (n - w).min(2 * w), n - w]
 }
 
-/// `memmove`.
+/// `memmove` of `n <= 8W` bytes (every load before any store, so any overlap is fine).
+/// Backends call this inline and [`memmove_large`] out of line, so the small classes run
+/// without the large path's register saves.
 #[inline(always)]
-pub(crate) unsafe fn memmove<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memmove_small<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
     let w = V::W;
     // SAFETY: (whole body) every access is inside `src[..n]` or `dst[..n]`, which the caller
-    // guarantees valid; in the unlooped classes all loads precede all stores.
+    // guarantees valid; all loads precede all stores.
     unsafe {
         if n <= w {
             V::copy_small(dst, src, n);
@@ -193,7 +195,16 @@ pub(crate) unsafe fn memmove<V: Vector>(dst: *mut u8, src: *const u8, n: usize) 
             V::store(dst.add(n - 3 * w), f);
             V::store(dst.add(n - 2 * w), g);
             V::store(dst.add(n - w), h);
-        } else if dst.addr().wrapping_sub(src.addr()) < n {
+        }
+    }
+}
+
+/// `memmove` of `n > 8W` bytes: forward, or backward when `dst` lies inside `(src, src + n)`.
+#[inline(always)]
+pub(crate) unsafe fn memmove_large<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: forwarded contract; `n > 8W`.
+    unsafe {
+        if dst.addr().wrapping_sub(src.addr()) < n {
             // `dst` inside `(src, src + n)`: a forward copy would overwrite unread source.
             move_backward::<V>(dst, src, n);
         } else {
@@ -287,9 +298,9 @@ unsafe fn move_backward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// `memset`.
+/// `memset` of `n <= 8W` bytes (see [`memmove_small`] for the split).
 #[inline(always)]
-pub(crate) unsafe fn memset<V: Vector>(dst: *mut u8, b: u8, n: usize) {
+pub(crate) unsafe fn memset_small<V: Vector>(dst: *mut u8, b: u8, n: usize) {
     let w = V::W;
     // SAFETY: (whole body) every store is inside `dst[..n]`.
     unsafe {
@@ -313,10 +324,21 @@ pub(crate) unsafe fn memset<V: Vector>(dst: *mut u8, b: u8, n: usize) {
             V::store(dst.add(n - 3 * w), v);
             V::store(dst.add(n - 2 * w), v);
             V::store(dst.add(n - w), v);
-        } else {
+        }
+    }
+}
+
+/// `memset` of `n > 8W` bytes.
+#[inline(always)]
+pub(crate) unsafe fn memset_large<V: Vector>(dst: *mut u8, b: u8, n: usize) {
+    let w = V::W;
+    // SAFETY: (whole body) every store is inside `dst[..n]`; `n > 8W`.
+    unsafe {
+        {
             if V::set_large(dst, b, n) {
                 return;
             }
+            let v = V::splat(b);
             V::store(dst, v);
             let mut i = w - (dst.addr() & (w - 1));
             let end = n - 4 * w;
