@@ -57,11 +57,15 @@ impl Socket {
     /// Sends all of `data` with `sendmsg` (copies), `ctrl` on the first call; `more` keeps
     /// `MSG_MORE` on the last one too.
     pub fn send_all(&mut self, ctrl: Control<'_>, data: &[u8], more: bool) -> Result<()> {
-        let mut sent = sys::sendmsg(self.op.as_fd(), &ctrl, &[data], more).map_err(from_io)?;
+        let bare = ctrl.op.is_none() && ctrl.iv.is_none() && ctrl.assoclen.is_none();
+        let mut sent = if bare {
+            sys::send(self.op.as_fd(), data, more)
+        } else {
+            sys::sendmsg(self.op.as_fd(), &ctrl, &[data], more)
+        }
+        .map_err(from_io)?;
         while sent < data.len() {
-            let n = sys::sendmsg(self.op.as_fd(), &Control::default(), &[&data[sent..]], more)
-                .map_err(from_io)?;
-            sent += n;
+            sent += sys::send(self.op.as_fd(), &data[sent..], more).map_err(from_io)?;
         }
         Ok(())
     }

@@ -220,6 +220,17 @@ pub fn sendmsg(
     retry(|| check_size(unsafe { libc::sendmsg(fd.as_raw_fd(), &msg, flags) }))
 }
 
+/// `send` of `data` with no control message: the kernel's shorter path for the data-only
+/// sends of hashes and of later cipher rounds (no `msghdr`/iovec array to copy in).
+pub fn send(fd: BorrowedFd<'_>, data: &[u8], more: bool) -> io::Result<usize> {
+    let flags = if more { libc::MSG_MORE } else { 0 };
+    retry(|| {
+        // SAFETY: `data` is valid for `data.len()` bytes of reads; the kernel only reads it.
+        let n = unsafe { libc::send(fd.as_raw_fd(), data.as_ptr().cast(), data.len(), flags) };
+        check_size(n)
+    })
+}
+
 /// One `read` into `buf`.
 pub fn read(fd: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: `buf` is valid for `buf.len()` bytes of writes.
