@@ -133,6 +133,21 @@ impl Backend {
         }
     }
 
+    /// [`Kernels::decode_short`] of the backend, where it has one.
+    #[inline]
+    pub(crate) fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Option<usize> {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst),
+            _ => None,
+        }
+    }
+
     /// Decodes whole groups of 4 symbols from `(i, j)` (kernel, then scalar) until a group
     /// holds a non-symbol or the output is full; returns the new `(i, j)`.
     #[inline]

@@ -14,6 +14,19 @@ pub(crate) fn encode_into(e: &Engine<'_>, src: &[u8], dst: &mut [u8]) -> usize {
     if backend.encode_short(e.alphabet(), src, dst, e.encode_padding()) {
         return dst.len();
     }
+    encode_long(e, symbols, backend, src, dst)
+}
+
+/// The rest of [`encode_into`], out of line: the short path then runs without the loops'
+/// register saves.
+#[inline(never)]
+fn encode_long(
+    e: &Engine<'_>,
+    symbols: &[u8; 64],
+    backend: crate::Backend,
+    src: &[u8],
+    dst: &mut [u8],
+) -> usize {
     let i = backend.encode_bulk(e.alphabet(), src, dst);
     let j = i / 3 * 4;
     j + portable::encode_tail(symbols, &src[i..], e.encode_padding(), &mut dst[j..])

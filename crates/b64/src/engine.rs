@@ -259,7 +259,13 @@ impl<'a> Engine<'a> {
         input: impl AsRef<[u8]>,
         out: &mut [u8],
     ) -> Result<usize, DecodeError> {
-        decode_io(self, &mut Split { src: input.as_ref(), dst: out })
+        let input = input.as_ref();
+        // Short, well-formed input in one kernel step; anything else (padding, other bytes,
+        // a short buffer) goes the general way, which finds and reports errors.
+        if let Some(n) = self.backend().decode_short(self.alphabet(), input, out) {
+            return Ok(n);
+        }
+        decode_io(self, &mut Split { src: input, dst: out })
     }
 
     /// Decodes `input` into a new `Vec`.

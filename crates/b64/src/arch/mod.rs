@@ -26,6 +26,14 @@ pub(crate) trait Kernels: Copy {
     fn encode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
         false
     }
+    /// Decodes all of a short `src` into `dst` when the kernel does that in one step and the
+    /// input is whole groups of symbols only (so every padding mode accepts it and there is no
+    /// error to locate); returns the bytes written, or `None` to take the general path. May
+    /// overwrite `dst` past the bytes written.
+    #[inline]
+    fn decode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8]) -> Option<usize> {
+        None
+    }
     /// Decodes whole groups of 4 symbols from input index `i` to output index `j` while the
     /// groups hold only symbols and the output has room; may stop earlier. Returns the new
     /// `(i, j)`. May overwrite output bytes past the new `j` (never input not yet consumed).

@@ -56,11 +56,11 @@ impl Kernels for Avx512Vbmi {
 
     #[inline]
     fn encode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        if src.len() > 48 || dst.len() > 64 {
+        if src.len() > 96 || dst.len() > 128 {
             return false;
         }
         // SAFETY: `self` proves AVX-512 F/BW/VBMI; the pointers and lengths come from slices
-        // of at most 48 and 64 bytes.
+        // of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
         unsafe {
             encode_short_avx512vbmi(
                 alphabet.symbols(),
@@ -72,6 +72,25 @@ impl Kernels for Avx512Vbmi {
             )
         }
         true
+    }
+
+    #[inline]
+    fn decode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> Option<usize> {
+        let n = src.len();
+        if n == 0 || n > 64 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
+            return None;
+        }
+        // SAFETY: `self` proves AVX-512 F/BW/VBMI; `src` holds `n <= 64` bytes and `dst` at
+        // least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
+        unsafe {
+            decode_short_avx512vbmi(
+                alphabet.decode_table(),
+                src.as_ptr(),
+                n,
+                dst.as_mut_ptr(),
+                dst.len(),
+            )
+        }
     }
 
     #[inline]
@@ -188,14 +207,15 @@ unsafe fn encode_avx512vbmi(
     }
 }
 
-/// Encodes all of `src[..n]` (`n <= 48`) into `dst[..len]` (`len <= 64`, the encoded length):
-/// the zero bits a masked load puts after the input make the last group's symbols, and
+/// Encodes all of `src[..n]` (`n <= 96`) into `dst[..len]` (`len <= 128`, the encoded
+/// length): a whole first block of 48 bytes when `n > 48`, then the rest in one masked block,
+/// where the zero bits a masked load puts after the input make the last group's symbols, and
 /// lanes past them up to `len` become `=` when `pad`.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n <= 48` bytes and `dst`
-/// for writes of `len <= 64` bytes, and they do not overlap.
+/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n <= 96` bytes and `dst`
+/// for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn encode_short_avx512vbmi(
     symbols: &[u8; 64],
@@ -205,11 +225,19 @@ unsafe fn encode_short_avx512vbmi(
     len: usize,
     pad: bool,
 ) {
-    // SAFETY: the loads read the 64 symbols and the `n` masked lanes of `src`; the store
-    // writes the `len` masked lanes of `dst`.
+    // SAFETY: the loads read the 64 symbols and masked lanes of `src` below `n`; the stores
+    // write `dst` below `len` (a full first block of 64 symbols only when `n > 48`, which
+    // makes `len > 64`).
     unsafe {
         let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
         let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
+        let (mut src, mut n, mut dst, mut len) = (src, n, dst, len);
+        if n > 48 {
+            let x = _mm512_maskz_loadu_epi8(low_mask(48), src.cast());
+            let y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
+            _mm512_storeu_si512(dst.cast(), y);
+            (src, n, dst, len) = (src.add(48), n - 48, dst.add(64), len - 64);
+        }
         let x = _mm512_maskz_loadu_epi8(low_mask(n), src.cast());
         let mut y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
         if pad {
@@ -218,6 +246,44 @@ unsafe fn encode_short_avx512vbmi(
             y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
         }
         _mm512_mask_storeu_epi8(dst.cast(), low_mask(len), y);
+    }
+}
+
+/// Decodes `src[..n]` (`n <= 64`, a multiple of 4) into `dst` in one block when every byte
+/// is a symbol; `None` (nothing written) otherwise. The whole 64-byte block is stored when
+/// `dst` has room for it, else only the `n / 4 * 3` decoded bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n <= 64` bytes and `dst`
+/// for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn decode_short_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> Option<usize> {
+    // SAFETY: the masked load reads only the `n` valid bytes of `src`; the stores write
+    // 64 bytes only when `cap >= 64`, else the `n / 4 * 3 <= cap` masked lanes.
+    unsafe {
+        let lo = _mm512_loadu_si512(table.as_ptr().cast());
+        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
+        let k = low_mask(n);
+        let x = _mm512_maskz_loadu_epi8(k, src.cast());
+        let v = lookup(x, lo, hi);
+        if _mm512_movepi8_mask(_mm512_or_si512(x, v)) & k != 0 {
+            return None;
+        }
+        let out = pack(v, _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()));
+        let bytes = n / 4 * 3;
+        if cap >= 64 {
+            _mm512_storeu_si512(dst.cast(), out);
+        } else {
+            _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), out);
+        }
+        Some(bytes)
     }
 }
 
