@@ -119,6 +119,7 @@ impl Backend {
     /// Encodes all of a short `src` in one kernel step if the backend has one (`dst` is
     /// exactly the encoded length); returns whether it did.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn encode_short(
         self,
         alphabet: &Alphabet,
@@ -135,6 +136,7 @@ impl Backend {
 
     /// [`Kernels::decode_short`] of the backend, where it has one.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn decode_short(
         self,
         alphabet: &Alphabet,

@@ -23,6 +23,7 @@ pub(crate) trait Kernels: Copy {
     /// (exactly the encoded length), when the kernel does that in one step; returns whether
     /// it did.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn encode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
         false
     }
@@ -31,6 +32,7 @@ pub(crate) trait Kernels: Copy {
     /// error to locate); returns the bytes written, or `None` to take the general path. May
     /// overwrite `dst` past the bytes written.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn decode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8]) -> Option<usize> {
         None
     }
