@@ -54,8 +54,9 @@ impl Socket {
         Ok(Socket { tfm, op, pipe: None, pipe_len: 0 })
     }
 
-    /// Sends all of `data` with `sendmsg` (copies), `ctrl` on the first call; `more` keeps
-    /// `MSG_MORE` on the last one too.
+    /// Sends all of `data` (the kernel copies it): `sendmsg` when `ctrl` has something to
+    /// say, on the first call only, plain `send` otherwise; `more` keeps `MSG_MORE` on the
+    /// last one too.
     pub fn send_all(&mut self, ctrl: Control<'_>, data: &[u8], more: bool) -> Result<()> {
         let bare = ctrl.op.is_none() && ctrl.iv.is_none() && ctrl.assoclen.is_none();
         let mut sent = if bare {
