@@ -334,37 +334,35 @@ pub(crate) unsafe fn memset_large<V: Vector>(dst: *mut u8, b: u8, n: usize) {
     let w = V::W;
     // SAFETY: (whole body) every store is inside `dst[..n]`; `n > 8W`.
     unsafe {
-        {
-            if V::set_large(dst, b, n) {
-                return;
-            }
-            let v = V::splat(b);
-            V::store(dst, v);
-            let mut i = w - (dst.addr() & (w - 1));
-            let end = n - 4 * w;
-            if n >= V::NT_THRESHOLD {
-                while i < end {
-                    V::store_nt(dst.add(i), v);
-                    V::store_nt(dst.add(i + w), v);
-                    V::store_nt(dst.add(i + 2 * w), v);
-                    V::store_nt(dst.add(i + 3 * w), v);
-                    i += 4 * w;
-                }
-                V::nt_fence();
-            } else {
-                while i < end {
-                    V::store_aligned(dst.add(i), v);
-                    V::store_aligned(dst.add(i + w), v);
-                    V::store_aligned(dst.add(i + 2 * w), v);
-                    V::store_aligned(dst.add(i + 3 * w), v);
-                    i += 4 * w;
-                }
-            }
-            V::store(dst.add(n - 4 * w), v);
-            V::store(dst.add(n - 3 * w), v);
-            V::store(dst.add(n - 2 * w), v);
-            V::store(dst.add(n - w), v);
+        if V::set_large(dst, b, n) {
+            return;
         }
+        let v = V::splat(b);
+        V::store(dst, v);
+        let mut i = w - (dst.addr() & (w - 1));
+        let end = n - 4 * w;
+        if n >= V::NT_THRESHOLD {
+            while i < end {
+                V::store_nt(dst.add(i), v);
+                V::store_nt(dst.add(i + w), v);
+                V::store_nt(dst.add(i + 2 * w), v);
+                V::store_nt(dst.add(i + 3 * w), v);
+                i += 4 * w;
+            }
+            V::nt_fence();
+        } else {
+            while i < end {
+                V::store_aligned(dst.add(i), v);
+                V::store_aligned(dst.add(i + w), v);
+                V::store_aligned(dst.add(i + 2 * w), v);
+                V::store_aligned(dst.add(i + 3 * w), v);
+                i += 4 * w;
+            }
+        }
+        V::store(dst.add(n - 4 * w), v);
+        V::store(dst.add(n - 3 * w), v);
+        V::store(dst.add(n - 2 * w), v);
+        V::store(dst.add(n - w), v);
     }
 }
 
