@@ -1,8 +1,9 @@
 //! `cargo xtask`: the workspace's automation (see README.md).
 //!
-//! - `cargo xtask test [--host] [--arch A]... [--vm] [--quick]`: lints and host tests, the
-//!   cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the VM tests.
-//!   With none of `--host/--arch/--vm` it runs everything. Installs what it needs.
+//! - `cargo xtask test [--host] [--arch A]... [--vm] [--quick] [--keep-builds]`: lints and host
+//!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
+//!   VM tests. With none of `--host/--arch/--vm` it runs everything. Installs what it needs.
+//!   Deletes each cross build once it has run, unless `--keep-builds`.
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
 
 mod bench;
@@ -19,9 +20,10 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--quick]
+  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--quick] [--keep-builds]
         lints and host tests, the cross matrix under qemu-user, the kernel-VM tests;
-        with none of --host/--arch/--vm, all of them. Installs missing apt packages
+        with none of --host/--arch/--vm, all of them. Each cross build is deleted once it
+        has run (a small disk holds the matrix) unless --keep-builds. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
   vm-test [--quick] [--bench]
         the kernel-VM tests only (same as `test --vm`): kcapi's tests in qemu-system-x86_64;
@@ -77,13 +79,20 @@ fn dispatch(args: &[String]) -> Result<(), String> {
 }
 
 fn test_options(args: &[String]) -> Result<test::Options, String> {
-    let mut opts = test::Options { host: false, archs: Vec::new(), vm: false, quick: false };
+    let mut opts = test::Options {
+        host: false,
+        archs: Vec::new(),
+        vm: false,
+        quick: false,
+        keep_builds: false,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--host" => opts.host = true,
             "--vm" => opts.vm = true,
             "--quick" => opts.quick = true,
+            "--keep-builds" => opts.keep_builds = true,
             "--arch" => {
                 let arch = it.next().ok_or("--arch needs a value")?;
                 let known = matrix::TARGETS.iter().any(|t| t.arch == arch);

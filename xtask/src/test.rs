@@ -25,6 +25,9 @@ pub struct Options {
     pub archs: Vec<String>,
     pub vm: bool,
     pub quick: bool,
+    /// Keep each cross run's build once it has run (by default it is deleted, so that the whole
+    /// matrix fits on a small disk: one cross build is 0.5–1 GB).
+    pub keep_builds: bool,
 }
 
 /// The outcome of one stage, for the summary.
@@ -66,6 +69,12 @@ pub fn run(opts: Options) -> Result<(), String> {
             if opts.quick { rows.next().into_iter().collect() } else { rows.collect() };
         for r in rows {
             outcomes.push(cross(r, &opts)?);
+            if !opts.keep_builds && !r.rustflags.is_empty() {
+                prune(&flags_dir(r.rustflags));
+            }
+        }
+        if !opts.keep_builds {
+            prune(&target_base().join(t.triple));
         }
     }
     if opts.vm {
@@ -186,9 +195,7 @@ fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
         .env("XTASK_EMULATED", "1");
     if !r.rustflags.is_empty() {
         // A target dir per flag set, so that the runs do not rebuild each other.
-        let slug: String = r.rustflags.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-        let dir = root().join("target/xtask").join(slug);
-        cmd.env("RUSTFLAGS", r.rustflags).env("CARGO_TARGET_DIR", dir);
+        cmd.env("RUSTFLAGS", r.rustflags).env("CARGO_TARGET_DIR", flags_dir(r.rustflags));
     }
     for (krate, backend) in r.expect {
         cmd.env(expect_var(krate), backend);
@@ -201,6 +208,28 @@ fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
     cmd.env(var, runner).env(crate::emulate::STALL_LOG, &stalls);
     let flags = if r.rustflags.is_empty() { "-" } else { r.rustflags };
     execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report, Some(stalls))
+}
+
+/// The target dir of the cross runs built with `rustflags`.
+fn flags_dir(rustflags: &str) -> PathBuf {
+    let slug: String = rustflags.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    root().join("target/xtask").join(slug)
+}
+
+/// Where cargo puts builds that xtask does not redirect.
+fn target_base() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+}
+
+/// Deletes a cross build that has run; a failure to delete is reported, not fatal.
+fn prune(dir: &std::path::Path) {
+    if !dir.exists() {
+        return;
+    }
+    match std::fs::remove_dir_all(dir) {
+        Ok(()) => eprintln!("xtask: deleted {} (use --keep-builds to keep it)", dir.display()),
+        Err(e) => eprintln!("xtask: could not delete {}: {e}", dir.display()),
+    }
 }
 
 /// A copy of this xtask binary for cargo to run as the cross rows' runner (a copy, so that a
@@ -286,7 +315,16 @@ fn count(out: &str) -> (u64, u64) {
 /// Time since xtask started, for the stage headers (CI logs show where the time went).
 pub fn since_start() -> String {
     let secs = START.get_or_init(Instant::now).elapsed().as_secs();
-    format!("at {}:{:02}", secs / 60, secs % 60)
+    format!("at {}:{:02}{}", secs / 60, secs % 60, free_space())
+}
+
+/// `, N.N GB free` on the workspace's file system (from `df`), or nothing when `df` fails: a
+/// full disk is the usual cause of a CI build that stops with no test failure.
+fn free_space() -> String {
+    let out = Command::new("df").args(["-Pk"]).arg(root()).output();
+    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let kib = text.lines().nth(1).and_then(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok());
+    kib.map_or_else(String::new, |k| format!(", {:.1} GB free", k as f64 / 1e6 * 1.024))
 }
 
 pub static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();

@@ -29,7 +29,9 @@ pub fn report_backend(krate: &str, chosen: &str, available: &[&str]) {
             .append(true)
             .open(&path)
             .unwrap_or_else(|e| panic!("cannot open backend report {path}: {e}"));
-        writeln!(f, "{krate}={chosen}").expect("write the backend report");
+        // One `write` of the whole line: with O_APPEND that cannot interleave with the line
+        // of a test running in another thread (`writeln!` writes piece by piece).
+        f.write_all(format!("{krate}={chosen}\n").as_bytes()).expect("write the backend report");
     }
     let var = format!("XTASK_EXPECT_{}", krate.to_uppercase().replace('-', "_"));
     if let Ok(want) = std::env::var(&var) {

@@ -65,7 +65,9 @@ use crate::dispatch::Backend;
 
 mod generic;
 pub(crate) use self::generic::AesLane;
-pub(crate) use self::generic::{absorb, absorb_tail, finish, key, short};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::absorb_tail;
+pub(crate) use self::generic::{absorb, finish, key, short};
 
 /// Lanes of the long-input state.
 pub(crate) const LANES: usize = 8;

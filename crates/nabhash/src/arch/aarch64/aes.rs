@@ -64,6 +64,19 @@ impl Kernels for Aes {
     }
 }
 
+/// One x86-style AES round, `MixColumns(ShiftRows(SubBytes(s))) ^ k`. A function with the
+/// `aes` feature of its own (not the intrinsics called straight from [`ArmLane::aesenc`],
+/// which has no target features: rustc would not inline them there); it inlines into the
+/// `aes` functions that use the lanes.
+///
+/// # Safety
+/// The CPU must have AES.
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn aesenc(s: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+    veorq_u8(vaesmcq_u8(vaeseq_u8(s, vdupq_n_u8(0))), k)
+}
+
 /// A v2 lane in a NEON register. Private to this module and used only inside its
 /// `#[target_feature(enable = "aes")]` functions, which only an [`Aes`] token reaches.
 #[derive(Clone, Copy)]
@@ -80,9 +93,9 @@ impl AesLane for ArmLane {
     }
     #[inline(always)]
     fn aesenc(self, key: Self) -> Self {
-        // SAFETY: `ArmLane` only exists inside this module's AES functions (see the type);
-        // NEON is part of the aarch64 baseline.
-        ArmLane(unsafe { veorq_u8(vaesmcq_u8(vaeseq_u8(self.0, vdupq_n_u8(0))), key.0) })
+        // SAFETY: `ArmLane` only exists inside this module's AES functions (see the type),
+        // which run only on CPUs with AES.
+        ArmLane(unsafe { aesenc(self.0, key.0) })
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
