@@ -12,7 +12,7 @@ use crate::v2::{self, CHUNK};
 ///   Integers are written as their little-endian bytes (`write_u64(x)` is
 ///   `write(&x.to_le_bytes())`), so hashes are the same on big- and little-endian machines.
 /// - Up to 16 bytes stay in registers (no buffer round trip) and finish with v2's short
-///   path: three AES rounds with key material. Longer inputs stream through
+///   path: four AES rounds with key material. Longer inputs stream through
 ///   [`v2::Digest`](crate::v2::Digest).
 /// - [`finish`](Hasher::finish) is the first 8 bytes of the v2 digest as a little-endian
 ///   `u64`; [`finish_u128`](NabHasher::finish_u128) gives all 16.

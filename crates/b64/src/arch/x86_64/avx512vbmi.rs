@@ -118,7 +118,7 @@ impl Kernels for Avx512Vbmi {
 
 /// `vpermb` indices of the encode shuffle: output byte `4g + p` takes input byte
 /// `3g + [1, 0, 2, 1][p]`.
-static ENCODE_SHUFFLE: [u8; 64] = {
+const ENCODE_SHUFFLE: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut k = 0;
     while k < 64 {
@@ -128,14 +128,50 @@ static ENCODE_SHUFFLE: [u8; 64] = {
     t
 };
 
+/// The main encode loop's shuffles: 192 bytes in three 64-byte loads `x0 x1 x2` make four
+/// 48-byte blocks; block `r` starts at byte `48r`, which is byte `48r mod 64` of `x0`, `x0`,
+/// `x1`, `x2` (for `r` = 0..3), and `vpermt2b` with the next register reaches past its end.
+static ENCODE_JOIN: [[u8; 64]; 4] = {
+    let mut t = [[0u8; 64]; 4];
+    let mut r = 0;
+    while r < 4 {
+        let mut k = 0;
+        while k < 64 {
+            t[r][k] = (48 * r % 64) as u8 + ENCODE_SHUFFLE[k];
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
 /// `vpermb` indices of the decode pack: output byte `3g + r` is byte `2 - r` of dword `g`
 /// (the 24-bit value is little-endian in the dword); bytes 48.. are unused.
-static DECODE_PACK: [u8; 64] = {
+const DECODE_PACK: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut k = 0;
     while k < 48 {
         t[k] = (k / 3 * 4 + 2 - k % 3) as u8;
         k += 1;
+    }
+    t
+};
+
+/// The main decode loop's packing, which also joins four blocks' 4 × 48 bytes into three full
+/// 64-byte stores: row `r` takes the packed bytes `64r .. 64r + 64` of the four blocks, from the
+/// merged dwords of blocks `r` (index < 64) and `r + 1` (index 64 + ...) through `vpermt2b`.
+static DECODE_JOIN: [[u8; 64]; 3] = {
+    let mut t = [[0u8; 64]; 3];
+    let mut r = 0;
+    while r < 3 {
+        let mut k = 0;
+        while k < 64 {
+            // Output byte `64r + k` is byte `p` of block `b`'s 48.
+            let (b, p) = ((64 * r + k) / 48, (64 * r + k) % 48);
+            t[r][k] = DECODE_PACK[p] + if b == r { 0 } else { 64 };
+            k += 1;
+        }
+        r += 1;
     }
     t
 };
@@ -154,7 +190,13 @@ fn low_mask(n: usize) -> u64 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn encode_block(x: __m512i, shuffle: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
-    let dwords = _mm512_permutexvar_epi8(shuffle, x);
+    encode_dwords(_mm512_permutexvar_epi8(shuffle, x), shifts, lut)
+}
+
+/// Encodes 16 dwords `s1 s0 s2 s1` (see [`ENCODE_SHUFFLE`]) into 64 symbols.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
     let indices = _mm512_multishift_epi64_epi8(shifts, dwords);
     _mm512_permutexvar_epi8(indices, lut)
 }
@@ -174,24 +216,29 @@ unsafe fn encode_avx512vbmi(
     cap: usize,
 ) -> usize {
     let end = (n / 3).min(cap / 4) * 3;
-    // SAFETY: for the whole body: every full load reads `src[i..i + 64]` with `i + 64 <= n`,
-    // every full store writes `dst[j..j + 64]` with `j = i / 3 * 4` and `i + 48 <= end`, so
-    // `j + 64 <= cap`; masked accesses touch only the lanes under their mask, which stay
+    // SAFETY: for the whole body: the main loop's loads read `src[i..i + 192]` and its stores
+    // write `dst[j..j + 256]`, with `j = i / 3 * 4` and `i + 192 <= end`, so `i + 192 <= n`
+    // and `j + 256 <= cap`; masked accesses touch only the lanes under their mask, which stay
     // below `end` (loads) and `end / 3 * 4` (stores).
     unsafe {
         let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
         let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
         let shifts = _mm512_set1_epi64(MULTISHIFT);
         let (mut i, mut j) = (0, 0);
-        while i + 3 * 48 + 64 <= n && i + 4 * 48 <= end {
+        let join = ENCODE_JOIN.map(|t| _mm512_loadu_si512(t.as_ptr().cast()));
+        // 192 bytes in three loads -> 256 symbols in four stores.
+        while i + 192 <= end {
             let x0 = _mm512_loadu_si512(src.add(i).cast());
-            let x1 = _mm512_loadu_si512(src.add(i + 48).cast());
-            let x2 = _mm512_loadu_si512(src.add(i + 96).cast());
-            let x3 = _mm512_loadu_si512(src.add(i + 144).cast());
-            _mm512_storeu_si512(dst.add(j).cast(), encode_block(x0, shuffle, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 64).cast(), encode_block(x1, shuffle, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 128).cast(), encode_block(x2, shuffle, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 192).cast(), encode_block(x3, shuffle, shifts, lut));
+            let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
+            let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
+            let d0 = _mm512_permutexvar_epi8(join[0], x0);
+            let d1 = _mm512_permutex2var_epi8(x0, join[1], x1);
+            let d2 = _mm512_permutex2var_epi8(x1, join[2], x2);
+            let d3 = _mm512_permutexvar_epi8(join[3], x2);
+            _mm512_storeu_si512(dst.add(j).cast(), encode_dwords(d0, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 64).cast(), encode_dwords(d1, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 128).cast(), encode_dwords(d2, shifts, lut));
+            _mm512_storeu_si512(dst.add(j + 192).cast(), encode_dwords(d3, shifts, lut));
             i += 192;
             j += 256;
         }
@@ -298,9 +345,16 @@ fn lookup(x: __m512i, lo: __m512i, hi: __m512i) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn pack(v: __m512i, pack: __m512i) -> __m512i {
+    _mm512_permutexvar_epi8(pack, merge(v))
+}
+
+/// Merges each dword's four 6-bit values into its low 24 bits (`s0 s1 s2` from the top byte
+/// down: bytes 2, 1, 0).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn merge(v: __m512i) -> __m512i {
     let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi32(0x0140_0140));
-    let dwords = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000));
-    _mm512_permutexvar_epi8(pack, dwords)
+    _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000))
 }
 
 /// Decodes whole groups of 4 symbols of `src[..n]` into `dst[..cap]`, stopping at the first
@@ -310,8 +364,9 @@ fn pack(v: __m512i, pack: __m512i) -> __m512i {
 ///
 /// The CPU has AVX-512 F, BW and VBMI; `src` is valid for reads of `n` bytes, `dst` for writes
 /// of `cap` bytes; either they do not overlap, or `dst <= src` in one buffer. Every store
-/// goes only over input already loaded (a block's store, at most 64 bytes at `j <= i`, comes
-/// after the block's load at `i`), so in-place decoding reads the input intact.
+/// goes only over input already loaded (the main loop's 192 bytes at `j <= i` come after its
+/// loads of `src[i..i + 256]`; a tail block's store, at most 64 bytes at `j <= i`, after the
+/// block's load at `i`), so in-place decoding reads the input intact.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn decode_avx512vbmi(
     table: &[u8; 256],
@@ -322,14 +377,19 @@ unsafe fn decode_avx512vbmi(
 ) -> usize {
     let end = (n / 4).min(cap / 3) * 4;
     // SAFETY: for the whole body: full loads read `src[i..i + 64]` with `i + 64 <= end <= n`;
-    // full stores write `dst[j..j + 64]` only when `j + 64 <= cap`; masked accesses touch
+    // full stores write `dst[j..j + 64]` only when `j + 64 <= cap` (the main loop's three at
+    // `j`, `j + 64`, `j + 128` when `j + 192 <= cap`); masked accesses touch
     // lanes below `end` (loads) and below `end / 4 * 3 <= cap` (stores).
     unsafe {
         let lo = _mm512_loadu_si512(table.as_ptr().cast());
         let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
         let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
+        let join0 = _mm512_loadu_si512(DECODE_JOIN[0].as_ptr().cast());
+        let join1 = _mm512_loadu_si512(DECODE_JOIN[1].as_ptr().cast());
+        let join2 = _mm512_loadu_si512(DECODE_JOIN[2].as_ptr().cast());
         let (mut i, mut j) = (0, 0);
-        while i + 256 <= end && j + 3 * 48 + 64 <= cap {
+        // 256 symbols -> 192 bytes in three 64-byte stores, none overlapping the next.
+        while i + 256 <= end && j + 192 <= cap {
             let x0 = _mm512_loadu_si512(src.add(i).cast());
             let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
             let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
@@ -345,10 +405,10 @@ unsafe fn decode_avx512vbmi(
             if _mm512_movepi8_mask(any) != 0 {
                 break;
             }
-            _mm512_storeu_si512(dst.add(j).cast(), pack(v0, packer));
-            _mm512_storeu_si512(dst.add(j + 48).cast(), pack(v1, packer));
-            _mm512_storeu_si512(dst.add(j + 96).cast(), pack(v2, packer));
-            _mm512_storeu_si512(dst.add(j + 144).cast(), pack(v3, packer));
+            let (d0, d1, d2, d3) = (merge(v0), merge(v1), merge(v2), merge(v3));
+            _mm512_storeu_si512(dst.add(j).cast(), _mm512_permutex2var_epi8(d0, join0, d1));
+            _mm512_storeu_si512(dst.add(j + 64).cast(), _mm512_permutex2var_epi8(d1, join1, d2));
+            _mm512_storeu_si512(dst.add(j + 128).cast(), _mm512_permutex2var_epi8(d2, join2, d3));
             i += 256;
             j += 192;
         }
