@@ -132,7 +132,9 @@ fn is_ours(crate_name: &str, function: &str) -> bool {
 }
 
 /// Implementations that benches add as a yardstick rather than as a peer a user would pick.
-const REFERENCES: &[&str] = &["memcpy", "rep-movsb", "rep-stosb"];
+const REFERENCES: &[&str] = &["memcpy", "rep-movsb", "rep-stosb", "call-floor"];
+/// References shown without a ratio column (a ratio to doing nothing means nothing).
+const NO_RATIO: &[&str] = &["call-floor"];
 
 fn param_key(p: &str) -> (u8, f64, String) {
     match magnitude(p) {
@@ -206,6 +208,10 @@ fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
 }
 
 impl Table<'_> {
+    fn ratio_references(&self) -> impl Iterator<Item = &String> {
+        self.references.iter().filter(|r| !NO_RATIO.contains(&r.as_str()))
+    }
+
     fn columns(&self) -> impl Iterator<Item = &String> {
         self.ours.iter().chain(&self.peers).chain(&self.references)
     }
@@ -240,7 +246,7 @@ impl Table<'_> {
             if !self.peers.is_empty() {
                 h.push(format!("{o} / best peer"));
             }
-            h.extend(self.references.iter().map(|r| format!("{o} / {r}")));
+            h.extend(self.ratio_references().map(|r| format!("{o} / {r}")));
         }
         h
     }
@@ -260,7 +266,7 @@ impl Table<'_> {
                                 .map_or("—".into(), |(r, who)| format!("{r:.2}× ({who})")),
                         );
                     }
-                    for r in &self.references {
+                    for r in self.ratio_references() {
                         let pair = self.cell(o, p).zip(self.cell(r, p));
                         row.push(pair.map_or("—".into(), |(a, b)| {
                             format!("{:.2}×", a.speed() / b.speed())
@@ -325,11 +331,14 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
         esc(&cx.command)
     );
     md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster); \
-           `memcpy`, `rep-movsb` and `rep-stosb` are yardsticks, not peers. Per-backend variants of ours \
+           `memcpy`, `rep-movsb`, `rep-stosb` and `call-floor` (the harness calling a function that \
+           does nothing) are yardsticks, not peers. Per-backend variants of ours \
            (`<crate>-<backend>`) are shown without ratios. \
            Every number is a criterion median from this run.\n";
     html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is \
-             faster); <code>memcpy</code>, <code>rep-movsb</code> and <code>rep-stosb</code> are yardsticks, not peers. \
+             faster); <code>memcpy</code>, <code>rep-movsb</code>, <code>rep-stosb</code> and \
+             <code>call-floor</code> (the harness calling a function that does nothing) are \
+             yardsticks, not peers. \
              Per-backend variants of ours (<code>&lt;crate&gt;-&lt;backend&gt;</code>) are shown \
              without ratios. Every number is a criterion median from this run.</p>\n";
     for krate in crates {
