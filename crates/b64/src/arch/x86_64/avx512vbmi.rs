@@ -13,9 +13,10 @@
 //! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
 
 use core::arch::x86_64::{
-    __m512i, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8, _mm512_loadu_si512, _mm512_madd_epi16,
-    _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
-    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    __m512i, _bzhi_u64, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8, _mm512_loadu_si512,
+    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
+    _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
     _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
     _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
@@ -24,14 +25,14 @@ use crate::alphabet::Alphabet;
 use crate::arch::Kernels;
 use crate::decode::Io;
 
-cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vl", "avx512vbmi");
+cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "bmi2");
 
-/// Proof that this CPU has AVX-512 F, BW, VL and VBMI. Only [`Avx512Vbmi::new`] makes one.
+/// Proof that this CPU has AVX-512 F, BW, VL and VBMI and BMI2. Only [`Avx512Vbmi::new`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx512Vbmi(());
 
 impl Avx512Vbmi {
-    /// `Some` when the CPU has AVX-512 F, BW, VL and VBMI (detected once, cached by
+    /// `Some` when the CPU has AVX-512 F, BW, VL and VBMI and BMI2 (detected once, cached by
     /// `cpufeatures`; compile-time when the features are enabled for the build).
     #[inline]
     pub(crate) fn new() -> Option<Self> {
@@ -42,7 +43,7 @@ impl Avx512Vbmi {
 impl Kernels for Avx512Vbmi {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI; the pointers and lengths come from slices.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from slices.
         unsafe {
             encode_avx512vbmi(
                 alphabet.symbols(),
@@ -59,7 +60,7 @@ impl Kernels for Avx512Vbmi {
         if src.len() > 96 || dst.len() > 128 {
             return false;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI; the pointers and lengths come from slices
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from slices
         // of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
         unsafe {
             encode_short_avx512vbmi(
@@ -80,7 +81,7 @@ impl Kernels for Avx512Vbmi {
         if n == 0 || n > 64 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
             return None;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI; `src` holds `n <= 64` bytes and `dst` at
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 64` bytes and `dst` at
         // least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
             decode_short_avx512vbmi(
@@ -176,6 +177,18 @@ static DECODE_JOIN: [[u8; 64]; 3] = {
     t
 };
 
+/// `3j` in lane `j`: output symbol `j` starts at input bit `6j`, so it is past the end of `n`
+/// input bytes (a padding lane) exactly when `3j >= 4n`.
+const THRICE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        t[j] = (3 * j) as u8;
+        j += 1;
+    }
+    t
+};
+
 /// Bit offsets of the four indices in a dword `s1 s0 s2 s1`: 10, 4, 22, 16, then +32 for the
 /// second dword of each qword (one byte each, little-endian).
 const MULTISHIFT: i64 = 0x3036_242a_1016_040a;
@@ -193,7 +206,7 @@ const MULTISHIFT: i64 = 0x3036_242a_1016_040a;
 ///
 /// `p` is valid for reads of `n` bytes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn load_upto(p: *const u8, n: usize) -> __m512i {
     // SAFETY: each masked load reads only the lanes below `n`.
     unsafe {
@@ -207,22 +220,24 @@ unsafe fn load_upto(p: *const u8, n: usize) -> __m512i {
     }
 }
 
-/// The low `n` bits set (`n <= 64`).
-#[inline(always)]
+/// The low `n` bits set (`n <= 64`): one `bzhi`, which keeps all 64 bits for `n == 64`.
+#[inline]
+#[target_feature(enable = "bmi2")]
 fn low_mask(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+    debug_assert!(n <= 64);
+    _bzhi_u64(u64::MAX, n as u32)
 }
 
 /// One encode block: 48 bytes (in the low bytes of `x`) -> 64 symbols.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 fn encode_block(x: __m512i, shuffle: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
     encode_dwords(_mm512_permutexvar_epi8(shuffle, x), shifts, lut)
 }
 
 /// Encodes 16 dwords `s1 s0 s2 s1` (see [`ENCODE_SHUFFLE`]) into 64 symbols.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
     let indices = _mm512_multishift_epi64_epi8(shifts, dwords);
     _mm512_permutexvar_epi8(indices, lut)
@@ -232,9 +247,9 @@ fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI; `src` is valid for reads of `n` bytes and `dst` for
+/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n` bytes and `dst` for
 /// writes of `cap` bytes, and they do not overlap.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn encode_avx512vbmi(
     symbols: &[u8; 64],
     src: *const u8,
@@ -288,9 +303,9 @@ unsafe fn encode_avx512vbmi(
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI; `src` is valid for reads of `n <= 96` bytes and `dst`
+/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n <= 96` bytes and `dst`
 /// for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not overlap.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn encode_short_avx512vbmi(
     symbols: &[u8; 64],
     src: *const u8,
@@ -315,8 +330,11 @@ unsafe fn encode_short_avx512vbmi(
         let x = load_upto(src, n);
         let mut y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
         if pad {
-            let symbols_len = (n * 4).div_ceil(3);
-            let padding = low_mask(len) & !low_mask(symbols_len);
+            // A vector compare rather than the scalar division for `ceil(4n / 3)`; `4n <= 192`
+            // and `3j <= 189` fit in a byte.
+            let thrice = _mm512_loadu_si512(THRICE.as_ptr().cast());
+            let past = _mm512_set1_epi8((4 * n) as u8 as i8);
+            let padding = _mm512_mask_cmpge_epu8_mask(low_mask(len), thrice, past);
             y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
         }
         _mm512_mask_storeu_epi8(dst.cast(), low_mask(len), y);
@@ -329,9 +347,9 @@ unsafe fn encode_short_avx512vbmi(
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI; `src` is valid for reads of `n <= 64` bytes and `dst`
+/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n <= 64` bytes and `dst`
 /// for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_short_avx512vbmi(
     table: &[u8; 256],
     src: *const u8,
@@ -363,14 +381,14 @@ unsafe fn decode_short_avx512vbmi(
 
 /// One decode block: 64 bytes -> their 6-bit values (top bit set for non-symbols).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 fn lookup(x: __m512i, lo: __m512i, hi: __m512i) -> __m512i {
     _mm512_permutex2var_epi8(lo, x, hi)
 }
 
 /// Packs 64 6-bit values into 48 bytes (the low 48 bytes of the result).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 fn pack(v: __m512i, pack: __m512i) -> __m512i {
     _mm512_permutexvar_epi8(pack, merge(v))
 }
@@ -378,7 +396,7 @@ fn pack(v: __m512i, pack: __m512i) -> __m512i {
 /// Merges each dword's four 6-bit values into its low 24 bits (`s0 s1 s2` from the top byte
 /// down: bytes 2, 1, 0).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 fn merge(v: __m512i) -> __m512i {
     let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi32(0x0140_0140));
     _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000))
@@ -389,12 +407,12 @@ fn merge(v: __m512i) -> __m512i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI; `src` is valid for reads of `n` bytes, `dst` for writes
+/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n` bytes, `dst` for writes
 /// of `cap` bytes; either they do not overlap, or `dst <= src` in one buffer. Every store
 /// goes only over input already loaded (the main loop's 192 bytes at `j <= i` come after its
 /// loads of `src[i..i + 256]`; a tail block's store, at most 64 bytes at `j <= i`, after the
 /// block's load at `i`), so in-place decoding reads the input intact.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_avx512vbmi(
     table: &[u8; 256],
     src: *const u8,
