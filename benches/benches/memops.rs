@@ -80,9 +80,9 @@ fn mean(sizes: &[usize]) -> u64 {
 
 /// `compiler_builtins`' portable loops (`compiler-builtins/src/mem/impls.rs`, rust-lang,
 /// MIT/Apache-2.0), reproduced in shape and, like them, out of line: bytes until the
-/// destination is word-aligned, a word loop, bytes for the tail; `memcmp` is a byte loop. Only the misaligned-source word path
-/// differs (it reads unaligned words here; upstream shifts aligned words): the benches use
-/// aligned buffers, so it is not measured.
+/// destination is word-aligned, a word loop, bytes for the tail; `memcmp` is a byte loop. Only
+/// the misaligned-source word path differs (it reads unaligned words here; upstream shifts
+/// aligned words): the benches use aligned buffers, so it is not measured.
 mod compiler_builtins_shape {
     const WORD_SIZE: usize = core::mem::size_of::<usize>();
     const WORD_MASK: usize = WORD_SIZE - 1;

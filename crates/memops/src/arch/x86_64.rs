@@ -355,7 +355,7 @@ unsafe fn ne_small(a: *const u8, b: *const u8, n: usize) -> u64 {
                 "kmovd {m:e}, {k}",
                 a = in(reg) a, b = in(reg) b, n = in(reg) n, ones = in(reg) u32::MAX,
                 m = out(reg) ne, k = out(kreg) _, out("ymm16") _,
-                options(nostack, readonly, pure, preserves_flags),
+                options(nostack, readonly, pure),
             );
         } else {
             asm!(

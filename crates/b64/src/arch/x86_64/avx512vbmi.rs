@@ -27,12 +27,13 @@ use crate::decode::Io;
 
 cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "bmi2");
 
-/// Proof that this CPU has AVX-512 F, BW, VL and VBMI and BMI2. Only [`Avx512Vbmi::new`] makes one.
+/// Proof that this CPU has AVX-512 F, BW, VL and VBMI, and BMI2. Only [`Avx512Vbmi::new`] makes
+/// one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx512Vbmi(());
 
 impl Avx512Vbmi {
-    /// `Some` when the CPU has AVX-512 F, BW, VL and VBMI and BMI2 (detected once, cached by
+    /// `Some` when the CPU has AVX-512 F, BW, VL and VBMI, and BMI2 (detected once, cached by
     /// `cpufeatures`; compile-time when the features are enabled for the build).
     #[inline]
     pub(crate) fn new() -> Option<Self> {
@@ -43,7 +44,8 @@ impl Avx512Vbmi {
 impl Kernels for Avx512Vbmi {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from slices.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
+        // slices.
         unsafe {
             encode_avx512vbmi(
                 alphabet.symbols(),
@@ -60,8 +62,8 @@ impl Kernels for Avx512Vbmi {
         if src.len() > 96 || dst.len() > 128 {
             return false;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from slices
-        // of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
+        // slices of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
         unsafe {
             encode_short_avx512vbmi(
                 alphabet.symbols(),
@@ -81,8 +83,8 @@ impl Kernels for Avx512Vbmi {
         if n == 0 || n > 64 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
             return None;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 64` bytes and `dst` at
-        // least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 64` bytes and
+        // `dst` at least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
             decode_short_avx512vbmi(
                 alphabet.decode_table(),
@@ -247,8 +249,8 @@ fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n` bytes and `dst` for
-/// writes of `cap` bytes, and they do not overlap.
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n` bytes and
+/// `dst` for writes of `cap` bytes, and they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn encode_avx512vbmi(
     symbols: &[u8; 64],
@@ -303,8 +305,9 @@ unsafe fn encode_avx512vbmi(
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n <= 96` bytes and `dst`
-/// for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not overlap.
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 96` bytes
+/// and `dst` for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not
+/// overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn encode_short_avx512vbmi(
     symbols: &[u8; 64],
@@ -347,8 +350,8 @@ unsafe fn encode_short_avx512vbmi(
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n <= 64` bytes and `dst`
-/// for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 64` bytes
+/// and `dst` for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_short_avx512vbmi(
     table: &[u8; 256],
@@ -407,9 +410,9 @@ fn merge(v: __m512i) -> __m512i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI and BMI2; `src` is valid for reads of `n` bytes, `dst` for writes
-/// of `cap` bytes; either they do not overlap, or `dst <= src` in one buffer. Every store
-/// goes only over input already loaded (the main loop's 192 bytes at `j <= i` come after its
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n` bytes, `dst`
+/// for writes of `cap` bytes; either they do not overlap, or `dst <= src` in one buffer. Every
+/// store goes only over input already loaded (the main loop's 192 bytes at `j <= i` come after its
 /// loads of `src[i..i + 256]`; a tail block's store, at most 64 bytes at `j <= i`, after the
 /// block's load at `i`), so in-place decoding reads the input intact.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
