@@ -47,11 +47,13 @@
 //! # Features
 //!
 //! - `c-symbols` (off): exports `memcpy`, `memmove`, `memset`, `memcmp` and `bcmp` under their
-//!   C names, for `no_std` and static binaries. The kernels never call those symbols (the crate
-//!   is `#![no_builtins]`, so the compiler cannot turn its loops into calls to them).
+//!   C names, for `no_std` and static binaries. The kernels never call those symbols: with the
+//!   feature the crate is `#![no_builtins]`, so the compiler cannot turn its loops into calls to
+//!   them. Only with the feature: LLVM does not inline a `no_builtins` function into a caller
+//!   without the attribute, so it would put a call between every caller and the kernels.
 
 #![no_std]
-#![no_builtins]
+#![cfg_attr(feature = "c-symbols", no_builtins)]
 
 mod arch;
 #[cfg(feature = "c-symbols")]

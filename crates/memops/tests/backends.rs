@@ -219,6 +219,41 @@ fn compare_with_difference_at_every_position() {
     }
 }
 
+/// Two differences of opposite sign: the first decides. Kernels that test several blocks at
+/// once (and blocks that overlap) must report the lowest differing byte, not the first block
+/// they happened to test.
+#[test]
+fn compare_first_of_two_differences_decides() {
+    for b in backends() {
+        let a: Vec<u8> = (0..512).map(pattern).collect();
+        for len in lengths().into_iter().filter(|&l| l >= 2) {
+            let a = &a[..len];
+            let step = if cfg!(miri) || reduced() { 1 + len / 12 } else { 1 };
+            for p in (0..len - 1).step_by(step) {
+                for q in [p + 1, (p + 33).min(len - 1), (p + 64).min(len - 1), len - 1] {
+                    if q <= p {
+                        continue;
+                    }
+                    let mut c = a.to_vec();
+                    c[p] = a[p].wrapping_add(1);
+                    c[q] = a[q].wrapping_sub(1);
+                    let want = a.cmp(&c[..]);
+                    assert_eq!(b.compare(a, &c), want, "{} len {len} diffs {p} {q}", b.name());
+                    assert_eq!(b.compare(&c, a), want.reverse());
+                    // SAFETY: both hold `len` bytes.
+                    let raw = unsafe { b.memcmp(a.as_ptr(), c.as_ptr(), len) };
+                    assert_eq!(
+                        raw.signum(),
+                        sign(want),
+                        "{} raw len {len} diffs {p} {q}",
+                        b.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The oracle for the three searches.
 fn oracle(hay: &[u8], x: u8) -> (Option<usize>, Option<usize>, usize) {
     (

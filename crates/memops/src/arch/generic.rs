@@ -34,6 +34,11 @@ pub(crate) trait Vector: Copy {
     const FULL: u64;
     /// Copies of at least this many bytes that do not overlap use non-temporal stores.
     const NT_THRESHOLD: usize;
+    /// The `*_small` routines are a few instructions with no branch on the size (AVX-512's
+    /// masked loads and stores), worth inlining into every caller: the backend's entry points
+    /// then handle `n < W` (`n <= W` for `memmove`/`memset`) before any call. See
+    /// `arch::backend!`.
+    const INLINE_SMALL: bool = false;
     /// The result of a byte-wise comparison (a vector, a mask register or a SWAR word).
     type Cmp: Copy;
 
@@ -88,6 +93,18 @@ pub(crate) trait Vector: Copy {
     unsafe fn eq_small(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: same contract.
         unsafe { super::scalar::equal(a, b, n) }
+    }
+    /// `memcmp` of `W <= n <= 4W` bytes.
+    #[inline(always)]
+    unsafe fn cmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
+        // SAFETY: same contract.
+        unsafe { memcmp_four_blocks::<Self>(a, b, n) }
+    }
+    /// Equality of `W <= n <= 4W` bytes.
+    #[inline(always)]
+    unsafe fn eq_mid(a: *const u8, b: *const u8, n: usize) -> bool {
+        // SAFETY: same contract.
+        unsafe { equal_four_blocks::<Self>(a, b, n) }
     }
     /// `memchr` in `n < W` bytes.
     #[inline(always)]
@@ -375,6 +392,37 @@ unsafe fn diff_at<V: Vector>(a: *const u8, b: *const u8, eq: u64) -> i32 {
     unsafe { i32::from(*a.add(j)) - i32::from(*b.add(j)) }
 }
 
+/// `memcmp` of `W <= n <= 4W` bytes: four blocks, one test of all four.
+#[inline(always)]
+unsafe fn memcmp_four_blocks<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: (whole body) the four blocks lie inside `a[..n]`/`b[..n]` as `W <= n`.
+    unsafe {
+        let o = four_blocks(n, V::W);
+        let e = o.map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
+        let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
+        if V::cmp_bits(all) != V::FULL {
+            for (o, e) in o.into_iter().zip(e) {
+                let m = V::cmp_bits(e);
+                if m != V::FULL {
+                    return diff_at::<V>(a.add(o), b.add(o), m);
+                }
+            }
+        }
+        0
+    }
+}
+
+/// Equality of `W <= n <= 4W` bytes, as [`memcmp_four_blocks`].
+#[inline(always)]
+unsafe fn equal_four_blocks<V: Vector>(a: *const u8, b: *const u8, n: usize) -> bool {
+    // SAFETY: as in `memcmp_four_blocks`.
+    unsafe {
+        let e = four_blocks(n, V::W).map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
+        let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
+        V::cmp_bits(all) == V::FULL
+    }
+}
+
 /// `memcmp`: negative, zero or positive like C's.
 #[inline(always)]
 pub(crate) unsafe fn memcmp<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
@@ -385,19 +433,18 @@ pub(crate) unsafe fn memcmp<V: Vector>(a: *const u8, b: *const u8, n: usize) -> 
             return V::cmp_small(a, b, n);
         }
         if n <= 4 * w {
-            let o = four_blocks(n, w);
-            let e = o.map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
-            let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
-            if V::cmp_bits(all) != V::FULL {
-                for (o, e) in o.into_iter().zip(e) {
-                    let m = V::cmp_bits(e);
-                    if m != V::FULL {
-                        return diff_at::<V>(a.add(o), b.add(o), m);
-                    }
-                }
-            }
-            return 0;
+            return V::cmp_mid(a, b, n);
         }
+        memcmp_large::<V>(a, b, n)
+    }
+}
+
+/// `memcmp` of `n > 4W` bytes: the first block, then a 4-block loop on `a`'s alignment.
+#[inline(always)]
+pub(crate) unsafe fn memcmp_large<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`; `n > 4W`.
+    unsafe {
         let m = V::cmp_bits(V::cmpeq(V::load(a), V::load(b)));
         if m != V::FULL {
             return diff_at::<V>(a, b, m);
@@ -453,10 +500,18 @@ pub(crate) unsafe fn equal<V: Vector>(a: *const u8, b: *const u8, n: usize) -> b
             return V::eq_small(a, b, n);
         }
         if n <= 4 * w {
-            let e = four_blocks(n, w).map(|o| V::cmpeq(V::load(a.add(o)), V::load(b.add(o))));
-            let all = V::cmp_and(V::cmp_and(e[0], e[1]), V::cmp_and(e[2], e[3]));
-            return V::cmp_bits(all) == V::FULL;
+            return V::eq_mid(a, b, n);
         }
+        equal_large::<V>(a, b, n)
+    }
+}
+
+/// Whether `a[..n] == b[..n]` for `n > 4W`, as [`memcmp_large`].
+#[inline(always)]
+pub(crate) unsafe fn equal_large<V: Vector>(a: *const u8, b: *const u8, n: usize) -> bool {
+    let w = V::W;
+    // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`; `n > 4W`.
+    unsafe {
         if V::cmp_bits(V::cmpeq(V::load(a), V::load(b))) != V::FULL {
             return false;
         }
