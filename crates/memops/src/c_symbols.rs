@@ -2,7 +2,7 @@
 //! `c-symbols`), for `no_std` and static binaries without a C library's versions.
 //!
 //! They cannot recurse: the kernels never call `core::ptr::copy*`/`write_bytes` with a run-time
-//! length and the crate is `#![no_builtins]`, so LLVM does not turn their loops into calls to
+//! length and with this feature the crate is `#![no_builtins]`, so LLVM does not turn their loops into calls to
 //! these symbols; detection (bare `cpuid`, one atomic) copies and compares nothing.
 
 use core::ffi::{c_int, c_void};
