@@ -39,8 +39,9 @@ macro_rules! backend {
             // Three tiers. With `INLINE_SMALL` (AVX-512), sizes up to one vector are handled
             // by `#[inline]` entry points: where the backend is fixed at compile time, that
             // code inlines into the caller and a short call makes no call at all. The sizes up
-            // to 8 vectors are in `*_mid`, a leaf; the loops are out of line in `*_large`, so
-            // the mid sizes run without the loops' register saves (about 0.7 ns a call).
+            // to 8 vectors (4 for the compares) are in `*_mid`, a leaf; the loops are out of
+            // line in `*_large`, so the mid sizes run without the loops' register saves (about
+            // 0.7 ns a call).
             // Without `INLINE_SMALL` the table names the `*_mid` functions directly.
             $(#[target_feature(enable = $feat)])?
             #[inline]
