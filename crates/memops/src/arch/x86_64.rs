@@ -381,7 +381,7 @@ unsafe fn ne_small(a: *const u8, b: *const u8, n: usize) -> u64 {
 /// `memcmp` of `64 <= n <= 256` bytes: the blocks at 0 and `n - 64`, and for `n > 128` also
 /// those at 64 and `n - 128`, XORed with `b`'s and ORed into one test (glibc's EVEX shape,
 /// on 64-byte vectors). Random 65–256 B sizes, min of 30 × 200k calls, glibc = 1, over
-/// 3–6 runs with the buffers 16 or 64 bytes past a cache line: four blocks at offsets chosen
+/// 3–7 runs, buffers 64-byte aligned or 16 bytes past it: four blocks at offsets chosen
 /// by `cmov` (no branch on the size) with `vpcmpeqb` and `kand` 1.16–1.28 (the same in `asm!`
 /// with `kor` 1.06–1.28, with XOR and `vpternlog` 1.06–1.29); eight 32-byte blocks
 /// 1.20–1.29; glibc's own shape (32-byte blocks, early exits) 0.99–1.00; this branch on
