@@ -138,8 +138,8 @@ impl Backend {
     }
 
     #[inline]
-    pub(crate) fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        each_backend!(self, t => t.v2_hash(key, data))
+    pub(crate) fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        each_backend!(self, t => t.v2_hash_seeded(seed, data))
     }
 
     #[inline]
@@ -191,6 +191,11 @@ pub(crate) trait Kernels: Copy {
         let mut st = crate::v2::V2State::new(key);
         self.v2_absorb(&mut st, data);
         self.v2_finish(&st, data.len() as u64)
+    }
+    /// v2 of `data` with `seed`; backends override it to derive the key in registers.
+    #[inline]
+    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        self.v2_hash(&self.v2_key(seed), data)
     }
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);

@@ -143,7 +143,7 @@ pub struct FixedState {
 }
 
 impl FixedState {
-    /// A state keyed by `seed` (v2's key schedule, two AES rounds, runs once here).
+    /// A state keyed by `seed` (v2's key schedule, one AES round, runs once here).
     pub fn with_seed(seed: u64) -> Self {
         FixedState { key: Backend::detect().v2_key(seed) }
     }
@@ -186,7 +186,7 @@ impl RandomState {
             std::collections::hash_map::RandomState::new().hash_one(0x6e61_6268u64)
         });
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        // Distinct seeds per instance; v2's key schedule (two AES rounds) mixes them.
+        // Distinct seeds per instance; v2's key schedule (an AES round) mixes them.
         let seed = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         RandomState { key: Backend::detect().v2_key(seed) }
     }

@@ -39,8 +39,8 @@ fn reference(data: &[u8], seed: u64) -> [u8; 16] {
             le(lo, next())
         })
         .collect();
-    let s = le(seed, seed ^ 0x9e3779b97f4a7c15);
-    let key = aes_round(aes_round(xor(s, c[0]), c[1]), c[2]);
+    let s = le(seed, seed);
+    let key = aes_round(xor(s, c[0]), c[1]);
     let k: Vec<[u8; 16]> = (0..8).map(|i| xor(key, c[3 + i])).collect();
     let n = data.len();
     let l = le(n as u64, 0);
@@ -61,11 +61,12 @@ fn reference(data: &[u8], seed: u64) -> [u8; 16] {
         a[i] = aes_round(xor(a[i], chunk), k[i]);
         b[i] = add(b[i], chunk);
     }
-    let f: Vec<[u8; 16]> = (0..8).map(|i| aes_round(xor(xor(a[i], b[i]), l), k[i])).collect();
-    let p: Vec<[u8; 16]> = (0..4).map(|j| aes_round(f[2 * j], f[2 * j + 1])).collect();
-    let q0 = aes_round(p[0], p[1]);
-    let q1 = aes_round(p[2], p[3]);
-    aes_round(aes_round(aes_round(q0, q1), k[0]), k[1])
+    let mut x = [0u8; 16];
+    for i in 0..8 {
+        let f = aes_round(xor(xor(a[i], b[i]), l), k[i]);
+        x = xor(x, aes_round(f, k[i]));
+    }
+    aes_round(x, xor(key, c[2]))
 }
 
 #[test]

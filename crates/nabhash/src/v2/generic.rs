@@ -70,20 +70,26 @@ pub(crate) fn absorb_tail<V: AesLane>(st: &mut V2State, tail: &[u8]) {
     }
 }
 
-/// Step 3: length, per-lane round, fold tree, two closing rounds.
+/// Step 3: length, two rounds per lane, the lanes XORed together, one closing round.
 #[inline(always)]
 pub(crate) fn finish<V: AesLane>(st: &V2State, len: u64) -> [u8; 16] {
     let l = V::load(&len_lane(len));
-    let f: [V; LANES] = core::array::from_fn(|i| {
-        V::load(&st.a[i]).xor(V::load(&st.b[i])).xor(l).aesenc(V::load(&st.k[i]))
-    });
-    let p: [V; 4] = core::array::from_fn(|j| f[2 * j].aesenc(f[2 * j + 1]));
-    let q0 = p[0].aesenc(p[1]);
-    let q1 = p[2].aesenc(p[3]);
-    let r = q0.aesenc(q1).aesenc(V::load(&st.k[0])).aesenc(V::load(&st.k[1]));
+    let mut x = V::load(&[0; 16]);
+    for i in 0..LANES {
+        let k = V::load(&st.k[i]);
+        let f = V::load(&st.a[i]).xor(V::load(&st.b[i])).xor(l).aesenc(k);
+        x = x.xor(f.aesenc(k));
+    }
     let mut out = [0u8; 16];
-    r.store(&mut out);
+    x.aesenc(V::load(&closing_key(&st.k[0]))).store(&mut out);
     out
+}
+
+/// The closing round's key `K ^ C[2]`, from lane key `K[0] = K ^ C[3]`.
+#[inline(always)]
+fn closing_key(k0: &[u8; 16]) -> [u8; 16] {
+    let c = &super::CONSTANTS;
+    core::array::from_fn(|i| k0[i] ^ c[3][i] ^ c[2][i])
 }
 
 /// The whole hash of an input of at most 16 bytes (`x` is it, zero-padded), for seed key `key`.
@@ -98,13 +104,13 @@ pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 
     out
 }
 
-/// The seed's key: `K = AESENC(AESENC(S ^ C[0], C[1]), C[2])`.
+/// The seed's key: `K = AESENC(S ^ C[0], C[1])`.
 #[inline(always)]
 pub(crate) fn key<V: AesLane>(seed: u64) -> [u8; 16] {
     let c = &super::CONSTANTS;
     let s = V::load(&seed_lane(seed));
     let mut out = [0u8; 16];
-    s.xor(V::load(&c[0])).aesenc(V::load(&c[1])).aesenc(V::load(&c[2])).store(&mut out);
+    s.xor(V::load(&c[0])).aesenc(V::load(&c[1])).store(&mut out);
     out
 }
 
@@ -116,11 +122,11 @@ pub(crate) fn len_lane(len: u64) -> [u8; 16] {
     l
 }
 
-/// `S = le(seed) || le(seed ^ 0x9e3779b97f4a7c15)`.
+/// `S = le(seed) || le(seed)`.
 #[inline(always)]
 fn seed_lane(seed: u64) -> [u8; 16] {
     let mut s = [0u8; 16];
     s[..8].copy_from_slice(&seed.to_le_bytes());
-    s[8..].copy_from_slice(&(seed ^ 0x9e37_79b9_7f4a_7c15).to_le_bytes());
+    s[8..].copy_from_slice(&seed.to_le_bytes());
     s
 }

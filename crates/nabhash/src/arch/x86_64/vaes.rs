@@ -4,10 +4,12 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
-    _mm256_aesenc_epi128, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_aesenc_epi128, _mm512_broadcast_i32x4, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
-    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_permutex2var_epi64, _mm512_set_epi64,
-    _mm512_storeu_si512, _mm512_xor_si512,
+    _mm256_aesenc_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
+    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
 };
 
 use super::aesni::AesNi;
@@ -100,6 +102,14 @@ impl Kernels for Vaes512 {
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         unsafe { hash_v2_vaes512(key, data) }
+    }
+    #[inline]
+    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        if data.len() <= v2::CHUNK {
+            return self.v2_short_slice(&self.v2_key(seed), data);
+        }
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
+        unsafe { hash_v2_seeded_vaes512(seed, data) }
     }
     #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
@@ -242,24 +252,48 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     out
 }
 
-/// The whole of v2 for more than 16 bytes, lanes 0..4 and 4..8 in two zmm registers from
-/// start to digest: blocks with the data XOR off the chain, the last partial block by masked
-/// loads with the lanes it does not reach blended back, the first fold level in one zmm.
+/// The whole of v2 with seed `seed` for more than 16 bytes: [`v2_long`] with the key derived
+/// in the same function, in a zmm register (through memory it would cost a store-forwarding
+/// round trip at the start of every call).
+#[inline]
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
+    let c = &v2::CONSTANTS;
+    let bcast = |lane: &[u8; 16]| {
+        // SAFETY: a 16-byte constant; unaligned load.
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(lane.as_ptr().cast()) })
+    };
+    // S = le(seed) || le(seed), K = AESENC(S ^ C[0], C[1]) in every 128-bit lane.
+    let s = _mm512_set1_epi64(seed as i64);
+    let kb = _mm512_aesenc_epi128(_mm512_xor_si512(s, bcast(&c[0])), bcast(&c[1]));
+    v2_long(kb, data)
+}
+
+/// [`v2_long`] for an already derived key.
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    // SAFETY: `key` is 16 readable bytes; unaligned load.
+    let kx = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
+    v2_long(_mm512_broadcast_i32x4(kx), data)
+}
+
+/// The whole of v2 for more than 16 bytes (`kb` is `K` in all four 128-bit lanes), lanes 0..4
+/// and 4..8 in two zmm registers from start to digest: blocks with the data XOR off the chain,
+/// the last partial block by masked loads with the lanes it does not reach blended back, and
+/// the finish (two rounds per lane, the XOR of the lanes, the closing round).
+#[inline]
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
     let c = &v2::CONSTANTS;
     let load4 = |lanes: &[[u8; 16]]| {
         debug_assert!(lanes.len() >= 4);
         // SAFETY: four consecutive 16-byte constants, 64 readable bytes.
         unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
     };
-    // SAFETY: `key` is 16 readable bytes.
-    let kx = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
-    let kb = _mm512_broadcast_i32x4(kx);
     let (k0, k1) = (_mm512_xor_si512(kb, load4(&c[3..7])), _mm512_xor_si512(kb, load4(&c[7..11])));
     let (mut a0, mut a1) =
         (_mm512_xor_si512(kb, load4(&c[11..15])), _mm512_xor_si512(kb, load4(&c[15..19])));
-    let zero = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, 0);
+    let zero = _mm512_setzero_si512();
     let (mut b0, mut b1) = (zero, zero);
 
     let mut blocks = data.chunks_exact(v2::BLOCK);
@@ -271,8 +305,8 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     if let Some(first) = blocks.next() {
         let (c0, c1) = load2(first);
         let (mut m0, mut m1) = (_mm512_xor_si512(a0, c0), _mm512_xor_si512(a1, c1));
-        b0 = _mm512_add_epi64(b0, c0);
-        b1 = _mm512_add_epi64(b1, c1);
+        b0 = c0;
+        b1 = c1;
         for block in &mut blocks {
             let (c0, c1) = load2(block);
             m0 = _mm512_aesenc_epi128(m0, _mm512_xor_si512(k0, c0));
@@ -315,22 +349,18 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     }
     let len = data.len() as i64;
     let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
-    let f0 = _mm512_aesenc_epi128(_mm512_xor_si512(_mm512_xor_si512(a0, b0), l), k0);
-    let f1 = _mm512_aesenc_epi128(_mm512_xor_si512(_mm512_xor_si512(a1, b1), l), k1);
-    // P[j] = AESENC(F[2j], F[2j+1]): gather the even lanes of f0:f1 and the odd ones.
-    let even = _mm512_permutex2var_epi64(f0, _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), f1);
-    let odd = _mm512_permutex2var_epi64(f0, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), f1);
-    let p = _mm512_aesenc_epi128(even, odd);
-    let q0 = _mm_aesenc_si128(_mm512_extracti32x4_epi32::<0>(p), _mm512_extracti32x4_epi32::<1>(p));
-    let q1 = _mm_aesenc_si128(_mm512_extracti32x4_epi32::<2>(p), _mm512_extracti32x4_epi32::<3>(p));
-    let lane_key = |i: usize| {
-        // SAFETY: a 16-byte constant.
-        _mm_xor_si128(kx, unsafe { _mm_loadu_si128(c[3 + i].as_ptr().cast()) })
-    };
-    let r = _mm_aesenc_si128(_mm_aesenc_si128(_mm_aesenc_si128(q0, q1), lane_key(0)), lane_key(1));
+    // F = AESENC(A ^ B ^ L, K[i]), G = AESENC(F, K[i]), X = G[0] ^ ... ^ G[7].
+    let f0 = _mm512_aesenc_epi128(_mm512_ternarylogic_epi64::<0x96>(a0, b0, l), k0);
+    let f1 = _mm512_aesenc_epi128(_mm512_ternarylogic_epi64::<0x96>(a1, b1, l), k1);
+    let g = _mm512_xor_si512(_mm512_aesenc_epi128(f0, k0), _mm512_aesenc_epi128(f1, k1));
+    let y = _mm256_xor_si256(_mm512_castsi512_si256(g), _mm512_extracti64x4_epi64::<1>(g));
+    let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+    // SAFETY: a 16-byte constant; unaligned load.
+    let closing =
+        _mm_xor_si128(_mm512_castsi512_si128(kb), unsafe { _mm_loadu_si128(c[2].as_ptr().cast()) });
     let mut out = [0u8; 16];
     // SAFETY: 16 writable bytes; unaligned store.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) };
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesenc_si128(x, closing)) };
     out
 }
 
