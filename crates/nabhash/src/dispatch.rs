@@ -138,6 +138,11 @@ impl Backend {
     }
 
     #[inline]
+    pub(crate) fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        each_backend!(self, t => t.v2_hash(key, data))
+    }
+
+    #[inline]
     pub(crate) fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
         each_backend!(self, t => t.v2_hash_seeded(seed, data))
     }

@@ -3,7 +3,7 @@
 use core::hash::{BuildHasher, Hasher};
 
 use crate::dispatch::Backend;
-use crate::v2::{self, CHUNK};
+use crate::v2::{self, BLOCK, CHUNK};
 
 /// A [`Hasher`] computing NABHash v2 of the bytes written to it, with the key of the
 /// [`FixedState`] or [`RandomState`] that built it.
@@ -12,8 +12,8 @@ use crate::v2::{self, CHUNK};
 ///   Integers are written as their little-endian bytes (`write_u64(x)` is
 ///   `write(&x.to_le_bytes())`), so hashes are the same on big- and little-endian machines.
 /// - Up to 16 bytes stay in registers (no buffer round trip) and finish with v2's short
-///   path: four AES rounds with key material. Longer inputs stream through
-///   [`v2::Digest`](crate::v2::Digest).
+///   path: four AES rounds with key material. Up to 128 bytes are buffered and hashed by
+///   v2's one-shot kernel; longer inputs stream through [`v2::Digest`](crate::v2::Digest).
 /// - [`finish`](Hasher::finish) is the first 8 bytes of the v2 digest as a little-endian
 ///   `u64`; [`finish_u128`](NabHasher::finish_u128) gives all 16.
 ///
@@ -31,17 +31,20 @@ use crate::v2::{self, CHUNK};
 #[derive(Clone, Debug)]
 pub struct NabHasher {
     key: [u8; 16],
-    /// The first bytes written, little-endian, while there are at most 16 of them.
+    /// The bytes written, little-endian, while there are at most 16 of them.
     short: u128,
-    short_len: usize,
-    /// Everything written, once more than 16 bytes were.
+    /// How many bytes were written.
+    len: usize,
+    /// The bytes written, while there are 17 to 128 of them (hashed by v2's one-shot kernel).
+    buf: [u8; BLOCK],
+    /// Everything written, once more than 128 bytes were.
     long: Option<v2::Digest>,
 }
 
 impl NabHasher {
     #[inline]
     fn with_key(key: [u8; 16]) -> Self {
-        NabHasher { key, short: 0, short_len: 0, long: None }
+        NabHasher { key, short: 0, len: 0, buf: [0; BLOCK], long: None }
     }
 
     /// The full 128-bit NABHash v2 digest of the bytes written, as a little-endian `u128`.
@@ -49,32 +52,36 @@ impl NabHasher {
     pub fn finish_u128(&self) -> u128 {
         let digest = match &self.long {
             Some(d) => d.finalize(),
-            None => Backend::detect().v2_short(
-                &self.key,
-                &self.short.to_le_bytes(),
-                self.short_len as u64,
-            ),
+            None if self.len <= CHUNK => {
+                Backend::detect().v2_short(&self.key, &self.short.to_le_bytes(), self.len as u64)
+            }
+            None => Backend::detect().v2_hash(&self.key, &self.buf[..self.len]),
         };
         u128::from_le_bytes(digest)
     }
 
-    /// Moves the short bytes into a streaming digest (more than 16 bytes are coming).
+    /// Moves the bytes so far into a streaming digest (more than 128 bytes are coming).
     #[cold]
     fn spill(&mut self) -> &mut v2::Digest {
         let mut d = v2::Digest::keyed(Backend::detect(), self.key);
-        d.update(&self.short.to_le_bytes()[..self.short_len]);
+        if self.len <= CHUNK {
+            d.update(&self.short.to_le_bytes()[..self.len]);
+        } else {
+            d.update(&self.buf[..self.len]);
+        }
         self.long.insert(d)
     }
 
     /// Appends up to 16 bytes given as a little-endian integer `x` of `n` bytes.
     #[inline(always)]
     fn write_int(&mut self, x: u128, n: usize) {
-        if self.long.is_none() && self.short_len + n <= CHUNK {
-            // `short_len < 16` here whenever `n > 0`, so the shift is in range.
+        if self.len + n <= CHUNK {
+            // `len < 16` here whenever `n > 0`, so the shift is in range (and no digest
+            // exists: it appears only past 128 bytes).
             if n > 0 {
-                self.short |= x << (8 * self.short_len);
+                self.short |= x << (8 * self.len);
             }
-            self.short_len += n;
+            self.len += n;
         } else {
             let bytes = x.to_le_bytes();
             self.write(&bytes[..n]);
@@ -85,16 +92,22 @@ impl NabHasher {
 impl Hasher for NabHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
+        let total = self.len + bytes.len();
         if let Some(d) = &mut self.long {
             d.update(bytes);
-        } else if self.short_len + bytes.len() <= CHUNK {
-            let mut buf = self.short.to_le_bytes();
-            buf[self.short_len..self.short_len + bytes.len()].copy_from_slice(bytes);
-            self.short = u128::from_le_bytes(buf);
-            self.short_len += bytes.len();
+        } else if total <= CHUNK {
+            let mut short = self.short.to_le_bytes();
+            short[self.len..total].copy_from_slice(bytes);
+            self.short = u128::from_le_bytes(short);
+        } else if total <= BLOCK {
+            if self.len <= CHUNK {
+                self.buf[..self.len].copy_from_slice(&self.short.to_le_bytes()[..self.len]);
+            }
+            self.buf[self.len..total].copy_from_slice(bytes);
         } else {
             self.spill().update(bytes);
         }
+        self.len = total;
     }
 
     #[inline]

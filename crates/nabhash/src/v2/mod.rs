@@ -187,7 +187,9 @@ pub fn hash_with(backend: Backend, data: &[u8], seed: u64) -> [u8; 16] {
 #[derive(Clone, Debug)]
 pub struct Digest {
     key: [u8; 16],
-    st: V2State,
+    /// The lanes, set up when the first whole block arrives (inputs shorter than a block are
+    /// hashed from `buffer` by the one-shot kernel and never need them).
+    st: Option<V2State>,
     /// The current partial block; it starts at lane 0.
     buffer: BlockBuffer<BLOCK>,
     len: u64,
@@ -212,14 +214,18 @@ impl Digest {
     }
 
     pub(crate) fn keyed(backend: Backend, key: [u8; 16]) -> Self {
-        Digest { key, st: V2State::new(&key), buffer: BlockBuffer::new(), len: 0, backend }
+        Digest { key, st: None, buffer: BlockBuffer::new(), len: 0, backend }
     }
 
     /// Appends `data` to the input.
     pub fn update(&mut self, data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
-        let (st, backend) = (&mut self.st, self.backend);
-        self.buffer.update(data, |blocks| backend.v2_absorb(st, blocks));
+        let (st, backend, key) = (&mut self.st, self.backend, &self.key);
+        self.buffer.update(data, |blocks| {
+            if !blocks.is_empty() {
+                backend.v2_absorb(st.get_or_insert_with(|| V2State::new(key)), blocks);
+            }
+        });
     }
 
     /// The digest of everything passed to [`update`](Digest::update) so far.
@@ -228,7 +234,13 @@ impl Digest {
         if self.len <= CHUNK as u64 {
             return self.backend.v2_short(&self.key, &pad(pending), self.len);
         }
-        let mut st = self.st.clone();
+        if self.len == pending.len() as u64 {
+            // Under one block in all: nothing is absorbed yet, so the one-shot kernel can
+            // hash the buffer (no copy of the state).
+            return self.backend.v2_hash(&self.key, pending);
+        }
+        // Whole blocks were absorbed, so the lanes exist.
+        let mut st = self.st.clone().unwrap_or_else(|| V2State::new(&self.key));
         self.backend.v2_absorb(&mut st, pending);
         self.backend.v2_finish(&st, self.len)
     }
