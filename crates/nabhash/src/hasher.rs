@@ -50,14 +50,21 @@ impl NabHasher {
     /// The full 128-bit NABHash v2 digest of the bytes written, as a little-endian `u128`.
     #[inline]
     pub fn finish_u128(&self) -> u128 {
-        let digest = match &self.long {
-            Some(d) => d.finalize(),
-            None if self.len <= CHUNK => {
-                Backend::detect().v2_short(&self.key, &self.short.to_le_bytes(), self.len as u64)
-            }
-            None => Backend::detect().v2_hash(&self.key, &self.buf[..self.len]),
+        let digest = if self.len <= CHUNK {
+            Backend::detect().v2_short(&self.key, &self.short.to_le_bytes(), self.len as u64)
+        } else {
+            self.finish_long()
         };
         u128::from_le_bytes(digest)
+    }
+
+    /// The digest of more than 16 bytes, out of line like `write_slow`.
+    #[inline(never)]
+    fn finish_long(&self) -> [u8; 16] {
+        match &self.long {
+            Some(d) => d.finalize(),
+            None => Backend::detect().v2_hash(&self.key, &self.buf[..self.len]),
+        }
     }
 
     /// Moves the bytes so far into a streaming digest (more than 128 bytes are coming).
@@ -83,22 +90,25 @@ impl NabHasher {
             }
             self.len += n;
         } else {
-            let bytes = x.to_le_bytes();
-            self.write(&bytes[..n]);
+            self.write_int_slow(x, n);
         }
     }
-}
 
-impl Hasher for NabHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
+    /// `write_int` past 16 bytes, out of line: it keeps `write_u64` and friends small enough
+    /// for callers such as `<u64 as Hash>::hash` to inline them (see `write`).
+    #[cold]
+    #[inline(never)]
+    fn write_int_slow(&mut self, x: u128, n: usize) {
+        let bytes = x.to_le_bytes();
+        self.write_slow(&bytes[..n]);
+    }
+
+    /// `write` when the total passes 16 bytes: buffered up to 128, streamed beyond.
+    #[inline(never)]
+    fn write_slow(&mut self, bytes: &[u8]) {
         let total = self.len + bytes.len();
         if let Some(d) = &mut self.long {
             d.update(bytes);
-        } else if total <= CHUNK {
-            let mut short = self.short.to_le_bytes();
-            short[self.len..total].copy_from_slice(bytes);
-            self.short = u128::from_le_bytes(short);
         } else if total <= BLOCK {
             if self.len <= CHUNK {
                 self.buf[..self.len].copy_from_slice(&self.short.to_le_bytes()[..self.len]);
@@ -108,6 +118,26 @@ impl Hasher for NabHasher {
             self.spill().update(bytes);
         }
         self.len = total;
+    }
+}
+
+impl Hasher for NabHasher {
+    /// Up to 16 bytes in all stay inline; longer inputs go through an out-of-line call. With
+    /// the whole path inline, `<u64 as Hash>::hash` grew past LLVM's inlining threshold and
+    /// `hash_one(u64)` became a call with a 800-byte hasher on the stack (17 ns instead of ~1).
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let total = self.len + bytes.len();
+        if total <= CHUNK {
+            // `len <= 16`, so no digest exists (it appears only past 128 bytes).
+            if !bytes.is_empty() {
+                // `self.len < 16` here, so the shift is in range.
+                self.short |= load_short(bytes) << (8 * self.len);
+            }
+            self.len = total;
+        } else {
+            self.write_slow(bytes);
+        }
     }
 
     #[inline]
@@ -228,3 +258,27 @@ pub type HashMap<K, V> = std::collections::HashMap<K, V, RandomState>;
 /// A `std::collections::HashSet` hashed by [`NabHasher`] with a [`RandomState`].
 #[cfg(feature = "std")]
 pub type HashSet<T> = std::collections::HashSet<T, RandomState>;
+
+/// `bytes` (at most 16 of them) as a little-endian `u128`, zero-extended.
+///
+/// Two overlapping loads instead of a copy into a stack buffer: a variable-length copy is a
+/// call to `memcpy`, and reading the buffer back as one 16-byte value stalls on store
+/// forwarding. The overlapping bytes are the same in both loads, so OR keeps them intact.
+#[inline(always)]
+fn load_short(bytes: &[u8]) -> u128 {
+    let n = bytes.len();
+    debug_assert!(n <= CHUNK);
+    let le64 = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    let le32 = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
+    if n >= 8 {
+        u128::from(le64(&bytes[..8])) | u128::from(le64(&bytes[n - 8..])) << (8 * (n - 8))
+    } else if n >= 4 {
+        u128::from(le32(&bytes[..4]) as u64 | u64::from(le32(&bytes[n - 4..])) << (8 * (n - 4)))
+    } else if n > 0 {
+        // 1 to 3 bytes: the first, the middle and the last (some of them the same byte).
+        let (a, b, c) = (bytes[0], bytes[n / 2], bytes[n - 1]);
+        u128::from(u32::from(a) | u32::from(b) << (8 * (n / 2)) | u32::from(c) << (8 * (n - 1)))
+    } else {
+        0
+    }
+}

@@ -73,6 +73,28 @@ proptest! {
     }
 }
 
+/// Every input up to 20 bytes, cut at every pair of points into three `write`s, gives v2's
+/// digest: this walks each length of the register path's overlapping loads (1–3, 4–7, 8–16
+/// bytes) at every offset into the 16 bytes held so far, and the step past 16.
+#[test]
+fn short_writes_at_every_length_and_offset() {
+    let seed = 0x5eed;
+    let state = FixedState::with_seed(seed);
+    let data: Vec<u8> = (0..20u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+    for n in 0..=data.len() {
+        let want = u128::from_le_bytes(nabhash::v2::hash(&data[..n], seed));
+        for i in 0..=n {
+            for j in i..=n {
+                let mut h = state.build_hasher();
+                h.write(&data[..i]);
+                h.write(&data[i..j]);
+                h.write(&data[j..n]);
+                assert_eq!(h.finish_u128(), want, "n={n} cuts at {i} and {j}");
+            }
+        }
+    }
+}
+
 #[test]
 fn fixed_state_is_deterministic_and_seeded() {
     let a = FixedState::with_seed(1);
