@@ -112,6 +112,11 @@ impl Kernels for Vaes512 {
         unsafe { hash_v2_seeded_vaes512(seed, data) }
     }
     #[inline]
+    fn v2_hash_pair(self, key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
+        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
+        unsafe { hash_v2_pair_vaes512(key, lo, hi, len) }
+    }
+    #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         let x = unsafe { load_short_avx512bw(data) };
@@ -284,15 +289,7 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 #[inline]
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
-    let c = &v2::CONSTANTS;
-    let load4 = |lanes: &[[u8; 16]]| {
-        debug_assert!(lanes.len() >= 4);
-        // SAFETY: four consecutive 16-byte constants, 64 readable bytes.
-        unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
-    };
-    let (k0, k1) = (_mm512_xor_si512(kb, load4(&c[3..7])), _mm512_xor_si512(kb, load4(&c[7..11])));
-    let (mut a0, mut a1) =
-        (_mm512_xor_si512(kb, load4(&c[11..15])), _mm512_xor_si512(kb, load4(&c[15..19])));
+    let ([k0, k1], [mut a0, mut a1]) = v2_lanes(kb);
     let zero = _mm512_setzero_si512();
     let (mut b0, mut b1) = (zero, zero);
 
@@ -318,19 +315,67 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
         a1 = _mm512_aesenc_epi128(m1, k1);
     }
     let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let n0 = tail.len().min(64);
-        let n1 = tail.len() - n0;
-        // SAFETY: each mask selects only bytes inside `tail` (n0 from its start, n1 from
-        // offset 64); masked-out bytes are not accessed and read as zero.
-        let (t0, t1) = unsafe {
-            (
-                _mm512_maskz_loadu_epi8(mask64(n0), tail.as_ptr().cast()),
-                _mm512_maskz_loadu_epi8(mask64(n1), tail.as_ptr().wrapping_add(64).cast()),
-            )
-        };
+    let n0 = tail.len().min(64);
+    let n1 = tail.len() - n0;
+    // SAFETY: each mask selects only bytes inside `tail` (n0 from its start, n1 from offset
+    // 64); masked-out bytes are not accessed and read as zero.
+    let (t0, t1) = unsafe {
+        (
+            _mm512_maskz_loadu_epi8(mask64(n0), tail.as_ptr().cast()),
+            _mm512_maskz_loadu_epi8(mask64(n1), tail.as_ptr().wrapping_add(64).cast()),
+        )
+    };
+    v2_tail_finish(kb, [k0, k1], [a0, a1], [b0, b1], [t0, t1], tail.len(), data.len() as u64)
+}
+
+/// Lane keys `K[0..8]` and initial lanes `A[0..8]` from `kb` (`K` in all four 128-bit lanes).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
+    let c = &v2::CONSTANTS;
+    let load4 = |lanes: &[[u8; 16]]| {
+        debug_assert!(lanes.len() >= 4);
+        // SAFETY: four consecutive 16-byte constants, 64 readable bytes.
+        unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+    };
+    (
+        [_mm512_xor_si512(kb, load4(&c[3..7])), _mm512_xor_si512(kb, load4(&c[7..11]))],
+        [_mm512_xor_si512(kb, load4(&c[11..15])), _mm512_xor_si512(kb, load4(&c[15..19]))],
+    )
+}
+
+/// v2 of 17 to 32 bytes held in registers: `lo` is bytes 0..16 and `hi` the rest,
+/// zero-padded, both little-endian. For `NabHasher`, whose bytes were just written: loading
+/// them from memory with the wide loads of [`v2_long`] would wait for the stores to commit.
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn hash_v2_pair_vaes512(key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
+    debug_assert!((v2::CHUNK + 1..=2 * v2::CHUNK).contains(&len));
+    // SAFETY: `key` is 16 readable bytes; unaligned load.
+    let kb = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
+    let (k, a) = v2_lanes(kb);
+    let zero = _mm512_setzero_si512();
+    let q = |x: u128, half: u32| (x >> (64 * half)) as u64 as i64;
+    let t0 = _mm512_set_epi64(0, 0, 0, 0, q(hi, 1), q(hi, 0), q(lo, 1), q(lo, 0));
+    v2_tail_finish(kb, k, a, [zero, zero], [t0, zero], len, len as u64)
+}
+
+/// The last partial block (`t`, zero-padded, `tail_len` bytes; none if 0) and the finish of
+/// v2 for an input of `len` bytes: the end of [`v2_long`].
+#[inline]
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn v2_tail_finish(
+    kb: __m512i,
+    [k0, k1]: [__m512i; 2],
+    [mut a0, mut a1]: [__m512i; 2],
+    [mut b0, mut b1]: [__m512i; 2],
+    [t0, t1]: [__m512i; 2],
+    tail_len: usize,
+    len: u64,
+) -> [u8; 16] {
+    let c = &v2::CONSTANTS;
+    if tail_len > 0 {
         // Only the lanes the tail's chunks reach change; two qword mask bits per lane.
-        let chunks = tail.len().div_ceil(v2::CHUNK);
+        let chunks = tail_len.div_ceil(v2::CHUNK);
         let lanes0 = chunks.min(4);
         let lanes1 = chunks - lanes0;
         a0 = _mm512_mask_blend_epi64(
@@ -347,7 +392,7 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
         b0 = _mm512_add_epi64(b0, t0);
         b1 = _mm512_add_epi64(b1, t1);
     }
-    let len = data.len() as i64;
+    let len = len as i64;
     let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
     // F = AESENC(A ^ B ^ L, K[i]), G = AESENC(F, K[i]), X = G[0] ^ ... ^ G[7].
     let f0 = _mm512_aesenc_epi128(_mm512_ternarylogic_epi64::<0x96>(a0, b0, l), k0);
