@@ -81,6 +81,10 @@ pub const TARGETS: &[Target] = &[
 /// portable backends are the ones exercised; each must report `portable`.
 pub const MIRI_CRATES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib"];
 
+/// The test targets of [`MIRI_CRATES`] that Miri runs (`kind:name` as cargo's `--kind name`,
+/// or a bare kind such as `lib`), with why; empty: all of them.
+pub const MIRI_TESTS: &[(&str, &str)] = &[];
+
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own
 /// CPUID detection, so a backend that silently falls back fails the host run.

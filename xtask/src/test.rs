@@ -1,13 +1,21 @@
-//! `cargo xtask test`: lints, host tests, the cross matrix under qemu-user, the VM tests;
-//! then one summary line per run.
+//! `cargo xtask test`: lints, host tests, Miri, the cross matrix under qemu-user, the VM tests;
+//! then one summary line per run and a table of where the time went.
+//!
+//! The work is a list of jobs with dependencies (a cross row's tests wait for its build), run
+//! [`parallel_jobs()`] at a time, so that on two cores one job builds while the other emulates: the next
+//! target compiles while the current one's tests run under qemu. Each job writes its output to
+//! its own log under `target/xtask/logs/`; a job that runs tests (or fails) has its log printed
+//! whole when it ends, so the CI log reads one job at a time.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::install::{self, Needs};
-use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_CRATES, RUNS, Run, TARGETS};
-use crate::util::{cargo, nightly_cargo, root, run_tee};
+use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_CRATES, MIRI_TESTS, RUNS, Run, TARGETS};
+use crate::util::{cargo, nightly_cargo, root, show};
 
 /// Property-test cases per test: full on the host, fewer under emulation (proptest reads
 /// `PROPTEST_CASES`).
@@ -19,6 +27,9 @@ const MIRI_CASES: &str = "4";
 /// Optional features the host run enables: splice-pool's tokio API, kcapi's RustCrypto trait
 /// impls (skipped on the host without AF_ALG, run in the VM).
 const HOST_FEATURES: &str = "splice-pool/tokio,kcapi/digest,kcapi/aead";
+/// Cross builds that may exist at once (built and not yet deleted): one being emulated, one
+/// waiting, one building. One cross build is 0.5-1 GB.
+const LIVE_BUILDS: usize = 3;
 
 pub struct Options {
     pub host: bool,
@@ -30,20 +41,50 @@ pub struct Options {
     pub keep_builds: bool,
 }
 
-/// The outcome of one stage, for the summary.
-struct Outcome {
+/// A row of the summary: a run of tests (or the lints) and what it found.
+struct Row {
     target: String,
     cpu: String,
     rustflags: String,
+    /// Where the crates' `report_backend` tests write the backend they dispatched to.
+    report: Option<PathBuf>,
+    /// Where `xtask emulate` records qemu-user stalls.
+    stall_log: Option<PathBuf>,
+}
+
+/// What a job does.
+enum Work {
+    /// Commands run one after the other, all of them even when one fails; the job fails if any
+    /// does. `row`: the job runs tests and is a line of the summary.
+    Commands { cmds: Vec<Command>, row: Option<Row> },
+    /// The kernel-VM stage, in a child xtask (`xtask vm-stage`) so that its CPU time and output
+    /// are its own.
+    Vm { quick: bool },
+}
+
+struct Job {
+    name: String,
+    deps: Vec<usize>,
+    work: Work,
+    /// A cross build: counted against [`LIVE_BUILDS`] and deleted (this directory) once every
+    /// job that depends on it has run, unless `--keep-builds`.
+    prune: Option<PathBuf>,
+}
+
+/// How one job went.
+struct Done {
+    name: String,
+    ok: bool,
+    wall: f64,
+    cpu: Option<f64>,
     passed: u64,
     failed: u64,
-    /// The command itself failed (a build error, a crash) beyond failing tests.
-    ok: bool,
     backends: String,
-    secs: u64,
     note: String,
-    /// Test binaries that qemu-user deadlocked and `xtask emulate` ran again.
     stalls: Vec<String>,
+    row: Option<Row>,
+    /// The job's output.
+    log: PathBuf,
 }
 
 pub fn run(opts: Options) -> Result<(), String> {
@@ -56,126 +97,474 @@ pub fn run(opts: Options) -> Result<(), String> {
         vm: opts.vm,
         gmp: false,
     })?;
-
-    let mut outcomes = Vec::new();
-    if opts.host {
-        outcomes.push(lint()?);
-        outcomes.push(host(&opts)?);
-        outcomes.push(miri()?);
-    }
-    for t in &targets {
-        let mut rows = RUNS.iter().filter(|r| r.target == t.triple);
-        let rows: Vec<&Run> =
-            if opts.quick { rows.next().into_iter().collect() } else { rows.collect() };
-        for r in rows {
-            outcomes.push(cross(r, &opts)?);
-            if !opts.keep_builds && !r.rustflags.is_empty() {
-                prune(&flags_dir(r.rustflags));
-            }
-        }
-        if !opts.keep_builds {
-            prune(&target_base().join(t.triple));
-        }
-    }
-    if opts.vm {
-        outcomes.push(vm_stage(&opts));
-    }
-    summary(&outcomes)
+    let timer = timer_exe()?;
+    let jobs = plan(&opts, &targets);
+    let done = schedule(jobs, &timer, opts.keep_builds);
+    summary(&done)
 }
 
-/// kcapi's tests inside qemu-system-x86_64 (xtask/src/vm.rs). A failure to build or boot the
-/// VM is a failed row with the reason, not an early exit, so the summary still prints.
-fn vm_stage(opts: &Options) -> Outcome {
-    eprintln!("\nxtask: ==== vm (qemu-system-x86_64, Debian kernel) ==== ({})", since_start());
-    let start = Instant::now();
-    let (passed, failed, ok, backends, note) = match crate::vm::run_vm(opts.quick) {
-        Ok(r) => (r.passed, r.failed, r.ok, r.backends, r.note),
-        Err(e) => (0, 0, false, "-".into(), e),
+/// The jobs in the order they are preferred: each free slot takes the first job whose
+/// dependencies have ended. The long single-threaded ones (Miri, emulated tests) start as
+/// early as they can so that builds fill the other core.
+fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    if opts.host {
+        jobs.push(Job {
+            name: "build: x86_64 host tests".into(),
+            deps: vec![],
+            work: Work::Commands { cmds: vec![host_cmd(opts, true)], row: None },
+            prune: None,
+        });
+        jobs.push(Job {
+            name: "miri (x86_64)".into(),
+            deps: vec![],
+            work: Work::Commands {
+                cmds: vec![miri_cmd()],
+                row: Some(Row {
+                    target: "miri (x86_64)".into(),
+                    cpu: "-".into(),
+                    rustflags: "-".into(),
+                    report: Some(report_file("miri")),
+                    stall_log: None,
+                }),
+            },
+            prune: None,
+        });
+        jobs.push(Job {
+            name: "x86_64 (host) / native".into(),
+            deps: vec![0],
+            work: Work::Commands {
+                cmds: vec![host_cmd(opts, false)],
+                row: Some(Row {
+                    target: std::env::consts::ARCH.to_string() + " (host)",
+                    cpu: "native".into(),
+                    rustflags: "-".into(),
+                    report: Some(report_file("host")),
+                    stall_log: None,
+                }),
+            },
+            prune: None,
+        });
+        jobs.push(Job {
+            name: "lint".into(),
+            deps: vec![],
+            work: Work::Commands { cmds: lint_cmds(), row: None },
+            prune: None,
+        });
+    }
+    if opts.vm {
+        jobs.push(Job {
+            name: "vm (qemu-system-x86_64)".into(),
+            deps: vec![],
+            work: Work::Vm { quick: opts.quick },
+            prune: None,
+        });
+    }
+    for t in targets {
+        let rows: Vec<&Run> = RUNS.iter().filter(|r| r.target == t.triple).collect();
+        let rows = if opts.quick { rows[..1].to_vec() } else { rows };
+        // One build per flag set; the rows that differ only in QEMU_CPU share it.
+        let mut flag_sets: Vec<&str> = Vec::new();
+        for r in &rows {
+            if !flag_sets.contains(&r.rustflags) {
+                flag_sets.push(r.rustflags);
+            }
+        }
+        for flags in flag_sets {
+            let mine: Vec<&&Run> = rows.iter().filter(|r| r.rustflags == flags).collect();
+            let build = jobs.len();
+            let label = if flags.is_empty() { String::new() } else { format!(" {flags}") };
+            jobs.push(Job {
+                name: format!("build: {}{label}", t.triple),
+                deps: vec![],
+                work: Work::Commands { cmds: vec![cross_cmd(mine[0], opts, true).0], row: None },
+                prune: Some(build_dir(t.triple, flags)),
+            });
+            for r in mine {
+                let (cmd, row) = cross_cmd(r, opts, false);
+                jobs.push(Job {
+                    name: format!("{} / {}", t.triple, r.cpu),
+                    deps: vec![build],
+                    work: Work::Commands { cmds: vec![cmd], row: Some(row) },
+                    prune: None,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// How many jobs run at once: `XTASK_JOBS`, or the number of CPUs (at least 2, so that a build
+/// always overlaps an emulation).
+fn parallel_jobs() -> usize {
+    std::env::var("XTASK_JOBS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or_else(
+        || std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get).max(2),
+    )
+}
+
+/// Runs `jobs` at most [`parallel_jobs()`] at a time, each as soon as its dependencies have ended, and
+/// returns how each went, in the order of `jobs`.
+fn schedule(jobs: Vec<Job>, timer: &str, keep_builds: bool) -> Vec<Done> {
+    let slots = parallel_jobs();
+    let n = jobs.len();
+    eprintln!("xtask: {n} jobs, {slots} at a time; logs in {}", log_dir().display());
+    let names: Vec<String> = jobs.iter().map(|j| j.name.clone()).collect();
+    let deps: Vec<Vec<usize>> = jobs.iter().map(|j| j.deps.clone()).collect();
+    let mut prune: Vec<Option<PathBuf>> = jobs.iter().map(|j| j.prune.clone()).collect();
+    // Jobs still to end that depend on each job (for pruning).
+    let mut dependents = vec![0usize; n];
+    for d in deps.iter().flatten() {
+        dependents[*d] += 1;
+    }
+    let mut pending: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
+    let mut results: Vec<Option<Done>> = (0..n).map(|_| None).collect();
+    let mut running = 0;
+    let mut live_builds = 0;
+    let (tx, rx) = mpsc::channel::<(usize, Done)>();
+    std::thread::scope(|s| {
+        loop {
+            // Start what can start.
+            while running < slots {
+                let ready = (0..n).find(|&i| {
+                    pending[i].is_some()
+                        && deps[i].iter().all(|d| results[*d].is_some())
+                        && (prune[i].is_none() || keep_builds || live_builds < LIVE_BUILDS)
+                });
+                let Some(i) = ready else { break };
+                let job = pending[i].take().expect("pending");
+                if prune[i].is_some() {
+                    live_builds += 1;
+                }
+                // A job whose build failed does not run; it fails with the reason.
+                if let Some(d) =
+                    deps[i].iter().find(|d| results[**d].as_ref().is_some_and(|r| !r.ok))
+                {
+                    let why = format!("not run: `{}` failed", names[*d]);
+                    let _ = tx.send((i, skipped(job, why)));
+                    running += 1;
+                    continue;
+                }
+                eprintln!("xtask: [{}] start  {}", clock(), job.name);
+                let tx = tx.clone();
+                let timer = timer.to_string();
+                running += 1;
+                s.spawn(move || {
+                    let done = execute(i, job, &timer);
+                    let _ = tx.send((i, done));
+                });
+            }
+            if running == 0 {
+                break;
+            }
+            let (i, done) = rx.recv().expect("a job thread reports");
+            running -= 1;
+            report_job(&done);
+            // A build is deleted once every job that needs it has ended (a build that nothing
+            // needs, once it has ended).
+            let mut ended = vec![i];
+            for d in &deps[i] {
+                dependents[*d] -= 1;
+                ended.push(*d);
+            }
+            for j in ended {
+                if dependents[j] == 0
+                    && let Some(dir) = prune[j].take()
+                {
+                    live_builds -= 1;
+                    if !keep_builds {
+                        delete(&dir);
+                    }
+                }
+            }
+            results[i] = Some(done);
+        }
+    });
+    results.into_iter().map(|r| r.expect("every job ran")).collect()
+}
+
+fn skipped(job: Job, why: String) -> Done {
+    let row = match job.work {
+        Work::Commands { row, .. } => row,
+        Work::Vm { .. } => None,
     };
-    Outcome {
-        target: "vm (qemu-system-x86_64)".into(),
-        cpu: "tcg max".into(),
-        rustflags: "+crt-static".into(),
-        passed,
-        failed,
-        ok,
-        backends,
-        secs: start.elapsed().as_secs(),
-        note,
+    Done {
+        name: job.name,
+        ok: false,
+        wall: 0.0,
+        cpu: None,
+        passed: 0,
+        failed: 0,
+        backends: "-".into(),
+        note: why,
         stalls: Vec::new(),
+        row,
+        log: PathBuf::new(),
+    }
+}
+
+/// Runs one job, its output into its log.
+fn execute(index: usize, job: Job, timer: &str) -> Done {
+    let slug: String =
+        job.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let log = log_dir().join(format!("{index:02}-{slug}.log"));
+    let start = Instant::now();
+    let mut done = Done {
+        name: job.name,
+        ok: true,
+        wall: 0.0,
+        cpu: Some(0.0),
+        passed: 0,
+        failed: 0,
+        backends: "-".into(),
+        note: String::new(),
+        stalls: Vec::new(),
+        row: None,
+        log: log.clone(),
+    };
+    let mut notes = Vec::new();
+    match job.work {
+        Work::Commands { cmds, row } => {
+            if let Some(r) = &row {
+                for p in [&r.report, &r.stall_log].into_iter().flatten() {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+            for cmd in cmds {
+                let (ok, cpu) = timed(cmd, timer, &log);
+                if !ok {
+                    done.ok = false;
+                }
+                done.cpu = done.cpu.zip(cpu).map(|(a, b)| a + b);
+            }
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(r) = &row {
+                (done.passed, done.failed) = count(&text);
+                done.backends = backends(r.report.as_ref());
+                done.stalls = r
+                    .stall_log
+                    .as_ref()
+                    .and_then(|p| std::fs::read_to_string(p).ok())
+                    .map(|s| s.lines().map(str::to_owned).collect())
+                    .unwrap_or_default();
+            } else if !done.ok {
+                notes.push(format!("failed; its log: {}", log.display()));
+            }
+            done.row = row;
+        }
+        Work::Vm { quick } => {
+            let result = log.with_extension("result");
+            let _ = std::fs::remove_file(&result);
+            let mut cmd = Command::new(timer);
+            cmd.arg("vm-stage").arg(&result);
+            if quick {
+                cmd.arg("--quick");
+            }
+            let (ran, cpu) = timed(cmd, timer, &log);
+            done.cpu = cpu;
+            let text = std::fs::read_to_string(&result).unwrap_or_default();
+            let field = |k: &str| {
+                text.lines().find_map(|l| l.strip_prefix(k)?.strip_prefix('=')).unwrap_or("")
+            };
+            done.passed = field("passed").parse().unwrap_or(0);
+            done.failed = field("failed").parse().unwrap_or(0);
+            done.ok = ran && field("ok") == "true";
+            done.backends = field("backends").to_string();
+            let note = field("note");
+            if !note.is_empty() {
+                notes.push(note.to_string());
+            } else if !ran || text.is_empty() {
+                notes.push(format!("the VM stage failed; its log: {}", log.display()));
+            }
+            done.row = Some(Row {
+                target: "vm (qemu-system-x86_64)".into(),
+                cpu: "tcg max".into(),
+                rustflags: "+crt-static".into(),
+                report: None,
+                stall_log: None,
+            });
+        }
+    }
+    done.note = notes.join("; ");
+    done.wall = start.elapsed().as_secs_f64();
+    done
+}
+
+/// Prints a job's end: its log when it ran tests or failed, then one line.
+fn report_job(d: &Done) {
+    let name = &d.name;
+    let cpu = d.cpu.map_or("?".into(), |c| format!("{c:.0}"));
+    if d.row.is_some() || !d.ok {
+        println!("\nxtask: ==== {name} ==== (ended at {}: {:.0} s, {cpu} s CPU)", clock(), d.wall);
+        print!("{}", std::fs::read_to_string(&d.log).unwrap_or_default());
+    }
+    let tests = if d.row.is_some() {
+        format!(", {} passed, {} failed", d.passed, d.failed)
+    } else {
+        String::new()
+    };
+    let verdict = if d.ok { "ok" } else { "FAILED" };
+    eprintln!("xtask: [{}] {verdict:<6} {name} ({:.0} s, {cpu} s CPU{tests})", clock(), d.wall);
+}
+
+/// Runs `cmd` through `xtask timed`, its stdout and stderr appended to `log`; whether it
+/// succeeded, and the CPU time (user + system) of it and every process it waited for.
+fn timed(cmd: Command, timer: &str, log: &std::path::Path) -> (bool, Option<f64>) {
+    let cpu_file = log.with_extension("cpu");
+    let _ = std::fs::remove_file(&cpu_file);
+    let mut wrapped = Command::new(timer);
+    wrapped.arg("timed").arg(&cpu_file).arg("--").arg(cmd.get_program()).args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => wrapped.env(k, v),
+            None => wrapped.env_remove(k),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        wrapped.current_dir(dir);
+    }
+    let opened = std::fs::OpenOptions::new().create(true).append(true).open(log);
+    let (out, err) = match opened.and_then(|f| Ok((f.try_clone()?, f))) {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("xtask: cannot write {}: {e}", log.display());
+            return (false, None);
+        }
+    };
+    let header = format!("xtask: $ {}\n", show(&cmd));
+    let _ = std::io::Write::write_all(&mut &out, header.as_bytes());
+    let status = wrapped.stdin(Stdio::null()).stdout(out).stderr(err).status();
+    let ok = match status {
+        Ok(s) => s.success(),
+        Err(e) => {
+            eprintln!("xtask: cannot start `{}`: {e}", show(&cmd));
+            false
+        }
+    };
+    let cpu = std::fs::read_to_string(&cpu_file).ok().and_then(|s| s.trim().parse().ok());
+    (ok, cpu)
+}
+
+/// `xtask timed FILE -- PROGRAM [ARGS]...`: runs the program and writes to FILE the CPU seconds
+/// (user + system) that it and the processes it waited for used (this process's reaped
+/// children, from `/proc/self/stat`), then exits as the program did.
+pub fn timed_main(args: &[String]) -> std::process::ExitCode {
+    let (Some(file), Some("--"), Some(program)) =
+        (args.first(), args.get(1).map(String::as_str), args.get(2))
+    else {
+        eprintln!("xtask timed: usage: xtask timed FILE -- PROGRAM [ARGS]...");
+        return std::process::ExitCode::from(2);
+    };
+    let status = Command::new(program).args(&args[3..]).status();
+    let code = match status {
+        Ok(s) => s.code().map_or(101, |c| u8::try_from(c).unwrap_or(101)),
+        Err(e) => {
+            eprintln!("xtask timed: cannot start {program}: {e}");
+            101
+        }
+    };
+    if let Some(secs) = children_cpu_secs() {
+        let _ = std::fs::write(file, format!("{secs:.2}\n"));
+    }
+    std::process::ExitCode::from(code)
+}
+
+/// User + system time of this process's reaped children (fields 16 and 17 of `/proc/self/stat`,
+/// in clock ticks: Linux's USER_HZ, 100 per second on every architecture it runs here).
+fn children_cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    // Fields after the command name start at field 3 (state).
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// `xtask vm-stage FILE [--quick]`: the VM stage in a process of its own; writes the result to
+/// FILE as `key=value` lines.
+pub fn vm_stage_main(args: &[String]) -> std::process::ExitCode {
+    let Some(file) = args.first() else {
+        eprintln!("xtask vm-stage: usage: xtask vm-stage FILE [--quick]");
+        return std::process::ExitCode::from(2);
+    };
+    let quick = args.iter().any(|a| a == "--quick");
+    let r = match crate::vm::run_vm(quick) {
+        Ok(r) => r,
+        Err(e) => crate::vm::VmRun {
+            backends: "-".into(),
+            passed: 0,
+            failed: 0,
+            ok: false,
+            note: e.replace('\n', " "),
+        },
+    };
+    let text = format!(
+        "passed={}\nfailed={}\nok={}\nbackends={}\nnote={}\n",
+        r.passed,
+        r.failed,
+        r.ok,
+        r.backends,
+        r.note.replace('\n', " ")
+    );
+    match std::fs::write(file, text) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask vm-stage: cannot write {file}: {e}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }
 
 /// `cargo fmt --check` and clippy with warnings denied.
-fn lint() -> Result<Outcome, String> {
-    let start = Instant::now();
-    let fmt = crate::util::run(cargo().args(["fmt", "--all", "--check"]));
-    let clippy = crate::util::run(cargo().args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--quiet",
-        "--",
-        "-D",
-        "warnings",
-    ]));
-    for e in [&fmt, &clippy].into_iter().filter_map(|r| r.as_ref().err()) {
-        eprintln!("xtask: {e}");
-    }
-    let verdict = |r: &Result<(), String>| if r.is_ok() { "ok" } else { "FAILED" };
-    Ok(Outcome {
-        target: "lint".into(),
-        cpu: "-".into(),
-        rustflags: "-".into(),
-        passed: 0,
-        failed: 0,
-        ok: fmt.is_ok() && clippy.is_ok(),
-        backends: "-".into(),
-        secs: start.elapsed().as_secs(),
-        note: format!(
-            "cargo fmt --check: {}, clippy -D warnings: {}",
-            verdict(&fmt),
-            verdict(&clippy)
-        ),
-        stalls: Vec::new(),
-    })
+fn lint_cmds() -> Vec<Command> {
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    let mut clippy = cargo();
+    clippy.args(["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"]);
+    vec![fmt, clippy]
 }
 
-fn host(opts: &Options) -> Result<Outcome, String> {
-    let report = report_file("host");
+fn host_cmd(opts: &Options, build_only: bool) -> Command {
     let mut cmd = cargo();
     cmd.args(["test", "--workspace", "--no-fail-fast"])
         // Optional features whose tests are meant to run (not `--all-features`: memops'
         // `c-symbols` would put our `memcpy` into every test binary of the workspace).
         .args(["--features", HOST_FEATURES])
         .env("PROPTEST_CASES", if opts.quick { QUICK_CASES } else { HOST_CASES })
-        .env("XTASK_BACKEND_REPORT", &report);
+        .env("XTASK_BACKEND_REPORT", report_file("host"));
+    if build_only {
+        cmd.arg("--no-run");
+    }
     let flags = host_flags();
     for h in HOST_BACKENDS {
         let usable = |c: &&Choice| c.flags.iter().all(|f| flags.iter().any(|h| h == f));
         let want = h.choices.iter().find(usable).map_or("portable", |c| c.backend);
         cmd.env(expect_var(h.krate), want);
     }
-    let host = std::env::consts::ARCH.to_string() + " (host)";
-    execute(cmd, host, "native".into(), "-".into(), report, None)
+    cmd
 }
 
-/// `cargo miri test` of the pure crates (undefined behaviour in the portable and API layers).
-fn miri() -> Result<Outcome, String> {
-    let report = report_file("miri");
+/// `cargo miri test` of the pure crates' portable and API layers (undefined behaviour in the
+/// code that runs there); [`MIRI_TESTS`] names the test targets and why.
+fn miri_cmd() -> Command {
     let mut cmd = nightly_cargo();
     cmd.args(["miri", "test", "--no-fail-fast"]);
     for krate in MIRI_CRATES {
         cmd.args(["--package", krate]).env(expect_var(krate), "portable");
     }
+    for (target, _why) in MIRI_TESTS {
+        match target.split_once(':') {
+            Some((kind, name)) => cmd.arg(format!("--{kind}")).arg(name),
+            None => cmd.arg(format!("--{target}")),
+        };
+    }
     // proptest's failure persistence needs the working directory: no isolation.
     cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation")
         .env("PROPTEST_CASES", MIRI_CASES)
-        .env("XTASK_BACKEND_REPORT", &report);
-    execute(cmd, "miri (x86_64)".into(), "-".into(), "-".into(), report, None)
+        .env("XTASK_BACKEND_REPORT", report_file("miri"));
+    cmd
 }
 
-fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
+/// The `cargo test` of a cross row (with `--no-run`: its build), and its summary row.
+fn cross_cmd(r: &Run, opts: &Options, build_only: bool) -> (Command, Row) {
     let t = matrix::target(r.target);
     let report = report_file(&format!("{}-{}", t.arch, r.cpu.replace([',', '='], "_")));
     let mut cmd = if t.build_std { nightly_cargo() } else { cargo() };
@@ -192,37 +581,45 @@ fn cross(r: &Run, opts: &Options) -> Result<Outcome, String> {
         // nabhash's SMHasher-style checks at a size that suits emulation.
         .env("NABHASH_QUALITY", "reduced")
         // Every crate: shrink exhaustive loops (lengths, offsets) that suit the host only.
-        .env("XTASK_EMULATED", "1");
+        .env("XTASK_EMULATED", "1")
+        // A target dir per target and flag set, so that builds of one target can run while
+        // another's tests do (cargo locks a target dir while it builds or runs).
+        .env("CARGO_TARGET_DIR", build_dir(t.triple, r.rustflags));
+    if build_only {
+        cmd.arg("--no-run");
+    }
     if !r.rustflags.is_empty() {
-        // A target dir per flag set, so that the runs do not rebuild each other.
-        cmd.env("RUSTFLAGS", r.rustflags).env("CARGO_TARGET_DIR", flags_dir(r.rustflags));
+        cmd.env("RUSTFLAGS", r.rustflags);
     }
     for (krate, backend) in r.expect {
         cmd.env(expect_var(krate), backend);
     }
     // The runner of `.cargo/config.toml` (qemu-user), watched by `xtask emulate`.
-    let runner = format!("{} emulate {} -L {} --", emulate_exe()?, t.qemu, t.sysroot);
+    let runner =
+        format!("{} emulate {} -L {} --", timer_exe().unwrap_or_default(), t.qemu, t.sysroot);
     let var = format!("CARGO_TARGET_{}_RUNNER", t.triple.to_uppercase().replace('-', "_"));
     let stalls = report.with_extension("stalls");
-    let _ = std::fs::remove_file(&stalls);
     cmd.env(var, runner).env(crate::emulate::STALL_LOG, &stalls);
-    let flags = if r.rustflags.is_empty() { "-" } else { r.rustflags };
-    execute(cmd, t.triple.into(), r.cpu.into(), flags.into(), report, Some(stalls))
+    let row = Row {
+        target: t.triple.into(),
+        cpu: r.cpu.into(),
+        rustflags: if r.rustflags.is_empty() { "-".into() } else { r.rustflags.into() },
+        report: Some(report),
+        stall_log: Some(stalls),
+    };
+    (cmd, row)
 }
 
-/// The target dir of the cross runs built with `rustflags`.
-fn flags_dir(rustflags: &str) -> PathBuf {
+/// The target dir of the cross runs of `triple` built with `rustflags`.
+fn build_dir(triple: &str, rustflags: &str) -> PathBuf {
     let slug: String = rustflags.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-    root().join("target/xtask").join(slug)
-}
-
-/// Where cargo puts builds that xtask does not redirect.
-fn target_base() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+    root()
+        .join("target/xtask/cross")
+        .join(format!("{triple}{}{slug}", if slug.is_empty() { "" } else { "-" }))
 }
 
 /// Deletes a cross build that has run; a failure to delete is reported, not fatal.
-fn prune(dir: &std::path::Path) {
+fn delete(dir: &std::path::Path) {
     if !dir.exists() {
         return;
     }
@@ -232,9 +629,10 @@ fn prune(dir: &std::path::Path) {
     }
 }
 
-/// A copy of this xtask binary for cargo to run as the cross rows' runner (a copy, so that a
-/// rebuild of xtask while the matrix runs cannot replace it).
-fn emulate_exe() -> Result<String, String> {
+/// A copy of this xtask binary: cargo's runner for the cross rows (`xtask emulate`) and the
+/// wrapper that measures each job's CPU time (`xtask timed`). A copy, so that a rebuild of
+/// xtask while the matrix runs cannot replace it.
+fn timer_exe() -> Result<String, String> {
     static EXE: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
     EXE.get_or_init(|| {
         let me = std::env::current_exe().map_err(|e| format!("cannot find xtask's binary: {e}"))?;
@@ -255,40 +653,14 @@ fn emulate_exe() -> Result<String, String> {
     .clone()
 }
 
-fn execute(
-    mut cmd: Command,
-    target: String,
-    cpu: String,
-    rustflags: String,
-    report: PathBuf,
-    stall_log: Option<PathBuf>,
-) -> Result<Outcome, String> {
-    eprintln!("\nxtask: ==== {target} / {cpu} / {rustflags} ==== ({})", since_start());
-    let start = Instant::now();
-    let _ = std::fs::remove_file(&report);
-    let (out, ok) = run_tee(&mut cmd)?;
-    let (passed, failed) = count(&out);
+/// The backends a run's `report_backend` tests wrote, sorted, on one line.
+fn backends(report: Option<&PathBuf>) -> String {
+    let Some(report) = report else { return "-".into() };
     let mut backends: Vec<String> =
-        std::fs::read_to_string(&report).unwrap_or_default().lines().map(str::to_owned).collect();
+        std::fs::read_to_string(report).unwrap_or_default().lines().map(str::to_owned).collect();
     backends.sort();
     backends.dedup();
-    let backends = if backends.is_empty() { "(none reported)".into() } else { backends.join(" ") };
-    let stalls = stall_log
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .map(|s| s.lines().map(str::to_owned).collect())
-        .unwrap_or_default();
-    Ok(Outcome {
-        target,
-        cpu,
-        rustflags,
-        passed,
-        failed,
-        ok,
-        backends,
-        secs: start.elapsed().as_secs(),
-        note: String::new(),
-        stalls,
-    })
+    if backends.is_empty() { "(none reported)".into() } else { backends.join(" ") }
 }
 
 /// Sums libtest's `test result: ok. N passed; M failed; ...` lines.
@@ -312,10 +684,16 @@ fn count(out: &str) -> (u64, u64) {
     (passed, failed)
 }
 
-/// Time since xtask started, for the stage headers (CI logs show where the time went).
-pub fn since_start() -> String {
+/// `m:ss` since xtask started.
+fn clock() -> String {
     let secs = START.get_or_init(Instant::now).elapsed().as_secs();
-    format!("at {}:{:02}{}", secs / 60, secs % 60, free_space())
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// Time since xtask started and the free disk, for stage headers (CI logs show where the time
+/// went).
+pub fn since_start() -> String {
+    format!("at {}{}", clock(), free_space())
 }
 
 /// `, N.N GB free` on the workspace's file system (from `df`), or nothing when `df` fails: a
@@ -335,6 +713,12 @@ fn report_file(name: &str) -> PathBuf {
     dir.join(format!("{name}.txt"))
 }
 
+fn log_dir() -> PathBuf {
+    let dir = root().join("target/xtask/logs");
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
 /// `XTASK_EXPECT_<CRATE>`, read by each crate's `report_backend` test.
 fn expect_var(krate: &str) -> String {
     format!("XTASK_EXPECT_{}", krate.to_uppercase().replace('-', "_"))
@@ -351,43 +735,90 @@ fn host_flags() -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn summary(outcomes: &[Outcome]) -> Result<(), String> {
-    println!("\n==== cargo xtask test: summary ====");
+fn summary(done: &[Done]) -> Result<(), String> {
+    println!("\n==== cargo xtask test: summary ({}) ====", since_start());
     println!(
         "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5}  backends",
         "target", "cpu", "rustflags", "passed", "failed", "secs"
     );
     let mut bad = Vec::new();
-    for o in outcomes {
+    for d in done {
+        let name = &d.name;
+        let Some(o) = &d.row else {
+            if !d.ok {
+                bad.push(name.to_string());
+            }
+            continue;
+        };
         let status =
-            if !o.ok && o.failed == 0 && o.note.is_empty() { " (command failed)" } else { "" };
+            if !d.ok && d.failed == 0 && d.note.is_empty() { " (command failed)" } else { "" };
         println!(
-            "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5}  {}{}{}",
+            "{:<34} {:<52} {:<38} {:>6} {:>6} {:>5.0}  {}{}{}",
             o.target,
             o.cpu,
             o.rustflags,
-            o.passed,
-            o.failed,
-            o.secs,
-            o.backends,
+            d.passed,
+            d.failed,
+            d.wall,
+            d.backends,
             status,
-            if o.note.is_empty() { String::new() } else { format!("  [{}]", o.note) }
+            if d.note.is_empty() { String::new() } else { format!("  [{}]", d.note) }
         );
-        if !o.ok || o.failed > 0 {
+        if !d.ok || d.failed > 0 {
             bad.push(format!("{} / {}", o.target, o.cpu));
         }
         // A run that executed nothing is a failure, not a pass.
-        if o.ok && o.passed == 0 && o.note.is_empty() {
+        if d.ok && d.passed == 0 && d.note.is_empty() {
             bad.push(format!("{} / {} ran no test", o.target, o.cpu));
         }
     }
-    for o in outcomes {
-        for s in &o.stalls {
-            println!("qemu-user stall in {} / {}: {s}", o.target, o.cpu);
+    for d in done {
+        if let Some(o) = &d.row {
+            for s in &d.stalls {
+                println!("qemu-user stall in {} / {}: {s}", o.target, o.cpu);
+            }
         }
     }
-    let passed: u64 = outcomes.iter().map(|o| o.passed).sum();
-    let failed: u64 = outcomes.iter().map(|o| o.failed).sum();
+    stage_table(done);
+    let passed: u64 = done.iter().map(|d| d.passed).sum();
+    let failed: u64 = done.iter().map(|d| d.failed).sum();
     println!("total: {passed} passed, {failed} failed");
-    if bad.is_empty() { Ok(()) } else { Err(format!("failing runs: {}", bad.join(", "))) }
+    if bad.is_empty() { Ok(()) } else { Err(format!("failing jobs: {}", bad.join(", "))) }
+}
+
+/// Where the time went: every job with its wall and CPU time and its tests, then the totals.
+fn stage_table(done: &[Done]) {
+    println!("\n==== cargo xtask test: stages ({} at a time) ====", parallel_jobs());
+    println!("{:<86} {:>7} {:>7} {:>6}  result", "stage", "wall s", "CPU s", "tests");
+    let mut cpu_total = 0.0;
+    let mut by_kind: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for d in done {
+        let name = &d.name;
+        let cpu = d.cpu.unwrap_or(0.0);
+        cpu_total += cpu;
+        let kind = if name.starts_with("build:") {
+            "builds"
+        } else if d.row.is_some() {
+            "test runs"
+        } else {
+            "lints"
+        };
+        let e = by_kind.entry(kind).or_default();
+        e.0 += d.wall;
+        e.1 += cpu;
+        let tests = if d.row.is_some() { d.passed.to_string() } else { "-".into() };
+        println!(
+            "{:<86} {:>7.0} {:>7} {:>6}  {}",
+            name,
+            d.wall,
+            d.cpu.map_or("?".into(), |c| format!("{c:.0}")),
+            tests,
+            if d.ok && d.failed == 0 { "ok" } else { "FAILED" }
+        );
+    }
+    for (kind, (wall, cpu)) in by_kind {
+        println!("{:<86} {:>7.0} {:>7.0}", format!("(all {kind})"), wall, cpu);
+    }
+    let wall = START.get_or_init(Instant::now).elapsed().as_secs_f64();
+    println!("{:<86} {:>7.0} {:>7.0}", "total (wall: start of xtask to now)", wall, cpu_total);
 }

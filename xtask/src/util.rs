@@ -1,6 +1,5 @@
 //! Process helpers: run a command, echo its output, fail loudly with what was run.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -49,25 +48,6 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("xtask: $ {}", show(cmd));
     let status = cmd.status().map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
     if status.success() { Ok(()) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
-}
-
-/// Runs `cmd`, echoing its stdout line by line and returning it; stderr is inherited.
-/// Returns the captured stdout and whether the command succeeded.
-pub fn run_tee(cmd: &mut Command) -> Result<(String, bool), String> {
-    eprintln!("xtask: $ {}", show(cmd));
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
-    let mut out = String::new();
-    for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines() {
-        let line = line.map_err(|e| format!("reading output of `{}`: {e}", show(cmd)))?;
-        println!("{line}");
-        out += &line;
-        out.push('\n');
-    }
-    let status = child.wait().map_err(|e| format!("waiting for `{}`: {e}", show(cmd)))?;
-    Ok((out, status.success()))
 }
 
 /// Stdout of `cmd` if it runs and succeeds (for probes; prints nothing).
