@@ -76,14 +76,47 @@ pub const TARGETS: &[Target] = &[
     },
 ];
 
-/// Crates whose portable and API layers run under Miri in the host stage (the pure ones:
-/// no syscalls, no FFI). Under Miri `cpufeatures` sees only compile-time features, so the
-/// portable backends are the ones exercised; each must report `portable`.
-pub const MIRI_CRATES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib"];
+/// What Miri runs: the pure crates (no syscalls, no FFI), and in each the test targets that
+/// reach `unsafe` code on the paths Miri can take. Under Miri no SIMD backend is detected
+/// (`cpufeatures` sees only compile-time features), so those paths are the portable backends
+/// and the API layer; each crate must report `portable`. Safe code is Miri's to skip: it cannot
+/// hold undefined behaviour that these tests would find, and the host and cross rows run it.
+pub struct MiriRun {
+    pub krate: &'static str,
+    /// Cargo's target selection (`--lib`, `--test NAME`, `--doc`).
+    pub targets: &'static [&'static str],
+    pub why: &'static str,
+}
 
-/// The test targets of [`MIRI_CRATES`] that Miri runs (`kind:name` as cargo's `--kind name`,
-/// or a bare kind such as `lib`), with why; empty: all of them.
-pub const MIRI_TESTS: &[(&str, &str)] = &[];
+pub const MIRI_RUNS: &[MiriRun] = &[
+    MiriRun {
+        krate: "memops",
+        targets: &["--lib", "--test", "backends", "--test", "report_backend"],
+        why: "the portable backend (arch/scalar.rs, arch/generic.rs) and the dispatch and API \
+              layers (dispatch.rs, lib.rs) are raw-pointer code: every test of them",
+    },
+    MiriRun { krate: "memops", targets: &["--doc"], why: "the examples of the `unsafe fn` API" },
+    MiriRun {
+        krate: "bignum-fib",
+        targets: &["--lib", "--test", "backends", "--test", "report_backend"],
+        why: "the portable limb kernels are called through raw pointers (arch/mod.rs): the \
+              kernel tests and the unit tests that reach them; fib, ladder and radix are safe \
+              code on top",
+    },
+    MiriRun {
+        krate: "nabhash",
+        targets: &["--lib", "--test", "report_backend"],
+        why: "no `unsafe` outside arch/, whose kernels Miri cannot select: the unit tests and \
+              the backend report only (v2, vectors and hasher are safe code, run by every other \
+              row)",
+    },
+    MiriRun {
+        krate: "b64",
+        targets: &["--lib", "--test", "api", "--test", "report_backend"],
+        why: "no `unsafe` outside arch/: the API tests and the backend report only \
+              (backends.rs, 285 s under Miri, runs safe portable code that every other row runs)",
+    },
+];
 
 /// Backends of the host run, by the `/proc/cpuinfo` flags they need, most preferred first.
 /// The host's expectation is read from the kernel's flags, independently of the crates' own

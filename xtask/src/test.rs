@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::install::{self, Needs};
-use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_CRATES, MIRI_TESTS, RUNS, Run, TARGETS};
+use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_RUNS, RUNS, Run, TARGETS};
 use crate::util::{cargo, nightly_cargo, root, show};
 
 /// Property-test cases per test: full on the host, fewer under emulation (proptest reads
@@ -119,7 +119,7 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
             name: "miri (x86_64)".into(),
             deps: vec![],
             work: Work::Commands {
-                cmds: vec![miri_cmd()],
+                cmds: miri_cmds(),
                 row: Some(Row {
                     target: "miri (x86_64)".into(),
                     cpu: "-".into(),
@@ -542,25 +542,24 @@ fn host_cmd(opts: &Options, build_only: bool) -> Command {
     cmd
 }
 
-/// `cargo miri test` of the pure crates' portable and API layers (undefined behaviour in the
-/// code that runs there); [`MIRI_TESTS`] names the test targets and why.
-fn miri_cmd() -> Command {
-    let mut cmd = nightly_cargo();
-    cmd.args(["miri", "test", "--no-fail-fast"]);
-    for krate in MIRI_CRATES {
-        cmd.args(["--package", krate]).env(expect_var(krate), "portable");
-    }
-    for (target, _why) in MIRI_TESTS {
-        match target.split_once(':') {
-            Some((kind, name)) => cmd.arg(format!("--{kind}")).arg(name),
-            None => cmd.arg(format!("--{target}")),
-        };
-    }
-    // proptest's failure persistence needs the working directory: no isolation.
-    cmd.env("MIRIFLAGS", "-Zmiri-disable-isolation")
-        .env("PROPTEST_CASES", MIRI_CASES)
-        .env("XTASK_BACKEND_REPORT", report_file("miri"));
-    cmd
+/// `cargo miri test` of the pure crates' portable and API layers: one command per entry of
+/// [`MIRI_RUNS`], which names the test targets and why.
+fn miri_cmds() -> Vec<Command> {
+    MIRI_RUNS
+        .iter()
+        .map(|m| {
+            eprintln!("xtask: miri runs {} {}: {}", m.krate, m.targets.join(" "), m.why);
+            let mut cmd = nightly_cargo();
+            cmd.args(["miri", "test", "--no-fail-fast", "--package", m.krate])
+                .args(m.targets)
+                .env(expect_var(m.krate), "portable")
+                // proptest's failure persistence needs the working directory: no isolation.
+                .env("MIRIFLAGS", "-Zmiri-disable-isolation")
+                .env("PROPTEST_CASES", MIRI_CASES)
+                .env("XTASK_BACKEND_REPORT", report_file("miri"));
+            cmd
+        })
+        .collect()
 }
 
 /// The `cargo test` of a cross row (with `--no-run`: its build), and its summary row.
