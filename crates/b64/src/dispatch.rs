@@ -1,5 +1,5 @@
-//! Backend selection. Detection happens once per process (the `cpufeatures` cache) and not at
-//! all when the features are enabled at compile time. `--cfg b64_backend="portable"` forces
+//! Backend selection. Detection happens once per process (in `nab-isa`, under the
+//! `NAB_MAX_ISA` cap) and not at all when the features are enabled at compile time. `--cfg b64_backend="portable"` forces
 //! the scalar code for the whole build (STYLE.md rule 7: a cfg, never a Cargo feature).
 
 use crate::alphabet::Alphabet;

@@ -40,10 +40,29 @@
 //!
 //! Every kernel takes the alphabet as data (tables in registers), so URL-safe and custom
 //! alphabets run as fast as the standard one. The choice is made once per process (x86_64:
-//! CPUID through `cpufeatures`, cached); aarch64 and riscv64 kernels are chosen at compile
-//! time. `--cfg b64_backend="portable"` forces the scalar code. A kernel stops at the first group of 4 bytes holding a non-symbol; the scalar code
+//! CPUID through `nab-isa`, cached, under the `NAB_MAX_ISA` cap below); aarch64 and riscv64
+//! kernels are chosen at compile time. `--cfg b64_backend="portable"` forces the scalar code. A kernel stops at the first group of 4 bytes holding a non-symbol; the scalar code
 //! continues from there and reports the exact offset, so every backend gives the same result
 //! and the same error on every input.
+//!
+//! # `NAB_MAX_ISA`
+//!
+//! The environment variable that caps run-time detection in every crate of the workspace
+//! (see `nab-isa`), read once at the first dispatch:
+//!
+//! | `NAB_MAX_ISA` | x86_64 backend |
+//! | --- | --- |
+//! | unset (or not a tier name: ignored) | the best the CPU has |
+//! | `x86-64-v4` | `avx2` (AVX-512 VBMI is not in v4) |
+//! | `x86-64-v3` | `avx2` |
+//! | `x86-64-v2` | `ssse3` |
+//! | `portable` | `portable` |
+//!
+//! Always at most what the CPU has. Features enabled at compile time win: a build with
+//! `-C target-cpu=x86-64-v3` keeps `avx2` under any cap, and NEON (aarch64) and RVV
+//! (riscv64) are compile-time choices that no cap changes. Without `std` the cap still
+//! applies when anything in the program enables `nab-isa/std`; otherwise call
+//! `nab_isa::set_cap` before the first encode or decode.
 //!
 //! # Features
 //!

@@ -1,5 +1,5 @@
-//! Backend selection. Detection happens once per process (the `cpufeatures` cache) and not at
-//! all when BMI2 and ADX are enabled at compile time; aarch64's kernels use only the base ISA.
+//! Backend selection. Detection happens once per process (in `nab-isa`, under the
+//! `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at compile time; aarch64's kernels use only the base ISA.
 //! Under Miri (which cannot run inline assembly) and with
 //! `--cfg bignum_fib_backend="portable"` (STYLE.md rule 7) the portable kernels are used.
 //!

@@ -26,6 +26,24 @@
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
 //!   Newton reciprocals; hexadecimal is linear.
+//!
+//! # `NAB_MAX_ISA`
+//!
+//! The environment variable that caps run-time detection in every crate of the workspace
+//! (see `nab-isa`), read once at the first dispatch. It decides both x86_64 choices, the limb
+//! kernels ([`Backend`]) and the NTT's engine ([`ntt_engine`]):
+//!
+//! | `NAB_MAX_ISA` | limb kernels | NTT engine |
+//! | --- | --- | --- |
+//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512ifma` if the CPU has it |
+//! | `x86-64-v4` | `mulx-adx` | `portable` (IFMA is not in v4) |
+//! | `x86-64-v3` | `mulx-adx` | `portable` |
+//! | `x86-64-v2` | `portable` | `portable` |
+//! | `portable` | `portable` | `portable` |
+//!
+//! Always at most what the CPU has. Features enabled at compile time win (a build with
+//! `-C target-cpu=x86-64-v3` keeps `mulx-adx` under any cap). aarch64's kernels use only the
+//! base ISA and stay under every cap.
 
 mod arch;
 mod dispatch;

@@ -296,11 +296,10 @@ impl Engine {
     }
 }
 
-/// The IFMA token, detected once.
+/// The IFMA token (detected once per process, in `nab-isa`, under `NAB_MAX_ISA`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn ifma() -> Option<Ifma> {
-    static DETECTED: std::sync::OnceLock<Option<Ifma>> = std::sync::OnceLock::new();
-    *DETECTED.get_or_init(Ifma::new)
+    Ifma::new()
 }
 
 /// The engine that products of up to `2²¹` coefficients use here: `avx512ifma` or

@@ -37,7 +37,7 @@
 //! | riscv64 built with `-C target-feature=+v` | `rvv`: `vsetvli`/`vle8`/`vse8` loops (LMUL=8) in `asm!`, VLEN-agnostic |
 //! | everything (mips64 BE/LE, riscv64 without V) | `portable`: 64-bit words, aligned where possible |
 //!
-//! x86_64 detects once per process (bare `cpuid`, cached in an atomic; none at all when the build
+//! x86_64 detects once per process (`nab-isa`'s `cpuid`, cached in an atomic; none at all when the build
 //! enables AVX-512, e.g. `-C target-cpu=native` on an AVX-512 machine: then a `memmove`/`memset`
 //! of up to 64 bytes and a `memcmp`/`bcmp`/`equal`/`compare` of under 64 are a few masked
 //! instructions inlined at the call site, with no call at all). aarch64 always has NEON.
@@ -45,6 +45,32 @@
 //! reads `+v` from the flags because stable rustc hides the unstable `v` from
 //! `cfg(target_feature)`). `--cfg memops_backend="portable"` forces the portable backend; Miri
 //! uses it too. [`backends`] lists every backend the CPU supports, for tests and benches.
+//!
+//! # `NAB_MAX_ISA`
+//!
+//! The environment variable that caps run-time detection in every crate of the workspace
+//! (see `nab-isa`), read once at the first dispatch:
+//!
+//! | `NAB_MAX_ISA` | x86_64 backend |
+//! | --- | --- |
+//! | unset (or not a tier name: ignored) | the best the CPU has |
+//! | `x86-64-v4` | `avx512` |
+//! | `x86-64-v3` | `avx2` |
+//! | `x86-64-v2` | `sse2` |
+//! | `portable` | `sse2` (SSE2 is in the x86_64 baseline, enabled at compile time) |
+//!
+//! Always at most what the CPU has. Features enabled at compile time win: a build with
+//! AVX-512 enabled uses `avx512` under any cap, and aarch64's NEON and riscv64's RVV are
+//! compile-time choices. `rep movsb`/`rep stosb` (ERMS/FSRM) are speed hints no cap removes.
+//!
+//! This crate is `no_std` and reads no environment itself. The cap reaches it through
+//! `nab-isa`'s `std` feature, which Cargo unifies: any crate of the program that enables
+//! it (the default features of `b64`, `nabhash`, `bignum-fib`, or `nab-isa` itself as a
+//! dependency) makes memops read `NAB_MAX_ISA`; without it the cap is unset unless the
+//! program calls `nab_isa::set_cap` before the first call. With `c-symbols` memops ignores
+//! the cap: its `memcpy` may run before `main`, before the C library has set up the
+//! environment, so it uses the CPU detection alone (`cpuid`, which copies and compares
+//! nothing and cannot call back into our `memcpy`).
 //!
 //! # Features
 //!

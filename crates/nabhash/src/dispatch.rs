@@ -1,5 +1,5 @@
-//! Backend selection. Detection happens once per process (the `cpufeatures` cache), and not
-//! at all when the features are enabled at compile time; riscv64 backends are compile-time
+//! Backend selection. Detection happens once per process (in `nab-isa`, under the
+//! `NAB_MAX_ISA` cap), and not at all when the features are enabled at compile time; riscv64 backends are compile-time
 //! only. `--cfg nabhash_backend="portable"` forces the portable backend for the whole build
 //! (STYLE.md rule 7: a cfg, never a Cargo feature).
 

@@ -54,6 +54,24 @@
 //! never an illegal instruction. Building with `--cfg nabhash_backend="portable"` forces the
 //! portable backend.
 //!
+//! # `NAB_MAX_ISA`
+//!
+//! The environment variable that caps run-time detection in every crate of the workspace
+//! (see `nab-isa`), read once at the first dispatch:
+//!
+//! | `NAB_MAX_ISA` | x86_64 backend | aarch64 backend |
+//! | --- | --- | --- |
+//! | unset (or not a tier name: ignored) | the best the CPU has | `aarch64-aes` if the CPU has AES |
+//! | `x86-64-v4` | `aesni` (no VAES in v4) | unchanged |
+//! | `x86-64-v3` | `aesni` (no VAES in v3) | unchanged |
+//! | `x86-64-v2` | `aesni` | unchanged |
+//! | `portable` | `portable` | `portable` |
+//!
+//! Always at most what the CPU has. Features enabled at compile time win (a build with
+//! `-C target-feature=+aes` keeps `aesni` under `portable`; riscv64's `zkne` is a compile-time
+//! choice). Without `std` the cap applies when anything in the program enables
+//! `nab-isa/std`; otherwise call `nab_isa::set_cap` before the first hash.
+//!
 //! # Features
 //!
 //! - `std` (default): `io::Write` for the digests, [`RandomState`] and the [`HashMap`] /

@@ -14,18 +14,14 @@
 
 use core::arch::x86_64::*;
 
-/// Proof that this CPU has AVX-512F and AVX-512 IFMA. Only [`Ifma::new`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Ifma(());
+nab_isa::token! {
+    /// Proof that AVX-512F and AVX-512 IFMA may be used: the CPU (and the OS, for the zmm
+    /// state) supports them and `NAB_MAX_ISA` allows them (IFMA is in no tier: only an
+    /// unset cap), or the build enables them. Only `Ifma::new` makes one.
+    pub(crate) struct Ifma = AVX512F | AVX512IFMA;
+}
 
 impl Ifma {
-    /// `Some` when the CPU (and the OS, for the zmm state) supports AVX-512F and IFMA.
-    pub(crate) fn new() -> Option<Self> {
-        (std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma"))
-        .then_some(Ifma(()))
-    }
-
     /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
     /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
     /// twiddles (as `w·2⁵² mod p`). `h` is a power of two; `x.len()` a multiple of `2h` and

@@ -5,19 +5,11 @@
 
 use core::arch::asm;
 
-cpufeatures::new!(cpuid_bmi2_adx, "bmi2", "adx");
-
-/// Proof that this CPU has BMI2 (MULX) and ADX (ADCX/ADOX). Only [`MulxAdx::new`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct MulxAdx(());
-
-impl MulxAdx {
-    /// `Some` when the CPU has BMI2 and ADX. Detection runs once per process (cached by
-    /// `cpufeatures`), and not at all when both are enabled at compile time.
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_bmi2_adx::get().then_some(MulxAdx(()))
-    }
+nab_isa::token! {
+    /// Proof that BMI2 (MULX) and ADX (ADCX/ADOX) may be used: the CPU has them and
+    /// `NAB_MAX_ISA` allows them (detected once, in `nab-isa`), or the build enables both
+    /// (then there is no detection at all). Only `MulxAdx::new` makes one.
+    pub(crate) struct MulxAdx = BMI2 | ADX;
 }
 
 /// `r = a + b` over `n` limbs (`r` may equal `a`); returns the carry.

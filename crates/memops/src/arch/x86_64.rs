@@ -4,7 +4,8 @@
 
 use core::arch::asm;
 use core::arch::x86_64::*;
-use core::sync::atomic::{AtomicU8, Ordering};
+
+use nab_isa::Features;
 
 use super::generic::{self, Vector};
 use super::scalar;
@@ -31,69 +32,32 @@ pub(crate) const REP_MOVSB_MAX: usize = usize::MAX;
 /// L3: the threshold is the L3 size.
 pub(crate) const NT_THRESHOLD: usize = 32 << 20;
 
-/// CPU facts, detected once: bit 0 "detected", then the `CPU_*` bits.
-static CPU: AtomicU8 = AtomicU8::new(0);
-const CPU_DETECTED: u8 = 1;
-const CPU_AVX2: u8 = 2;
-const CPU_AVX512: u8 = 4;
-const CPU_FAST_REP_MOVSB: u8 = 8;
+/// What the AVX2 backend needs.
+const AVX2_NEEDS: Features = Features::AVX2.union(Features::POPCNT).union(Features::BMI1);
+/// What the AVX-512 backend needs (BMI2 for `bzhi`).
+const AVX512_NEEDS: Features = AVX2_NEEDS
+    .union(Features::AVX512F)
+    .union(Features::AVX512BW)
+    .union(Features::AVX512VL)
+    .union(Features::BMI2);
 
-/// The `CPU_*` bits of this CPU. Written with bare `cpuid`/`xgetbv` rather than
-/// `cpufeatures`, whose feature-name string comparisons may compile to `memcmp` calls, which
-/// under the `c-symbols` feature are this crate's own and would recurse into detection.
+/// The extensions dispatch may use, from `nab-isa` (detected once per process, cached in an
+/// atomic): under the `NAB_MAX_ISA` cap, except with `c-symbols`. Then this crate is the
+/// program's `memcpy`, which may run before `main` (before the environment can be read) and
+/// which reading the environment calls, so it takes `nab_isa::cpu`: `cpuid`/`xgetbv` only,
+/// nothing copied or compared (no call back into our own `memcpy`/`memcmp`), and no cap.
 #[inline]
-fn cpu() -> u8 {
-    let v = CPU.load(Ordering::Relaxed);
-    if v != 0 {
-        return v;
-    }
-    let v = detect_cpu();
-    CPU.store(v, Ordering::Relaxed);
-    v
+fn features() -> Features {
+    #[cfg(feature = "c-symbols")]
+    return nab_isa::cpu();
+    #[cfg(not(feature = "c-symbols"))]
+    nab_isa::available()
 }
 
-#[cold]
-fn detect_cpu() -> u8 {
-    let bit = |r: u32, b: u32| (r >> b) & 1 == 1;
-    #[allow(unused_unsafe)]
-    // SAFETY: `cpuid` exists on every x86_64 CPU; leaf 7 is read only when the maximum leaf
-    // allows it, and `xgetbv` only when CPUID reports OSXSAVE.
-    let (l1, l7, xcr0) = unsafe {
-        let max = __cpuid(0).eax;
-        let l1 = __cpuid(1);
-        let l7 = if max >= 7 {
-            __cpuid_count(7, 0)
-        } else {
-            CpuidResult { eax: 0, ebx: 0, ecx: 0, edx: 0 }
-        };
-        let xcr0: u64 = if bit(l1.ecx, 27) {
-            let (lo, hi): (u32, u32);
-            asm!("xgetbv", in("ecx") 0u32, out("eax") lo, out("edx") hi, options(nomem, nostack, preserves_flags));
-            (u64::from(hi) << 32) | u64::from(lo)
-        } else {
-            0
-        };
-        (l1, l7, xcr0)
-    };
-    let os_ymm = xcr0 & 0b110 == 0b110;
-    let os_zmm = os_ymm && xcr0 & 0b1110_0000 == 0b1110_0000;
-    let popcnt_bmi1 = bit(l1.ecx, 23) && bit(l7.ebx, 3);
-    let avx2 = os_ymm && bit(l1.ecx, 28) && bit(l7.ebx, 5) && popcnt_bmi1;
-    // AVX-512 F (ebx 16), BW (30), VL (31), and BMI2 (ebx 8) for `bzhi`.
-    let avx512 =
-        avx2 && os_zmm && bit(l7.ebx, 16) && bit(l7.ebx, 30) && bit(l7.ebx, 31) && bit(l7.ebx, 8);
-    // ERMS: leaf 7 EBX bit 9; FSRM: leaf 7 EDX bit 4.
-    let rep = bit(l7.ebx, 9) || bit(l7.edx, 4);
-    CPU_DETECTED
-        | if avx2 { CPU_AVX2 } else { 0 }
-        | if avx512 { CPU_AVX512 } else { 0 }
-        | if rep { CPU_FAST_REP_MOVSB } else { 0 }
-}
-
-/// Whether the CPU has ERMS or FSRM.
+/// Whether the CPU has ERMS or FSRM (speed hints, which no cap removes).
 #[inline]
 fn fast_rep_movsb() -> bool {
-    cpu() & CPU_FAST_REP_MOVSB != 0
+    !features().intersection(Features::ERMS.union(Features::FSRM)).is_empty()
 }
 
 /// `rep movsb` when `n` is in the measured window, the CPU has ERMS/FSRM and the ranges do not
@@ -670,8 +634,8 @@ super::backend!(AVX512, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi
 /// The backends this CPU supports, most preferred first (SSE2 is always there).
 pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
     [
-        (cpu() & CPU_AVX512 != 0).then_some(&AVX512),
-        (cpu() & CPU_AVX2 != 0).then_some(&AVX2),
+        features().contains(AVX512_NEEDS).then_some(&AVX512),
+        features().contains(AVX2_NEEDS).then_some(&AVX2),
         Some(&SSE2),
     ]
     .into_iter()

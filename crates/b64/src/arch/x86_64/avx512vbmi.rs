@@ -25,20 +25,10 @@ use crate::alphabet::Alphabet;
 use crate::arch::Kernels;
 use crate::decode::Io;
 
-cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "bmi2");
-
-/// Proof that this CPU has AVX-512 F, BW, VL and VBMI, and BMI2. Only [`Avx512Vbmi::new`] makes
-/// one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx512Vbmi(());
-
-impl Avx512Vbmi {
-    /// `Some` when the CPU has AVX-512 F, BW, VL and VBMI, and BMI2 (detected once, cached by
-    /// `cpufeatures`; compile-time when the features are enabled for the build).
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_vbmi::get().then_some(Avx512Vbmi(()))
-    }
+nab_isa::token! {
+    /// Proof that AVX-512 F, BW, VL and VBMI, and BMI2 may be used (the CPU has them and
+    /// `NAB_MAX_ISA` allows them, or the build enables them). Only `Avx512Vbmi::new` makes one.
+    pub(crate) struct Avx512Vbmi = AVX512F | AVX512BW | AVX512VL | AVX512VBMI | BMI2;
 }
 
 impl Kernels for Avx512Vbmi {

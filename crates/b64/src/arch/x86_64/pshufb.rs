@@ -28,31 +28,15 @@ use crate::alphabet::Alphabet;
 use crate::arch::Kernels;
 use crate::decode::Io;
 
-cpufeatures::new!(cpuid_ssse3, "ssse3");
-cpufeatures::new!(cpuid_avx2, "avx2");
-
-/// Proof that this CPU has SSSE3. Only [`Ssse3::new`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Ssse3(());
-
-/// Proof that this CPU has AVX2. Only [`Avx2::new`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx2(());
-
-impl Ssse3 {
-    /// `Some` when the CPU has SSSE3 (detected once, cached by `cpufeatures`).
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_ssse3::get().then_some(Ssse3(()))
-    }
+nab_isa::token! {
+    /// Proof that SSSE3 may be used (the CPU has it and `NAB_MAX_ISA` allows it, or the build
+    /// enables it). Only `Ssse3::new` makes one.
+    pub(crate) struct Ssse3 = SSSE3;
 }
 
-impl Avx2 {
-    /// `Some` when the CPU has AVX2 (detected once, cached by `cpufeatures`).
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_avx2::get().then_some(Avx2(()))
-    }
+nab_isa::token! {
+    /// Proof that AVX2 may be used, like [`Ssse3`].
+    pub(crate) struct Avx2 = AVX2;
 }
 
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.

@@ -16,19 +16,11 @@ use crate::State;
 use crate::dispatch::Kernels;
 use crate::v2::{self, AesLane, V2State};
 
-cpufeatures::new!(cpuid_aes, "aes");
-
-/// Proof that this CPU has the Armv8 AES instructions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Aes(());
-
-impl Aes {
-    /// `Some` when the CPU has AES (`AT_HWCAP` on Linux); cached, and compile-time when
-    /// `aes` is enabled for the build.
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_aes::get().then_some(Aes(()))
-    }
+nab_isa::token! {
+    /// Proof that the Armv8 AES (and PMULL) instructions may be used: `AT_HWCAP` on Linux,
+    /// cached, under `NAB_MAX_ISA` (only `portable` caps aarch64); none at all when `aes` is
+    /// enabled at compile time. Only `Aes::new` makes one.
+    pub(crate) struct Aes = AES;
 }
 
 impl Kernels for Aes {

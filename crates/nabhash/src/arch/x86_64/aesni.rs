@@ -10,19 +10,10 @@ use crate::State;
 use crate::dispatch::Kernels;
 use crate::v2::{self, AesLane, V2State};
 
-cpufeatures::new!(cpuid_aes, "aes", "sse2");
-
-/// Proof that this CPU has AES-NI (and SSE2). Only [`AesNi::new`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AesNi(());
-
-impl AesNi {
-    /// `Some` when the CPU has AES-NI. Detection runs once per process (cached by
-    /// `cpufeatures`), and not at all when `aes` is enabled at compile time.
-    #[inline]
-    pub(crate) fn new() -> Option<Self> {
-        cpuid_aes::get().then_some(AesNi(()))
-    }
+nab_isa::token! {
+    /// Proof that AES-NI (and SSE2) may be used: the CPU has it and `NAB_MAX_ISA` allows it,
+    /// or the build enables it (then there is no detection at all). Only `AesNi::new` makes one.
+    pub(crate) struct AesNi = AES;
 }
 
 impl Kernels for AesNi {

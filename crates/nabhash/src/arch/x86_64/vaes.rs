@@ -17,8 +17,13 @@ use crate::State;
 use crate::dispatch::Kernels;
 use crate::v2::{self, V2State};
 
-cpufeatures::new!(cpuid_vaes256, "vaes", "avx2", "aes");
-cpufeatures::new!(cpuid_vaes512, "vaes", "avx512f", "avx512bw", "aes");
+use nab_isa::Features;
+
+/// What [`Vaes256`] proves (with AES-NI).
+const VAES256: Features = Features::VAES.union(Features::AVX2).union(Features::AES);
+/// What [`Vaes512`] proves (with AES-NI).
+const VAES512: Features =
+    Features::VAES.union(Features::AVX512F).union(Features::AVX512BW).union(Features::AES);
 
 /// Proof that this CPU has VAES with AVX2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,14 +36,14 @@ pub(crate) struct Vaes512(AesNi);
 impl Vaes256 {
     #[inline]
     pub(crate) fn new() -> Option<Self> {
-        if cpuid_vaes256::get() { AesNi::new().map(Vaes256) } else { None }
+        if nab_isa::has(VAES256) { AesNi::new().map(Vaes256) } else { None }
     }
 }
 
 impl Vaes512 {
     #[inline]
     pub(crate) fn new() -> Option<Self> {
-        if cpuid_vaes512::get() { AesNi::new().map(Vaes512) } else { None }
+        if nab_isa::has(VAES512) { AesNi::new().map(Vaes512) } else { None }
     }
 }
 
