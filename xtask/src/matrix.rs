@@ -78,7 +78,7 @@ pub const TARGETS: &[Target] = &[
 
 /// What Miri runs: the pure crates (no syscalls, no FFI), and in each the test targets that
 /// reach `unsafe` code on the paths Miri can take. Under Miri no SIMD backend is detected
-/// (`cpufeatures` sees only compile-time features), so those paths are the portable backends
+/// (`nab-isa` sees only compile-time features), so those paths are the portable backends
 /// and the API layer; each crate must report `portable`. Safe code is Miri's to skip: it cannot
 /// hold undefined behaviour that these tests would find, and the host and cross rows run it.
 pub struct MiriRun {
@@ -89,6 +89,13 @@ pub struct MiriRun {
 }
 
 pub const MIRI_RUNS: &[MiriRun] = &[
+    MiriRun {
+        krate: "nab-isa",
+        targets: &["--lib"],
+        why: "its only `unsafe` (cpuid, getauxval in detect.rs) is compiled out under Miri: the \
+              unit tests check that detection then reports no extension, which every crate's \
+              portable Miri run relies on",
+    },
     MiriRun {
         krate: "memops",
         targets: &["--lib", "--test", "backends", "--test", "report_backend"],
@@ -249,4 +256,60 @@ pub const RUNS: &[Run] = &[
 /// The target description of `triple`.
 pub fn target(triple: &str) -> &'static Target {
     TARGETS.iter().find(|t| t.triple == triple).expect("every run's target is in TARGETS")
+}
+
+/// The values of `NAB_MAX_ISA` under which the host reruns every crate's `report_backend`
+/// test, with the `/proc/cpuinfo` flags each one leaves the crates (`None`: all of the
+/// host's, for unset and for a value the crates must ignore). The lists are the issue's tiers
+/// written here again, not read from `nab-isa`, so that a tier which leaks or loses an
+/// extension in the crates' detection fails the run.
+pub const CAPS: &[Cap] = &[
+    Cap { value: None, flags: None },
+    Cap { value: Some("x86-64-v2"), flags: Some(&[X86_64_BASELINE, X86_64_V2]) },
+    Cap { value: Some("x86-64-v3"), flags: Some(&[X86_64_BASELINE, X86_64_V2, X86_64_V3]) },
+    Cap {
+        value: Some("x86-64-v4"),
+        flags: Some(&[X86_64_BASELINE, X86_64_V2, X86_64_V3, X86_64_V4]),
+    },
+    Cap { value: Some("portable"), flags: Some(&[X86_64_BASELINE]) },
+    // Not a tier: ignored, as if unset.
+    Cap { value: Some("x86-64-v5"), flags: None },
+];
+
+/// One value of `NAB_MAX_ISA` and what it leaves.
+pub struct Cap {
+    /// `None`: the variable is removed from the environment.
+    pub value: Option<&'static str>,
+    /// The `/proc/cpuinfo` flags the crates may use, if the host has them.
+    pub flags: Option<&'static [&'static [&'static str]]>,
+}
+
+/// The x86_64 baseline (enabled at compile time: no cap removes it).
+const X86_64_BASELINE: &[&str] = &["fpu", "cx8", "cmov", "mmx", "fxsr", "sse", "sse2"];
+/// `x86-64-v2` (SSE3 is `pni`), plus AES-NI and PCLMULQDQ.
+const X86_64_V2: &[&str] =
+    &["pni", "ssse3", "sse4_1", "sse4_2", "popcnt", "cx16", "aes", "pclmulqdq"];
+/// What `x86-64-v3` adds (LZCNT is `abm`), plus ADX; no VAES.
+const X86_64_V3: &[&str] = &["avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "adx"];
+/// What `x86-64-v4` adds; no VAES, VBMI or IFMA.
+const X86_64_V4: &[&str] = &["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
+
+impl Cap {
+    /// The host's flags that this cap leaves.
+    pub fn apply(&self, host: &[String]) -> Vec<String> {
+        match self.flags {
+            None => host.to_vec(),
+            Some(lists) => host
+                .iter()
+                .filter(|f| lists.iter().any(|l| l.contains(&f.as_str())))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// The backend `h`'s crate must dispatch to with CPU flags `flags`.
+pub fn expected(h: &HostBackends, flags: &[String]) -> &'static str {
+    let usable = |c: &&Choice| c.flags.iter().all(|f| flags.iter().any(|h| h == f));
+    h.choices.iter().find(usable).map_or("portable", |c| c.backend)
 }

@@ -191,6 +191,19 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
             }
         }
     }
+    // The `NAB_MAX_ISA` reruns: a few seconds each, on the host build; last, so that they do
+    // not wait for cargo's lock on the host's target dir while the host tests hold it.
+    if opts.host && std::env::consts::ARCH == "x86_64" {
+        for cap in matrix::CAPS {
+            let (cmd, row) = cap_cmd(cap);
+            jobs.push(Job {
+                name: format!("{} / {}", row.target, row.cpu),
+                deps: vec![0],
+                work: Work::Commands { cmds: vec![cmd], row: Some(row) },
+                prune: None,
+            });
+        }
+    }
     jobs
 }
 
@@ -542,6 +555,34 @@ fn host_cmd(opts: &Options, build_only: bool) -> Command {
         cmd.env(expect_var(h.krate), want);
     }
     cmd
+}
+
+/// The host's `report_backend` tests again (built by the host build job: a rerun of a few small
+/// binaries) with `NAB_MAX_ISA` set to `cap`, each crate expected to pick the backend of the
+/// host's `/proc/cpuinfo` flags that the cap leaves; and its summary row.
+fn cap_cmd(cap: &matrix::Cap) -> (Command, Row) {
+    let report = report_file(&format!("host-cap-{}", cap.value.unwrap_or("unset")));
+    let mut cmd = cargo();
+    // The host job's packages and features, so that nothing is rebuilt.
+    cmd.args(["test", "--workspace", "--exclude", "benches", "--no-fail-fast"])
+        .args(["--features", HOST_FEATURES, "--test", "report_backend"])
+        .env("XTASK_BACKEND_REPORT", &report);
+    match cap.value {
+        Some(v) => cmd.env("NAB_MAX_ISA", v),
+        None => cmd.env_remove("NAB_MAX_ISA"),
+    };
+    let flags = cap.apply(&host_flags());
+    for h in HOST_BACKENDS {
+        cmd.env(expect_var(h.krate), matrix::expected(h, &flags));
+    }
+    let row = Row {
+        target: std::env::consts::ARCH.to_string() + " (host)",
+        cpu: format!("NAB_MAX_ISA={}", cap.value.unwrap_or("(unset)")),
+        rustflags: "-".into(),
+        report: Some(report),
+        stall_log: None,
+    };
+    (cmd, row)
 }
 
 /// `cargo miri test` of the pure crates' portable and API layers: one command per entry of
