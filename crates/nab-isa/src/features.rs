@@ -149,6 +149,10 @@ impl fmt::Debug for Features {
 }
 
 /// Builds [`Features::COMPILE_TIME`] from `cfg!(target_feature)`.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_mut, unused_macros)
+)]
 const fn compile_time() -> Features {
     let mut f = 0u64;
     macro_rules! on {
