@@ -172,3 +172,18 @@ fn files_and_errors() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "b64: invalid input\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `NAB_MAX_ISA` that is not a tier name is ignored by the library and named in a warning
+/// by the CLI; a tier name gives no warning. The output is the same under every value.
+#[test]
+fn unknown_max_isa_warns_and_changes_nothing() {
+    for (value, warns) in [("x86-64-v5", true), ("x86-64-v2", false), ("portable", false)] {
+        let mut cmd = b64_cmd();
+        cmd.env("NAB_MAX_ISA", value);
+        let out = run(cmd, &[], b"hello");
+        assert!(out.status.success(), "{value}");
+        assert_eq!(out.stdout, b"aGVsbG8=\n", "{value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.contains("warning: NAB_MAX_ISA=x86-64-v5 is not"), warns, "{value}: {err}");
+    }
+}

@@ -90,6 +90,20 @@ fn from_env() -> Cap {
     std::env::var_os(ENV_VAR).map_or(Cap::Unset, |v| Cap::parse(v.as_encoded_bytes()))
 }
 
+/// For command-line tools (this crate never prints): the warning to show when
+/// `NAB_MAX_ISA` holds a value that is not a tier name, which the crates ignore; `None`
+/// otherwise. Decides the cap if nothing did yet.
+#[cfg(feature = "std")]
+pub fn cap_warning() -> Option<std::string::String> {
+    (cap() == Cap::Unrecognised).then(|| {
+        let value = std::env::var_os(ENV_VAR).unwrap_or_default();
+        std::format!(
+            "{ENV_VAR}={} is not one of portable, x86-64-v2, x86-64-v3, x86-64-v4: ignored",
+            value.to_string_lossy()
+        )
+    })
+}
+
 #[cfg(not(feature = "std"))]
 fn from_env() -> Cap {
     Cap::Unset

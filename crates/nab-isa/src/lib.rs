@@ -83,6 +83,8 @@ mod tier;
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(feature = "std")]
+pub use cap::cap_warning;
 pub use cap::{Cap, CapDecided, ENV_VAR, cap, set_cap};
 pub use features::Features;
 pub use tier::Tier;

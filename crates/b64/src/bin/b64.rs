@@ -56,6 +56,9 @@ impl From<io::Error> for Fail {
 }
 
 fn main() -> ExitCode {
+    if let Some(w) = nab_isa::cap_warning() {
+        eprintln!("b64: warning: {w}");
+    }
     let opts = match parse(std::env::args_os().skip(1)) {
         Ok(Some(o)) => o,
         Ok(None) => return ExitCode::SUCCESS,

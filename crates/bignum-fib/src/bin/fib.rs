@@ -190,6 +190,9 @@ impl Progress {
 }
 
 fn main() -> ExitCode {
+    if let Some(w) = nab_isa::cap_warning() {
+        eprintln!("fib: warning: {w}");
+    }
     let args = match parse_args(std::env::args_os().skip(1)) {
         Ok(Some(a)) => a,
         Ok(None) => {

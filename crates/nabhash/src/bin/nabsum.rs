@@ -60,6 +60,9 @@ const USAGE_ERROR: u8 = 2;
 const DIGEST_TYPE: &str = "NABHash";
 
 fn main() -> ExitCode {
+    if let Some(w) = nab_isa::cap_warning() {
+        eprintln!("nabsum: warning: {w}");
+    }
     let opts = match cli::parse_args(std::env::args_os().skip(1)) {
         Ok(Command::Run(opts)) => opts,
         Ok(Command::Help) => return print(cli::HELP),
