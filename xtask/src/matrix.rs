@@ -313,3 +313,76 @@ pub fn expected(h: &HostBackends, flags: &[String]) -> &'static str {
     let usable = |c: &&Choice| c.flags.iter().all(|f| flags.iter().any(|h| h == f));
     h.choices.iter().find(usable).map_or("portable", |c| c.backend)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{CAPS, HOST_BACKENDS, expected};
+
+    /// `(crate, backend)` for each of `CAPS` on a CPU with `flags`.
+    fn table(flags: &str) -> Vec<Vec<(&'static str, &'static str)>> {
+        let host: Vec<String> = flags.split_whitespace().map(str::to_owned).collect();
+        CAPS.iter()
+            .map(|cap| {
+                let flags = cap.apply(&host);
+                HOST_BACKENDS.iter().map(|h| (h.krate, expected(h, &flags))).collect()
+            })
+            .collect()
+    }
+
+    /// The tier table of the README on this machine's CPU (AMD Zen 4, `/proc/cpuinfo` flags
+    /// trimmed to the ISA ones), and a Haswell-class CPU (no AVX-512) under the same caps.
+    #[test]
+    fn expectations_per_tier() {
+        let zen4 = "fpu cx8 cmov mmx fxsr sse sse2 pni pclmulqdq ssse3 fma cx16 sse4_1 sse4_2 \
+                    movbe popcnt aes xsave avx f16c abm bmi1 avx2 bmi2 erms avx512f avx512dq \
+                    adx avx512ifma avx512cd sha_ni avx512bw avx512vl avx512vbmi avx512_vbmi2 \
+                    gfni vaes vpclmulqdq fsrm";
+        let all = [
+            ("nabhash", "vaes512"),
+            ("b64", "avx512vbmi"),
+            ("memops", "avx512"),
+            ("bignum-fib", "mulx-adx"),
+            ("bignum-fib-ntt", "avx512ifma"),
+        ];
+        let v4 = [
+            ("nabhash", "aesni"),
+            ("b64", "avx2"),
+            ("memops", "avx512"),
+            ("bignum-fib", "mulx-adx"),
+            ("bignum-fib-ntt", "portable"),
+        ];
+        let v3 = [
+            ("nabhash", "aesni"),
+            ("b64", "avx2"),
+            ("memops", "avx2"),
+            ("bignum-fib", "mulx-adx"),
+            ("bignum-fib-ntt", "portable"),
+        ];
+        let v2 = [
+            ("nabhash", "aesni"),
+            ("b64", "ssse3"),
+            ("memops", "sse2"),
+            ("bignum-fib", "portable"),
+            ("bignum-fib-ntt", "portable"),
+        ];
+        let portable = [
+            ("nabhash", "portable"),
+            ("b64", "portable"),
+            ("memops", "sse2"),
+            ("bignum-fib", "portable"),
+            ("bignum-fib-ntt", "portable"),
+        ];
+        // CAPS: unset, v2, v3, v4, portable, bogus.
+        assert_eq!(table(zen4), [&all[..], &v2, &v3, &v4, &portable, &all]);
+        let haswell = "fpu cx8 cmov mmx fxsr sse sse2 pni pclmulqdq ssse3 fma cx16 sse4_1 \
+                       sse4_2 movbe popcnt aes avx f16c abm bmi1 avx2 bmi2 erms";
+        // No ADX on Haswell: the limb kernels stay portable at every tier.
+        let hsw = |t: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+            t.iter().map(|&(k, b)| (k, if k == "bignum-fib" { "portable" } else { b })).collect()
+        };
+        assert_eq!(
+            table(haswell),
+            [hsw(&v3), hsw(&v2), hsw(&v3), hsw(&v3), hsw(&portable), hsw(&v3)]
+        );
+    }
+}
