@@ -112,11 +112,6 @@ impl Kernels for Vaes512 {
         unsafe { hash_v2_seeded_vaes512(seed, data) }
     }
     #[inline]
-    fn v2_hash_pair(self, key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
-        unsafe { hash_v2_pair_vaes512(key, lo, hi, len) }
-    }
-    #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         let x = unsafe { load_short_avx512bw(data) };
@@ -342,21 +337,6 @@ fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
         [_mm512_xor_si512(kb, load4(&c[3..7])), _mm512_xor_si512(kb, load4(&c[7..11]))],
         [_mm512_xor_si512(kb, load4(&c[11..15])), _mm512_xor_si512(kb, load4(&c[15..19]))],
     )
-}
-
-/// v2 of 17 to 32 bytes held in registers: `lo` is bytes 0..16 and `hi` the rest,
-/// zero-padded, both little-endian. For `NabHasher`, whose bytes were just written: loading
-/// them from memory with the wide loads of [`v2_long`] would wait for the stores to commit.
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
-fn hash_v2_pair_vaes512(key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-    debug_assert!((v2::CHUNK + 1..=2 * v2::CHUNK).contains(&len));
-    // SAFETY: `key` is 16 readable bytes; unaligned load.
-    let kb = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
-    let (k, a) = v2_lanes(kb);
-    let zero = _mm512_setzero_si512();
-    let q = |x: u128, half: u32| (x >> (64 * half)) as u64 as i64;
-    let t0 = _mm512_set_epi64(0, 0, 0, 0, q(hi, 1), q(hi, 0), q(lo, 1), q(lo, 0));
-    v2_tail_finish(kb, k, a, [zero, zero], [t0, zero], len, len as u64)
 }
 
 /// The last partial block (`t`, zero-padded, `tail_len` bytes; none if 0) and the finish of
