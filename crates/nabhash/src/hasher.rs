@@ -5,12 +5,6 @@
 use core::fmt;
 use core::hash::{BuildHasher, Hasher};
 
-/// The multiplier of the closing multiply: the first 64 bits of the fractional part of pi
-/// (`0x243f6a88_85a308d3`), an arbitrary odd constant with no structure a key set can
-/// exploit (foldhash's quality finish uses the same kind of constant).
-const FINISH: u64 = 0x243f_6a88_85a3_08d3;
-/// The multiplier of `finish_u128`'s upper half: the next 64 bits of pi.
-const FINISH_HI: u64 = 0x1319_8a2e_0370_7344;
 /// XORed into the seed before key expansion ("nabhash!" in ASCII), so that seed 0 does not
 /// start SplitMix64 from its own zero state.
 const SEED_TWEAK: u64 = 0x6e61_6268_6173_6821;
@@ -60,8 +54,9 @@ impl Keys {
 ///   use [`v2::Digest`](crate::v2::Digest).
 /// - Integers are mixed as numbers, so hashes are the same on big- and little-endian
 ///   machines; `write_usize` is `write_u64` on every target, so 32- and 64-bit targets agree.
-/// - [`finish`](Hasher::finish) ends with a folded multiply by a constant, so every output
-///   bit depends on every input bit; this is what lets it pass SMHasher3.
+/// - [`finish`](Hasher::finish) ends with a folded multiply of the state by a rotation of
+///   itself, so every output bit depends on every input bit; this is what lets it pass
+///   SMHasher3.
 ///
 /// ```
 /// use core::hash::{BuildHasher, Hasher};
@@ -117,14 +112,22 @@ impl NabHasher {
         if self.sponge_bits > 0 { self.fold_sponge() } else { self.acc }
     }
 
+    /// The closing multiply: both factors depend on `h` (a product of `h` with a constant
+    /// left SMHasher3's BIC test a 0.8% correlation between two output bits on 3-byte keys).
+    /// The rotation breaks the symmetry `x <-> x ^ ka ^ kb` that `fm(h ^ ka, h ^ kb)` has.
+    #[inline(always)]
+    fn close(h: u64, ka: u64, kb: u64) -> u64 {
+        fold_mul(h ^ ka, h.rotate_left(32) ^ kb)
+    }
+
     /// 128 bits derived from the same 64-bit state as [`finish`](Hasher::finish) (its low 64
     /// bits *are* `finish`; the high 64 come from a second closing multiply). The state is 64
     /// bits, so two inputs collide in all 128 bits as often as in `finish`; for a 128-bit
     /// digest use [`v2::hash`](crate::v2::hash).
     #[inline]
     pub fn finish_u128(&self) -> u128 {
-        let h = self.pre_finish();
-        u128::from(fold_mul(h, FINISH)) | u128::from(fold_mul(h, FINISH_HI)) << 64
+        let (h, k) = (self.pre_finish(), &self.keys.k);
+        u128::from(Self::close(h, k[2], k[3])) | u128::from(Self::close(h, k[4], k[5])) << 64
     }
 }
 
@@ -266,7 +269,7 @@ impl Hasher for NabHasher {
 
     #[inline(always)]
     fn finish(&self) -> u64 {
-        fold_mul(self.pre_finish(), FINISH)
+        Self::close(self.pre_finish(), self.keys.k[2], self.keys.k[3])
     }
 }
 

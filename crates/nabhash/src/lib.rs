@@ -108,8 +108,8 @@
 //!     `s0 = fm(le64(v, 16r) ^ s0, le64(v, m-16-16r) ^ k0)`,
 //!     `s1 = fm(le64(v, 16r+8) ^ s1, le64(v, m-8-16r) ^ k0)`. `acc = s0 ^ s1`.
 //! - `finish()`: `h = fold()` if `bits > 0`, else `acc`; the result is
-//!   `fm(h, 0x243f6a8885a308d3)`. [`NabHasher::finish_u128`] is `finish()` in the low 64
-//!   bits and `fm(h, 0x13198a2e03707344)` in the high 64: 128 bits, but from the same 64-bit
+//!   `fm(h ^ k2, rotl(h, 32) ^ k3)`. [`NabHasher::finish_u128`] is `finish()` in the low 64
+//!   bits and `fm(h ^ k4, rotl(h, 32) ^ k5)` in the high 64: 128 bits, but from the same 64-bit
 //!   `h`, so it collides exactly when `finish` does. (Before this version `finish_u128` was
 //!   the v2 digest; for a 128-bit digest use [`v2::hash`].)
 //!

@@ -9,9 +9,6 @@ use proptest::prelude::*;
 
 /// The definition in the crate docs, written from the text with no regard for speed.
 mod reference {
-    pub const FINISH: u64 = 0x243f_6a88_85a3_08d3;
-    pub const FINISH_HI: u64 = 0x1319_8a2e_0370_7344;
-
     pub fn fm(x: u64, y: u64) -> u64 {
         let p = u128::from(x) * u128::from(y);
         (p as u64) ^ ((p >> 64) as u64)
@@ -119,8 +116,9 @@ mod reference {
 
         pub fn finish(&self) -> (u64, u128) {
             let h = if self.bits > 0 { self.fold() } else { self.acc };
-            let lo = fm(h, FINISH);
-            (lo, u128::from(lo) | u128::from(fm(h, FINISH_HI)) << 64)
+            let r = h.rotate_left(32);
+            let lo = fm(h ^ self.k[2], r ^ self.k[3]);
+            (lo, u128::from(lo) | u128::from(fm(h ^ self.k[4], r ^ self.k[5])) << 64)
         }
     }
 }
