@@ -173,7 +173,7 @@ fn hash_short(bytes: &[u8], acc: u64, k: &[u64; 6]) -> u64 {
 /// More than 16 bytes: two lanes (four from 129 bytes, six from 257) of folded multiplies,
 /// each taking 16 bytes per step; the tail is read from both ends.
 #[inline(never)]
-fn hash_long(mut v: &[u8], acc: u64, k: &[u64; 6]) -> u64 {
+fn hash_long(mut v: &[u8], acc: u64, k: [u64; 6]) -> u64 {
     let k0 = k[0];
     let mut s0 = acc;
     let mut s1 = acc.wrapping_add(k[1]);
@@ -234,7 +234,9 @@ impl Hasher for NabHasher {
         self.acc = if n <= 16 {
             hash_short(bytes, acc, &self.keys.k)
         } else {
-            hash_long(bytes, acc, &self.keys.k)
+            // The keys by value: a reference would make every caller keep a copy of the
+            // whole hasher in memory, short keys included.
+            hash_long(bytes, acc, self.keys.k)
         };
     }
 
