@@ -280,7 +280,7 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// The whole of v2 for more than 16 bytes (`kb` is `K` in all four 128-bit lanes), lanes 0..4
 /// and 4..8 in two zmm registers from start to digest: blocks with the data XOR off the chain,
 /// the last partial block by masked loads with the lanes it does not reach blended back, and
-/// the finish (two rounds per lane, the XOR of the lanes, the closing round).
+/// the finish (two rounds per lane, the XOR of the lanes, the three closing rounds).
 #[inline]
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
@@ -380,12 +380,16 @@ fn v2_tail_finish(
     let g = _mm512_xor_si512(_mm512_aesenc_epi128(f0, k0), _mm512_aesenc_epi128(f1, k1));
     let y = _mm256_xor_si256(_mm512_castsi512_si256(g), _mm512_extracti64x4_epi64::<1>(g));
     let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
-    // SAFETY: a 16-byte constant; unaligned load.
-    let closing =
-        _mm_xor_si128(_mm512_castsi512_si128(kb), unsafe { _mm_loadu_si128(c[2].as_ptr().cast()) });
+    let closing = |j: usize| {
+        // SAFETY: a 16-byte constant; unaligned load.
+        let cj = unsafe { _mm_loadu_si128(c[j].as_ptr().cast()) };
+        _mm_xor_si128(_mm512_castsi512_si128(kb), cj)
+    };
+    let x =
+        _mm_aesenc_si128(_mm_aesenc_si128(_mm_aesenc_si128(x, closing(2)), closing(1)), closing(0));
     let mut out = [0u8; 16];
     // SAFETY: 16 writable bytes; unaligned store.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesenc_si128(x, closing)) };
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
     out
 }
 
