@@ -38,7 +38,7 @@ pub fn integer_path(name: &str, f: &IntHashFn<'_>, bits: u32, scale: Scale) -> V
             sets.push((format!("stride 2^{shift}"), (0..n).map(|i| i << shift).collect()));
         }
     }
-    sets.push(("stride 1000".into(), (0..n).map(|i| i * 1000 & mask).collect()));
+    sets.push(("stride 1000".into(), (0..n).map(|i| (i * 1000) & mask).collect()));
     sets.push((
         "reversed bits of 0..n".into(),
         (0..n).map(|i| i.reverse_bits() >> (64 - bits)).collect(),
