@@ -33,6 +33,14 @@
 //! this crate's own and unpublished, so `tests/data/nabhash-v2.txt` was regenerated; v1 is
 //! frozen and unchanged.
 //!
+//! **v2 does not pass SMHasher3 yet.** With three closing rounds its Sparse and Permutation
+//! tests pass, but TwoBytes still finds 20 full 128-bit collisions among the 86.5 million
+//! keys of 2 to 20 bytes with one or two non-zero bytes. The closing rounds are a bijection of
+//! `X`, so those are collisions of `X` that the first v2 had as well. Not yet confirmed, the
+//! likely cause: a lane that absorbs one chunk `c` enters the finish as
+//! `AESENC(A0 ^ c, K) ^ c`, and for a low-weight difference in `c` one AES round can output
+//! the same difference, which the second `^ c` then cancels.
+//!
 //! # The v2 algorithm (normative)
 //!
 //! `AESENC(s, k)` is one AES encryption round as in v1. `le(x)` is the 8 little-endian bytes of
