@@ -148,11 +148,6 @@ impl Backend {
     }
 
     #[inline]
-    pub(crate) fn v2_hash_pair(self, key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-        each_backend!(self, t => t.v2_hash_pair(key, lo, hi, len))
-    }
-
-    #[inline]
     pub(crate) fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         each_backend!(self, t => t.v2_absorb(st, data))
     }
@@ -202,15 +197,6 @@ pub(crate) trait Kernels: Copy {
         self.v2_absorb(&mut st, data);
         self.v2_finish(&st, data.len() as u64)
     }
-    /// v2 with key `key` of the `len` (17 to 32) bytes `lo.to_le_bytes() || hi.to_le_bytes()`
-    /// (`hi` zero-padded). Backends override it to take the bytes from registers.
-    #[inline]
-    fn v2_hash_pair(self, key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-        let mut bytes = [0u8; 2 * crate::v2::CHUNK];
-        bytes[..16].copy_from_slice(&lo.to_le_bytes());
-        bytes[16..].copy_from_slice(&hi.to_le_bytes());
-        self.v2_hash(key, &bytes[..len.clamp(crate::v2::CHUNK + 1, 2 * crate::v2::CHUNK)])
-    }
     /// v2 of `data` with `seed`; backends override it to derive the key in registers.
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
@@ -236,42 +222,4 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
     let all = all.chain([Zkne::new().map(|t| Backend(Kind::Zkne(t)))]);
     all.flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Backend, backends};
-
-    /// Every backend's `v2_hash_pair` (17 to 32 bytes from two registers) is the portable v2
-    /// of the same bytes.
-    #[test]
-    fn hash_pair_is_v2_on_every_backend() {
-        // Miri interprets this thousands of times slower: a few lengths and one seed.
-        let (seeds, lens): (&[u64], &[usize]) = if cfg!(miri) {
-            (&[0x0123_4567_89ab_cdef], &[17, 24, 32])
-        } else {
-            (
-                &[0, 1, 0x0123_4567_89ab_cdef],
-                &[17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32],
-            )
-        };
-        for backend in backends() {
-            for &seed in seeds {
-                let key = Backend::PORTABLE.v2_key(seed);
-                for &len in lens {
-                    let mut bytes = [0u8; 32];
-                    for (i, b) in bytes[..len].iter_mut().enumerate() {
-                        *b = (i as u8).wrapping_mul(29) ^ (seed as u8) ^ 0x5c;
-                    }
-                    let lo = u128::from_le_bytes(bytes[..16].try_into().unwrap());
-                    let hi = u128::from_le_bytes(bytes[16..].try_into().unwrap());
-                    assert_eq!(
-                        backend.v2_hash_pair(&key, lo, hi, len),
-                        Backend::PORTABLE.v2_hash(&key, &bytes[..len]),
-                        "{backend:?}, seed {seed}, {len} bytes"
-                    );
-                }
-            }
-        }
-    }
 }

@@ -1,230 +1,307 @@
-//! `NabHasher`: NABHash v2 behind `core::hash::Hasher`, keyed by a `BuildHasher`.
+//! `NabHasher`: the `HashMap` hasher. A keyed folded-multiply hash (the foldhash / rapidhash /
+//! wyhash family), portable and inlinable in every build; its definition is in the crate docs
+//! ("The `NabHasher` algorithm").
 
+use core::fmt;
 use core::hash::{BuildHasher, Hasher};
 
-use crate::dispatch::Backend;
-use crate::v2::{self, BLOCK, CHUNK};
+/// XORed into the seed before key expansion ("nabhash!" in ASCII), so that seed 0 does not
+/// start SplitMix64 from its own zero state.
+const SEED_TWEAK: u64 = 0x6e61_6268_6173_6821;
 
-/// A [`Hasher`] computing NABHash v2 of the bytes written to it, with the key of the
-/// [`FixedState`] or [`RandomState`] that built it.
+/// The 64-bit folded multiply: the XOR of the two halves of the 128-bit product. The same
+/// value on every target (`u128` arithmetic is exact everywhere).
+#[inline(always)]
+const fn fold_mul(x: u64, y: u64) -> u64 {
+    let p = (x as u128).wrapping_mul(y as u128);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// The key material of a `BuildHasher`: the initial accumulator and six multiply keys, all
+/// derived from the seed once (see the crate docs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Keys {
+    acc: u64,
+    k: [u64; 6],
+}
+
+impl Keys {
+    /// SplitMix64 from `seed ^ SEED_TWEAK`: output 0 is the accumulator, outputs 1..=6 the
+    /// keys.
+    const fn expand(seed: u64) -> Keys {
+        let mut state = seed ^ SEED_TWEAK;
+        let mut out = [0u64; 7];
+        let mut i = 0;
+        while i < 7 {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            out[i] = z ^ (z >> 31);
+            i += 1;
+        }
+        Keys { acc: out[0], k: [out[1], out[2], out[3], out[4], out[5], out[6]] }
+    }
+}
+
+/// The [`Hasher`] of [`FixedState`] and [`RandomState`]: a keyed folded-multiply hash that
+/// inlines into the caller in every build (no CPU detection, no `target_feature` call, no
+/// byte buffer).
 ///
-/// - The result depends only on the bytes written, not on how they were split into calls.
-///   Integers are written as their little-endian bytes (`write_u64(x)` is
-///   `write(&x.to_le_bytes())`), so hashes are the same on big- and little-endian machines.
-/// - Up to 16 bytes stay in registers (no buffer round trip) and finish with v2's short
-///   path: four AES rounds with key material. 17 to 32 bytes (most string keys) are kept as
-///   two 16-byte integers and hashed from them; up to 128 bytes are buffered and hashed by
-///   v2's one-shot kernel; longer inputs stream through [`v2::Digest`](crate::v2::Digest).
-/// - [`finish`](Hasher::finish) is the first 8 bytes of the v2 digest as a little-endian
-///   `u64`; [`finish_u128`](NabHasher::finish_u128) gives all 16.
+/// - Each `write` is mixed into the state as it comes, like foldhash, ahash and rapidhash do.
+///   **Different splits of the same bytes may hash differently** (`Hasher` does not ask for
+///   more: std's `Hash` impls are prefix-free). For a digest that is the same for any split,
+///   use [`v2::Digest`](crate::v2::Digest).
+/// - Integers are mixed as numbers, so hashes are the same on big- and little-endian
+///   machines; `write_usize` is `write_u64` on every target, so 32- and 64-bit targets agree.
+/// - [`finish`](Hasher::finish) ends with a folded multiply of the state by a rotation of
+///   itself, so every output bit depends on every input bit; this is what lets it pass
+///   SMHasher3.
 ///
 /// ```
-/// use core::hash::{BuildHasher, Hash, Hasher};
+/// use core::hash::{BuildHasher, Hasher};
 /// use nabhash::FixedState;
 ///
 /// let state = FixedState::with_seed(7);
-/// let mut h = state.build_hasher();
-/// h.write(b"hello ");
-/// h.write(b"world");
-/// assert_eq!(h.finish_u128(), u128::from_le_bytes(nabhash::v2::hash(b"hello world", 7)));
 /// assert_eq!(state.hash_one(42u64), state.hash_one(42u64));
+/// assert_ne!(state.hash_one(42u64), FixedState::with_seed(8).hash_one(42u64));
+/// let mut h = state.build_hasher();
+/// h.write(b"hello world");
+/// let _ = (h.finish(), h.finish_u128());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy)]
 pub struct NabHasher {
-    key: [u8; 16],
-    /// The bytes written, little-endian, while there are at most 16 of them; bytes 16..32
-    /// (zero-padded) while there are 17 to 32.
-    short: u128,
-    /// Bytes 0..16, while there are 17 to 32 (those stay in registers too, see `write_slow`).
-    first: u128,
-    /// How many bytes were written.
-    len: usize,
-    /// The bytes written, while there are 33 to 128 of them (hashed by v2's one-shot kernel).
-    buf: [u8; BLOCK],
-    /// Everything written, once more than 128 bytes were.
-    long: Option<v2::Digest>,
+    /// The running state: every `write` folds into it.
+    acc: u64,
+    /// Integers written since the last fold, packed from bit 0 up (at most 128 bits).
+    sponge: u128,
+    /// How many bits of `sponge` are used.
+    sponge_bits: u32,
+    keys: Keys,
 }
 
 impl NabHasher {
-    #[inline]
-    fn with_key(key: [u8; 16]) -> Self {
-        NabHasher { key, short: 0, first: 0, len: 0, buf: [0; BLOCK], long: None }
+    #[inline(always)]
+    const fn with_keys(keys: Keys) -> Self {
+        NabHasher { acc: keys.acc, sponge: 0, sponge_bits: 0, keys }
     }
 
-    /// The full 128-bit NABHash v2 digest of the bytes written, as a little-endian `u128`.
+    /// Packs an integer of `bits` bits into the sponge, folding the sponge into the
+    /// accumulator first when it would overflow.
+    #[inline(always)]
+    fn write_num(&mut self, x: u64, bits: u32) {
+        if self.sponge_bits + bits > 128 {
+            self.acc = self.fold_sponge();
+            self.sponge = u128::from(x);
+            self.sponge_bits = bits;
+        } else {
+            self.sponge |= u128::from(x) << self.sponge_bits;
+            self.sponge_bits += bits;
+        }
+    }
+
+    /// `acc` with the sponge folded in: `fold_mul(lo ^ acc, hi ^ k0)`.
+    #[inline(always)]
+    fn fold_sponge(&self) -> u64 {
+        fold_mul((self.sponge as u64) ^ self.acc, ((self.sponge >> 64) as u64) ^ self.keys.k[0])
+    }
+
+    /// The state before the closing multiply.
+    #[inline(always)]
+    fn pre_finish(&self) -> u64 {
+        if self.sponge_bits > 0 { self.fold_sponge() } else { self.acc }
+    }
+
+    /// The closing multiply: both factors depend on `h` (a product of `h` with a constant
+    /// left SMHasher3's BIC test a 0.8% correlation between two output bits on 3-byte keys).
+    /// The rotation breaks the symmetry `x <-> x ^ ka ^ kb` that `fm(h ^ ka, h ^ kb)` has.
+    #[inline(always)]
+    fn close(h: u64, ka: u64, kb: u64) -> u64 {
+        fold_mul(h ^ ka, h.rotate_left(32) ^ kb)
+    }
+
+    /// 128 bits derived from the same 64-bit state as [`finish`](Hasher::finish) (its low 64
+    /// bits *are* `finish`; the high 64 come from a second closing multiply). The state is 64
+    /// bits, so two inputs collide in all 128 bits as often as in `finish`; for a 128-bit
+    /// digest use [`v2::hash`](crate::v2::hash).
     #[inline]
     pub fn finish_u128(&self) -> u128 {
-        let digest = if self.len <= CHUNK {
-            Backend::detect().v2_short(&self.key, &self.short.to_le_bytes(), self.len as u64)
-        } else if self.len <= 2 * CHUNK {
-            Backend::detect().v2_hash_pair(&self.key, self.first, self.short, self.len)
-        } else {
-            self.finish_long()
-        };
-        u128::from_le_bytes(digest)
-    }
-
-    /// The digest of more than 32 bytes, out of line like `write_slow`.
-    #[inline(never)]
-    fn finish_long(&self) -> [u8; 16] {
-        match &self.long {
-            Some(d) => d.finalize(),
-            None => Backend::detect().v2_hash(&self.key, &self.buf[..self.len]),
-        }
-    }
-
-    /// Moves the bytes so far into a streaming digest (more than 128 bytes are coming).
-    #[cold]
-    fn spill(&mut self) -> &mut v2::Digest {
-        let mut d = v2::Digest::keyed(Backend::detect(), self.key);
-        self.move_to_buf();
-        d.update(&self.buf[..self.len]);
-        self.long.insert(d)
-    }
-
-    /// Appends up to 16 bytes given as a little-endian integer `x` of `n` bytes.
-    #[inline(always)]
-    fn write_int(&mut self, x: u128, n: usize) {
-        if self.len + n <= CHUNK {
-            // `len < 16` here whenever `n > 0`, so the shift is in range (and no digest
-            // exists: it appears only past 128 bytes).
-            if n > 0 {
-                self.short |= x << (8 * self.len);
-            }
-            self.len += n;
-        } else {
-            self.write_int_slow(x, n);
-        }
-    }
-
-    /// `write_int` past 16 bytes, out of line: it keeps `write_u64` and friends small enough
-    /// for callers such as `<u64 as Hash>::hash` to inline them (see `write`).
-    #[cold]
-    #[inline(never)]
-    fn write_int_slow(&mut self, x: u128, n: usize) {
-        let bytes = x.to_le_bytes();
-        self.write_slow(&bytes[..n]);
-    }
-
-    /// `write` when the total passes 16 bytes: 17 to 32 bytes in two registers, buffered up
-    /// to 128, streamed beyond.
-    ///
-    /// Up to 32 bytes (most string keys) stay out of `buf`: reading bytes back right after
-    /// writing them, with wider loads than the writes, waits for the stores to commit. A
-    /// 24-byte `str` key cost 25 ns through `buf` against 8 ns for `v2::hash` of the same
-    /// bytes.
-    #[inline(never)]
-    fn write_slow(&mut self, bytes: &[u8]) {
-        let total = self.len + bytes.len();
-        if let Some(d) = &mut self.long {
-            d.update(bytes);
-        } else if total <= 2 * CHUNK {
-            // `total > 16` (`write` and `write_int` keep up to 16 inline).
-            let mut rest = bytes;
-            if self.len <= CHUNK {
-                // Bytes 0..len move to `first`; `short` starts bytes 16..32.
-                self.first = self.short;
-                self.short = 0;
-                let take = CHUNK - self.len;
-                if take > 0 {
-                    self.first |= load_short(&rest[..take]) << (8 * self.len);
-                }
-                self.len = CHUNK;
-                rest = &rest[take..];
-            }
-            if !rest.is_empty() {
-                // `len - 16 < 16`: `total <= 32` and `rest` is not empty.
-                self.short |= load_short(rest) << (8 * (self.len - CHUNK));
-            }
-        } else if total <= BLOCK {
-            self.move_to_buf();
-            self.buf[self.len..total].copy_from_slice(bytes);
-        } else {
-            self.spill().update(bytes);
-        }
-        self.len = total;
-    }
-
-    /// Makes `buf[..len]` hold the bytes so far, wherever they were.
-    fn move_to_buf(&mut self) {
-        let (short, first) = (self.short.to_le_bytes(), self.first.to_le_bytes());
-        if self.len <= CHUNK {
-            self.buf[..self.len].copy_from_slice(&short[..self.len]);
-        } else if self.len <= 2 * CHUNK {
-            self.buf[..CHUNK].copy_from_slice(&first);
-            self.buf[CHUNK..self.len].copy_from_slice(&short[..self.len - CHUNK]);
-        }
+        let (h, k) = (self.pre_finish(), &self.keys.k);
+        u128::from(Self::close(h, k[2], k[3])) | u128::from(Self::close(h, k[4], k[5])) << 64
     }
 }
 
-impl Hasher for NabHasher {
-    /// Up to 16 bytes in all stay inline; longer inputs go through an out-of-line call. With
-    /// the whole path inline, `<u64 as Hash>::hash` grew past LLVM's inlining threshold and
-    /// `hash_one(u64)` became a call with a 800-byte hasher on the stack (17 ns instead of ~1).
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let total = self.len + bytes.len();
-        if total <= CHUNK {
-            // `len <= 16`, so no digest exists (it appears only past 128 bytes).
-            if !bytes.is_empty() {
-                // `self.len < 16` here, so the shift is in range.
-                self.short |= load_short(bytes) << (8 * self.len);
+impl fmt::Debug for NabHasher {
+    /// Does not print the key material or the state (which would reveal the key).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NabHasher").finish_non_exhaustive()
+    }
+}
+
+/// Little-endian `u64` at `bytes[at..at + 8]`.
+#[inline(always)]
+fn le64(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// Little-endian `u32` at `bytes[at..at + 4]`, zero-extended.
+#[inline(always)]
+fn le32(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u64::from(u32::from_le_bytes(b))
+}
+
+/// Up to 16 bytes: two overlapping loads, one folded multiply.
+#[inline(always)]
+fn hash_short(bytes: &[u8], acc: u64, k: &[u64; 6]) -> u64 {
+    let n = bytes.len();
+    let (a, b) = if n >= 8 {
+        (le64(bytes, 0), le64(bytes, n - 8))
+    } else if n >= 4 {
+        (le32(bytes, 0), le32(bytes, n - 4))
+    } else if n > 0 {
+        (u64::from(bytes[0]), u64::from(bytes[n - 1]) << 8 | u64::from(bytes[n / 2]))
+    } else {
+        (0, 0)
+    };
+    fold_mul(acc ^ a, k[1] ^ b)
+}
+
+/// More than 16 bytes: two lanes (four from 129 bytes, six from 257) of folded multiplies,
+/// each taking 16 bytes per step; the tail is read from both ends.
+#[inline(never)]
+fn hash_long(mut v: &[u8], acc: u64, k: [u64; 6]) -> u64 {
+    let k0 = k[0];
+    let mut s0 = acc;
+    let mut s1 = acc.wrapping_add(k[1]);
+    if v.len() > 128 {
+        let mut s2 = acc.wrapping_add(k[2]);
+        let mut s3 = acc.wrapping_add(k[3]);
+        if v.len() > 256 {
+            let mut s4 = acc.wrapping_add(k[4]);
+            let mut s5 = acc.wrapping_add(k[5]);
+            while v.len() > 256 {
+                s0 = fold_mul(le64(v, 0) ^ s0, le64(v, 48) ^ k0);
+                s1 = fold_mul(le64(v, 8) ^ s1, le64(v, 56) ^ k0);
+                s2 = fold_mul(le64(v, 16) ^ s2, le64(v, 64) ^ k0);
+                s3 = fold_mul(le64(v, 24) ^ s3, le64(v, 72) ^ k0);
+                s4 = fold_mul(le64(v, 32) ^ s4, le64(v, 80) ^ k0);
+                s5 = fold_mul(le64(v, 40) ^ s5, le64(v, 88) ^ k0);
+                v = &v[96..];
             }
-            self.len = total;
-        } else {
-            self.write_slow(bytes);
+            s0 ^= s4;
+            s1 ^= s5;
+        }
+        while v.len() > 128 {
+            s0 = fold_mul(le64(v, 0) ^ s0, le64(v, 32) ^ k0);
+            s1 = fold_mul(le64(v, 8) ^ s1, le64(v, 40) ^ k0);
+            s2 = fold_mul(le64(v, 16) ^ s2, le64(v, 48) ^ k0);
+            s3 = fold_mul(le64(v, 24) ^ s3, le64(v, 56) ^ k0);
+            v = &v[64..];
+        }
+        s0 ^= s2;
+        s1 ^= s3;
+    }
+    // 17 to 128 bytes left.
+    let n = v.len();
+    s0 = fold_mul(le64(v, 0) ^ s0, le64(v, n - 16) ^ k0);
+    s1 = fold_mul(le64(v, 8) ^ s1, le64(v, n - 8) ^ k0);
+    if n >= 32 {
+        s0 = fold_mul(le64(v, 16) ^ s0, le64(v, n - 32) ^ k0);
+        s1 = fold_mul(le64(v, 24) ^ s1, le64(v, n - 24) ^ k0);
+        if n >= 64 {
+            s0 = fold_mul(le64(v, 32) ^ s0, le64(v, n - 48) ^ k0);
+            s1 = fold_mul(le64(v, 40) ^ s1, le64(v, n - 40) ^ k0);
+            if n >= 96 {
+                s0 = fold_mul(le64(v, 48) ^ s0, le64(v, n - 64) ^ k0);
+                s1 = fold_mul(le64(v, 56) ^ s1, le64(v, n - 56) ^ k0);
+            }
         }
     }
+    s0 ^ s1
+}
 
-    #[inline]
+impl Hasher for NabHasher {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        // The rotation by the length separates inputs whose overlapping loads read the same
+        // words (an `abcd` and `abcdabcd`-style length extension).
+        let acc = self.acc.rotate_right(n as u32);
+        self.acc = if n <= 16 {
+            hash_short(bytes, acc, &self.keys.k)
+        } else {
+            // The keys by value: a reference would make every caller keep a copy of the
+            // whole hasher in memory, short keys included.
+            hash_long(bytes, acc, self.keys.k)
+        };
+    }
+
+    #[inline(always)]
     fn write_u8(&mut self, i: u8) {
-        self.write_int(i.into(), 1)
+        self.write_num(i.into(), 8)
     }
-    #[inline]
+    #[inline(always)]
     fn write_u16(&mut self, i: u16) {
-        self.write_int(i.into(), 2)
+        self.write_num(i.into(), 16)
     }
-    #[inline]
+    #[inline(always)]
     fn write_u32(&mut self, i: u32) {
-        self.write_int(i.into(), 4)
+        self.write_num(i.into(), 32)
     }
-    #[inline]
+    #[inline(always)]
     fn write_u64(&mut self, i: u64) {
-        self.write_int(i.into(), 8)
+        self.write_num(i, 64)
     }
-    #[inline]
+    #[inline(always)]
     fn write_u128(&mut self, i: u128) {
-        self.write_int(i, 16)
+        self.acc = self.pre_finish();
+        self.sponge = 0;
+        self.sponge_bits = 0;
+        self.acc = fold_mul((i as u64) ^ self.acc, ((i >> 64) as u64) ^ self.keys.k[0]);
     }
-    #[inline]
+    /// `write_u64(i as u64)` on every target, so that 32- and 64-bit targets agree.
+    #[inline(always)]
     fn write_usize(&mut self, i: usize) {
-        self.write_int(i as u128, core::mem::size_of::<usize>())
+        self.write_num(i as u64, 64)
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(&self) -> u64 {
-        self.finish_u128() as u64
+        Self::close(self.pre_finish(), self.keys.k[2], self.keys.k[3])
     }
 }
 
 /// A deterministic [`BuildHasher`] for [`NabHasher`]: the same seed gives the same hashes in
-/// every process and on every architecture (for reproducible tests and on-disk tables).
+/// every process and on every architecture and endianness (for reproducible tests and on-disk
+/// tables).
 ///
 /// ```
 /// use nabhash::FixedState;
-/// let mut map = std::collections::HashMap::with_hasher(FixedState::with_seed(1));
+/// const STATE: FixedState = FixedState::with_seed(1);
+/// let mut map = std::collections::HashMap::with_hasher(STATE);
 /// map.insert("key", 1);
 /// assert_eq!(map["key"], 1);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct FixedState {
-    key: [u8; 16],
+    keys: Keys,
 }
 
 impl FixedState {
-    /// A state keyed by `seed` (v2's key schedule, one AES round, runs once here).
-    pub fn with_seed(seed: u64) -> Self {
-        FixedState { key: Backend::detect().v2_key(seed) }
+    /// A state keyed by `seed` (the key expansion runs here, at compile time for a `const`).
+    pub const fn with_seed(seed: u64) -> Self {
+        FixedState { keys: Keys::expand(seed) }
+    }
+}
+
+impl fmt::Debug for FixedState {
+    /// Does not print the key material.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FixedState").finish_non_exhaustive()
     }
 }
 
@@ -237,18 +314,18 @@ impl Default for FixedState {
 
 impl BuildHasher for FixedState {
     type Hasher = NabHasher;
-    #[inline]
+    #[inline(always)]
     fn build_hasher(&self) -> NabHasher {
-        NabHasher::with_key(self.key)
+        NabHasher::with_keys(self.keys)
     }
 }
 
 /// A [`BuildHasher`] with a random key, like std's `RandomState`: a seed is drawn from the OS
 /// once per process, and every `RandomState::new()` derives a different key from it.
 #[cfg(feature = "std")]
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy)]
 pub struct RandomState {
-    key: [u8; 16],
+    keys: Keys,
 }
 
 #[cfg(feature = "std")]
@@ -265,9 +342,16 @@ impl RandomState {
             std::collections::hash_map::RandomState::new().hash_one(0x6e61_6268u64)
         });
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        // Distinct seeds per instance; v2's key schedule (an AES round) mixes them.
-        let seed = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        RandomState { key: Backend::detect().v2_key(seed) }
+        // Distinct seeds per instance; the key expansion (SplitMix64) mixes them.
+        RandomState { keys: Keys::expand(seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) }
+    }
+}
+
+#[cfg(feature = "std")]
+impl fmt::Debug for RandomState {
+    /// Does not print the key material.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RandomState").finish_non_exhaustive()
     }
 }
 
@@ -281,9 +365,9 @@ impl Default for RandomState {
 #[cfg(feature = "std")]
 impl BuildHasher for RandomState {
     type Hasher = NabHasher;
-    #[inline]
+    #[inline(always)]
     fn build_hasher(&self) -> NabHasher {
-        NabHasher::with_key(self.key)
+        NabHasher::with_keys(self.keys)
     }
 }
 
@@ -295,26 +379,58 @@ pub type HashMap<K, V> = std::collections::HashMap<K, V, RandomState>;
 #[cfg(feature = "std")]
 pub type HashSet<T> = std::collections::HashSet<T, RandomState>;
 
-/// `bytes` (at most 16 of them) as a little-endian `u128`, zero-extended.
+/// `new` and `with_capacity` for [`HashMap`] (std's are only for its own `RandomState`), as
+/// foldhash and ahash provide.
 ///
-/// Two overlapping loads instead of a copy into a stack buffer: a variable-length copy is a
-/// call to `memcpy`, and reading the buffer back as one 16-byte value stalls on store
-/// forwarding. The overlapping bytes are the same in both loads, so OR keeps them intact.
-#[inline(always)]
-fn load_short(bytes: &[u8]) -> u128 {
-    let n = bytes.len();
-    debug_assert!(n <= CHUNK);
-    let le64 = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-    let le32 = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
-    if n >= 8 {
-        u128::from(le64(&bytes[..8])) | u128::from(le64(&bytes[n - 8..])) << (8 * (n - 8))
-    } else if n >= 4 {
-        u128::from(le32(&bytes[..4]) as u64 | u64::from(le32(&bytes[n - 4..])) << (8 * (n - 4)))
-    } else if n > 0 {
-        // 1 to 3 bytes: the first, the middle and the last (some of them the same byte).
-        let (a, b, c) = (bytes[0], bytes[n / 2], bytes[n - 1]);
-        u128::from(u32::from(a) | u32::from(b) << (8 * (n / 2)) | u32::from(c) << (8 * (n - 1)))
-    } else {
-        0
+/// ```
+/// use nabhash::{HashMap, HashMapExt};
+/// let mut m: HashMap<u32, &str> = HashMap::with_capacity(10);
+/// m.insert(1, "one");
+/// assert!(m.capacity() >= 10 && HashMap::<u8, u8>::new().is_empty());
+/// ```
+#[cfg(feature = "std")]
+pub trait HashMapExt {
+    /// An empty map with a fresh [`RandomState`].
+    fn new() -> Self;
+    /// An empty map with room for `capacity` entries and a fresh [`RandomState`].
+    fn with_capacity(capacity: usize) -> Self;
+}
+
+#[cfg(feature = "std")]
+impl<K, V> HashMapExt for HashMap<K, V> {
+    #[inline]
+    fn new() -> Self {
+        Self::with_hasher(RandomState::new())
+    }
+    #[inline]
+    fn with_capacity(capacity: usize) -> Self {
+        Self::with_capacity_and_hasher(capacity, RandomState::new())
+    }
+}
+
+/// `new` and `with_capacity` for [`HashSet`], as [`HashMapExt`] for maps.
+///
+/// ```
+/// use nabhash::{HashSet, HashSetExt};
+/// let mut s: HashSet<u32> = HashSet::new();
+/// assert!(s.insert(3) && s.contains(&3));
+/// ```
+#[cfg(feature = "std")]
+pub trait HashSetExt {
+    /// An empty set with a fresh [`RandomState`].
+    fn new() -> Self;
+    /// An empty set with room for `capacity` elements and a fresh [`RandomState`].
+    fn with_capacity(capacity: usize) -> Self;
+}
+
+#[cfg(feature = "std")]
+impl<T> HashSetExt for HashSet<T> {
+    #[inline]
+    fn new() -> Self {
+        Self::with_hasher(RandomState::new())
+    }
+    #[inline]
+    fn with_capacity(capacity: usize) -> Self {
+        Self::with_capacity_and_hasher(capacity, RandomState::new())
     }
 }

@@ -81,10 +81,64 @@
 //! # Which to use
 //!
 //! - [`hash`] / [`Digest`]: NABHash v1, to match checksums of files hashed by other v1 tools.
-//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded, passes the
-//!   SMHasher checks, and runs at AES speed.
-//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: v2 as a keyed
-//!   hasher for hash tables.
+//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded and runs
+//!   at AES speed; it does not pass all of SMHasher3 yet (see its docs).
+//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: a keyed
+//!   hasher for hash tables (below). It is not v2: hash tables hash short keys, where one
+//!   folded multiply beats four AES rounds and inlines into the caller in every build.
+//!
+//! # The `NabHasher` algorithm (normative)
+//!
+//! `NabHasher` is a keyed folded-multiply hash of the foldhash / rapidhash / wyhash family,
+//! shaped like foldhash's quality variant but portable: the definition below uses only
+//! 64-bit and 128-bit integer arithmetic and little-endian loads, so [`FixedState`] gives the
+//! same hashes on every architecture and endianness (`tests/data/nabhasher.txt`, checked on
+//! every target of the cross matrix, mips64 big-endian included). It passes SMHasher3's
+//! default test set as a 64-bit hash (one `write`, then `finish`).
+//!
+//! `fm(x, y)` (folded multiply) is the XOR of the low and the high 64 bits of the 128-bit
+//! product `x * y`. `le64(b, i)` is the little-endian `u64` at bytes `i..i+8` of `b`, `le32`
+//! likewise for 4 bytes, zero-extended. All additions wrap; `rotr` is a right rotation.
+//!
+//! **Keys** (computed once, by `FixedState::with_seed` (a `const fn`) or `RandomState::new`):
+//! run SplitMix64 from state `seed ^ 0x6e61626861736821` (`"nabhash!"`; SplitMix64 as in the
+//! v2 docs); its outputs 0..7 are `acc0, k0, k1, k2, k3, k4, k5`.
+//!
+//! **State**: `acc` (starts at `acc0`), a 128-bit `sponge` (starts at 0) holding `bits` bits
+//! (starts at 0). `fold() = fm(lo64(sponge) ^ acc, hi64(sponge) ^ k0)`.
+//!
+//! - `write_u8/u16/u32/u64(x)` and `write_usize(x)` (as a `u64` on every target), `w` the
+//!   width in bits: if `bits + w > 128` then `acc = fold(); sponge = x; bits = w`, else
+//!   `sponge |= x << bits; bits += w`.
+//! - `write_u128(x)`: if `bits > 0` then `acc = fold(); sponge = 0; bits = 0`; then
+//!   `acc = fm(lo64(x) ^ acc, hi64(x) ^ k0)`.
+//! - `write(b)` with `n = b.len()`: `a = rotr(acc, n mod 64)`, then
+//!   - `n <= 16`: `(p, q)` is `(le64(b, 0), le64(b, n-8))` for `n >= 8`,
+//!     `(le32(b, 0), le32(b, n-4))` for `4 <= n < 8`, `(b[0], b[n-1] << 8 | b[n/2])` for
+//!     `1 <= n <= 3`, `(0, 0)` for `n = 0`; `acc = fm(a ^ p, k1 ^ q)`.
+//!   - `n > 16`: lanes `s0 = a`, `s1 = a + k1`. If `n > 128`: `s2 = a + k2`, `s3 = a + k3`;
+//!     if moreover `n > 256`: `s4 = a + k4`, `s5 = a + k5`, and while more than 256 bytes
+//!     remain, `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 48 + 8i) ^ k0)` for `i` in `0..6` and
+//!     `v` advances 96 bytes; then `s0 ^= s4; s1 ^= s5`. Then (still `n > 128`) while more
+//!     than 128 bytes remain, `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 32 + 8i) ^ k0)` for `i` in
+//!     `0..4` and `v` advances 64 bytes; then `s0 ^= s2; s1 ^= s3`. With `m` (17 to 128)
+//!     bytes `v` left, for `r` in `0..4` while `m >= 32r`:
+//!     `s0 = fm(le64(v, 16r) ^ s0, le64(v, m-16-16r) ^ k0)`,
+//!     `s1 = fm(le64(v, 16r+8) ^ s1, le64(v, m-8-16r) ^ k0)`. `acc = s0 ^ s1`.
+//! - `finish()`: `h = fold()` if `bits > 0`, else `acc`; the result is
+//!   `fm(h ^ k2, rotl(h, 32) ^ k3)`. [`NabHasher::finish_u128`] is `finish()` in the low 64
+//!   bits and `fm(h ^ k4, rotl(h, 32) ^ k5)` in the high 64: 128 bits, but from the same 64-bit
+//!   `h`, so it collides exactly when `finish` does. (Before this version `finish_u128` was
+//!   the v2 digest; for a 128-bit digest use [`v2::hash`].)
+//!
+//! Each `write` is mixed as it comes: **different splits of the same bytes may hash
+//! differently** (like foldhash, ahash and rapidhash; std's `Hash` impls are prefix-free, so
+//! `Hash` needs nothing more). [`v2::Digest`] is the split-invariant streaming digest.
+//!
+//! Long keys do not use AES (yet): when this hasher was designed, v2 failed SMHasher3, so it
+//! could not back a hasher that must pass it, and the folded-multiply lanes above are the
+//! definition at every length. Moving keys above a measured length to v2's AES lanes would
+//! change the hashes of those keys (and `tests/data/nabhasher.txt`).
 #![cfg_attr(not(feature = "std"), no_std)]
 
 mod arch;
@@ -96,7 +150,7 @@ pub mod v2;
 
 pub use hasher::{FixedState, NabHasher};
 #[cfg(feature = "std")]
-pub use hasher::{HashMap, HashSet, RandomState};
+pub use hasher::{HashMap, HashMapExt, HashSet, HashSetExt, RandomState};
 
 use buffer::BlockBuffer;
 #[doc(hidden)]

@@ -70,7 +70,7 @@ pub(crate) fn absorb_tail<V: AesLane>(st: &mut V2State, tail: &[u8]) {
     }
 }
 
-/// Step 3: length, two rounds per lane, the lanes XORed together, one closing round.
+/// Step 3: length, two rounds per lane, the lanes XORed together, three closing rounds.
 #[inline(always)]
 pub(crate) fn finish<V: AesLane>(st: &V2State, len: u64) -> [u8; 16] {
     let l = V::load(&len_lane(len));
@@ -81,15 +81,17 @@ pub(crate) fn finish<V: AesLane>(st: &V2State, len: u64) -> [u8; 16] {
         x = x.xor(f.aesenc(k));
     }
     let mut out = [0u8; 16];
-    x.aesenc(V::load(&closing_key(&st.k[0]))).store(&mut out);
+    let [c2, c1, c0] = closing_keys(&st.k[0]);
+    x.aesenc(V::load(&c2)).aesenc(V::load(&c1)).aesenc(V::load(&c0)).store(&mut out);
     out
 }
 
-/// The closing round's key `K ^ C[2]`, from lane key `K[0] = K ^ C[3]`.
+/// The closing rounds' keys `K ^ C[2]`, `K ^ C[1]`, `K ^ C[0]`, from lane key
+/// `K[0] = K ^ C[3]`.
 #[inline(always)]
-fn closing_key(k0: &[u8; 16]) -> [u8; 16] {
+pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
     let c = &super::CONSTANTS;
-    core::array::from_fn(|i| k0[i] ^ c[3][i] ^ c[2][i])
+    [2, 1, 0].map(|j| core::array::from_fn(|i| k0[i] ^ c[3][i] ^ c[j][i]))
 }
 
 /// The whole hash of an input of at most 16 bytes (`x` is it, zero-padded), for seed key `key`.

@@ -67,3 +67,16 @@ fn digest(s: &str) -> [u8; 16] {
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// `(kind, seed, input, finish_u128)` records of `tests/data/nabhasher.txt`.
+pub fn nabhasher_vectors() -> Vec<(&'static str, u64, Vec<u8>, u128)> {
+    let out: Vec<_> = records(include_str!("../data/nabhasher.txt"), 4)
+        .map(|f| {
+            let input = if f[2] == "-" { Vec::new() } else { unhex(f[2]) };
+            let want = u128::from_str_radix(f[3], 16).expect("hash");
+            (f[0], f[1].parse().expect("seed"), input, want)
+        })
+        .collect();
+    assert!(out.len() > 150, "nabhasher vector file looks truncated: {} records", out.len());
+    out
+}

@@ -591,3 +591,71 @@ pub fn prng(f: &HashFn<'_>, scale: Scale) -> Vec<Report> {
         analyze(hashes, true)
     })]
 }
+
+// ---------------------------------------------------------------------------------------
+// SMHasher3's key sets that NABHash v2 failed
+
+/// The key sets of SMHasher3 (fwojcik/smhasher3, `SparseKeysetTest.cpp`,
+/// `PermutationKeysetTest.cpp`, `TwoBytesKeysetTest.cpp`) on which the first NABHash v2 failed
+/// there (excess low-32-bit collisions), at SMHasher3's sizes where they fit a test's time
+/// budget: Sparse 384-bit (48-byte) keys with at most 3 bits set (9.4 million keys; SMHasher3
+/// also fails v2 on 64- and 96-byte keys, 22 and 75 million); Permutation of the 4-byte blocks
+/// `[0, low bit; LE]` and the 8-byte blocks `[0, high bit; LE]` (SMHasher3: up to 23 blocks,
+/// 16.8 million keys; here 22, 8.4 million) and `[3 low bits; LE]` (7 blocks, as SMHasher3);
+/// TwoBytes: all 20-byte keys with at most two non-zero bytes (12.4 million). Reduced scale
+/// keeps each set at about a tenth of the keys.
+pub fn smhasher3_failed_sets(f: &HashFn<'_>, scale: Scale) -> Vec<Report> {
+    let mut reports = Vec::new();
+    let (bits, k) = scale.pick((384, 3), (384, 2));
+    reports.push(Report::run("Sparse", &format!("{bits}-bit keys, <={k} bits set"), || {
+        let mut key = vec![0u8; bits / 8];
+        let count = (0..=k).map(|i| choose(bits, i)).sum();
+        let mut hashes = Vec::with_capacity(count);
+        hashes.push(f(&key, 0));
+        sparse_recurse(f, &mut key, 0, k, &mut hashes);
+        analyze(hashes, true)
+    }));
+    let low4 = vec![vec![0u8; 4], vec![1, 0, 0, 0]];
+    let mut high8 = vec![0u8; 8];
+    high8[7] = 0x80;
+    let high8 = vec![vec![0u8; 8], high8];
+    let low3: Vec<Vec<u8>> = (0u32..8).map(|x| x.to_le_bytes().to_vec()).collect();
+    for (name, blocks, max) in [
+        ("4-bytes [0, low bit; LE]", low4, scale.pick(22, 19)),
+        ("8-bytes [0, high bit; LE]", high8, scale.pick(22, 19)),
+        ("4-bytes [3 low bits; LE]", low3, scale.pick(7, 6)),
+    ] {
+        reports.push(Report::run("Permutation", &format!("{name} (<={max} blocks)"), || {
+            let count = (1..=max as u32).map(|i| blocks.len().pow(i)).sum();
+            let mut hashes = Vec::with_capacity(count);
+            combination_recurse(f, &blocks, max, &mut Vec::new(), &mut hashes);
+            analyze(hashes, true)
+        }));
+    }
+    let step = scale.pick(1, 3);
+    reports.push(Report::run(
+        "TwoBytes",
+        &format!("20-byte keys, byte values step {step}"),
+        || {
+            let values: Vec<u8> = (1..=255).step_by(step).collect();
+            let mut key = [0u8; 20];
+            let mut hashes = vec![f(&key, 0)];
+            for a in 0..20 {
+                for &va in &values {
+                    key[a] = va;
+                    hashes.push(f(&key, 0));
+                    for b in a + 1..20 {
+                        for &vb in &values {
+                            key[b] = vb;
+                            hashes.push(f(&key, 0));
+                        }
+                        key[b] = 0;
+                    }
+                }
+                key[a] = 0;
+            }
+            analyze(hashes, true)
+        },
+    ));
+    reports
+}

@@ -117,11 +117,6 @@ impl Kernels for Vaes512 {
         unsafe { hash_v2_seeded_vaes512(seed, data) }
     }
     #[inline]
-    fn v2_hash_pair(self, key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-        // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
-        unsafe { hash_v2_pair_vaes512(key, lo, hi, len) }
-    }
-    #[inline]
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         let x = unsafe { load_short_avx512bw(data) };
@@ -290,7 +285,7 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// The whole of v2 for more than 16 bytes (`kb` is `K` in all four 128-bit lanes), lanes 0..4
 /// and 4..8 in two zmm registers from start to digest: blocks with the data XOR off the chain,
 /// the last partial block by masked loads with the lanes it does not reach blended back, and
-/// the finish (two rounds per lane, the XOR of the lanes, the closing round).
+/// the finish (two rounds per lane, the XOR of the lanes, the three closing rounds).
 #[inline]
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
@@ -349,21 +344,6 @@ fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
     )
 }
 
-/// v2 of 17 to 32 bytes held in registers: `lo` is bytes 0..16 and `hi` the rest,
-/// zero-padded, both little-endian. For `NabHasher`, whose bytes were just written: loading
-/// them from memory with the wide loads of [`v2_long`] would wait for the stores to commit.
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
-fn hash_v2_pair_vaes512(key: &[u8; 16], lo: u128, hi: u128, len: usize) -> [u8; 16] {
-    debug_assert!((v2::CHUNK + 1..=2 * v2::CHUNK).contains(&len));
-    // SAFETY: `key` is 16 readable bytes; unaligned load.
-    let kb = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
-    let (k, a) = v2_lanes(kb);
-    let zero = _mm512_setzero_si512();
-    let q = |x: u128, half: u32| (x >> (64 * half)) as u64 as i64;
-    let t0 = _mm512_set_epi64(0, 0, 0, 0, q(hi, 1), q(hi, 0), q(lo, 1), q(lo, 0));
-    v2_tail_finish(kb, k, a, [zero, zero], [t0, zero], len, len as u64)
-}
-
 /// The last partial block (`t`, zero-padded, `tail_len` bytes; none if 0) and the finish of
 /// v2 for an input of `len` bytes: the end of [`v2_long`].
 #[inline]
@@ -405,12 +385,16 @@ fn v2_tail_finish(
     let g = _mm512_xor_si512(_mm512_aesenc_epi128(f0, k0), _mm512_aesenc_epi128(f1, k1));
     let y = _mm256_xor_si256(_mm512_castsi512_si256(g), _mm512_extracti64x4_epi64::<1>(g));
     let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
-    // SAFETY: a 16-byte constant; unaligned load.
-    let closing =
-        _mm_xor_si128(_mm512_castsi512_si128(kb), unsafe { _mm_loadu_si128(c[2].as_ptr().cast()) });
+    let closing = |j: usize| {
+        // SAFETY: a 16-byte constant; unaligned load.
+        let cj = unsafe { _mm_loadu_si128(c[j].as_ptr().cast()) };
+        _mm_xor_si128(_mm512_castsi512_si128(kb), cj)
+    };
+    let x =
+        _mm_aesenc_si128(_mm_aesenc_si128(_mm_aesenc_si128(x, closing(2)), closing(1)), closing(0));
     let mut out = [0u8; 16];
     // SAFETY: 16 writable bytes; unaligned store.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesenc_si128(x, closing)) };
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
     out
 }
 
