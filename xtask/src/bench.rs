@@ -45,9 +45,9 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
         // XTASK_BENCH_QUICK and take fewer sizes.
         (true, true) => &[
             "--warm-up-time",
-            "0.2",
+            "0.1",
             "--measurement-time",
-            "0.4",
+            "0.3",
             "--sample-size",
             "10",
             "--nresamples",
@@ -57,7 +57,7 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
             "--warm-up-time",
             "0.05",
             "--measurement-time",
-            "0.15",
+            "0.1",
             "--sample-size",
             "10",
             "--nresamples",
@@ -101,13 +101,29 @@ fn build_cargo(b: &Build) -> Command {
     cmd
 }
 
+/// The default build's target dir, or the one the tier builds share: they build for the
+/// host triple explicitly, so that `RUSTFLAGS` stay off the build scripts and proc macros,
+/// which are then built once for all tiers (their executables are copied out after each build).
 fn target_dir(b: &Build) -> PathBuf {
-    root().join(format!("target/bench-{}", b.name))
+    root().join(if b.full { "target/bench-default" } else { "target/bench-tiers" })
+}
+
+/// Profile settings of the tier builds: the dependencies that are neither ours nor a timed
+/// peer (criterion and its own dependencies) at `opt-level=1`, which builds them twice as
+/// fast; ours (workspace members) and every peer package at the bench profile's 3. The timed
+/// loops are generic code of criterion's, compiled in the bench crate at 3.
+fn light_profile(cmd: &mut Command) {
+    cmd.args(["--config", "profile.bench.package.\"*\".opt-level=1"]);
+    for p in plan::PEERS.iter().map(|p| p.package).chain(plan::PEER_DEPS.iter().copied()) {
+        if !p.is_empty() {
+            cmd.args(["--config", &format!("profile.bench.package.{p}.opt-level=3")]);
+        }
+    }
 }
 
 fn features(cmd: &mut Command, b: &Build) {
     if b.full {
-        cmd.args(["--features", "gmp"]);
+        cmd.args(["--features", "gmp,peers-simdutf"]);
     } else {
         cmd.arg("--no-default-features");
     }
@@ -121,11 +137,33 @@ fn build(b: &Build, benches: &[&str]) -> Result<BTreeMap<String, PathBuf>, Strin
     cmd.args(["bench", "--package", "benches", "--no-run"]);
     cmd.args(["--message-format", "json-render-diagnostics"]);
     features(&mut cmd, b);
+    if !b.full {
+        cmd.args(["--target", &host_triple()?]);
+        light_profile(&mut cmd);
+    }
     for bench in benches.iter().chain(&["backends"]) {
         cmd.args(["--bench", bench]);
     }
     artifacts(&mut cmd, &mut exes)?;
+    // The next tier build overwrites the shared target dir's executables.
+    let keep = root().join("target/bench-exes").join(b.name);
+    std::fs::create_dir_all(&keep).map_err(|e| format!("{}: {e}", keep.display()))?;
+    for (name, exe) in exes.iter_mut() {
+        let to = keep.join(name);
+        std::fs::copy(&*exe, &to)
+            .map_err(|e| format!("{} -> {}: {e}", exe.display(), to.display()))?;
+        *exe = to;
+    }
     Ok(exes)
+}
+
+/// `rustc -vV`'s host triple.
+fn host_triple() -> Result<String, String> {
+    let v = output(Command::new("rustc").arg("-vV")).ok_or("`rustc -vV` failed")?;
+    v.lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| "no `host:` line in `rustc -vV`".into())
 }
 
 /// Runs a cargo build with JSON messages and records each executable it reports.
@@ -212,7 +250,9 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     let default_exes = build(&plan::DEFAULT, &pick(plan::DEFAULT.benches))?;
     times.push(("build default".into(), secs(t)));
     let mut tier_exes = Vec::new();
-    for tier in plan::TIERS {
+    // The tiers are x86's; elsewhere the report is the default build.
+    let tiers: &[Tier] = if cfg!(target_arch = "x86_64") { plan::TIERS } else { &[] };
+    for tier in tiers {
         let benches = pick(tier.build.benches);
         if benches.is_empty() {
             continue;
@@ -239,7 +279,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         filter: None,
         headline: true,
     }];
-    for tier in plan::TIERS.iter().filter(|t| t.name != "native") {
+    for tier in tiers.iter().filter(|t| t.name != "native") {
         processes.push(Process {
             name: format!("cap-{}", tier.name),
             exes: &default_exes,
@@ -260,6 +300,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
 
     let runs = root().join("target/bench-runs");
     let mut skipped = Vec::new();
+    let mut failed = Vec::new();
     let mut runs_entries: BTreeMap<String, Vec<report::Entry>> = BTreeMap::new();
     let mut probes: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (i, p) in processes.iter().enumerate() {
@@ -282,9 +323,14 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             if let Some(f) = &p.filter {
                 cmd.arg(f);
             }
-            if let Some(why) = stream_groups(&mut cmd)? {
-                if p.headline {
-                    skipped.push((b.to_string(), why));
+            match stream_groups(&mut cmd) {
+                Ok(Some(why)) if p.headline => skipped.push((b.to_string(), why)),
+                Ok(_) => {}
+                // One bench that fails (a peer that panics, a timeout) must not cost the
+                // whole run: the report says which one failed.
+                Err(e) => {
+                    eprintln!("xtask: error: {e}");
+                    failed.push(format!("{} bench {b}: {e}", p.name));
                 }
             }
         }
@@ -312,6 +358,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         machine,
         probes: probes.into_iter().map(|(k, v)| (k, resolve_glibc(v))).collect(),
         skipped,
+        failed: failed.clone(),
         command: format!(
             "cargo xtask bench{}{}",
             if opts.quick { " --quick" } else { "" },
@@ -328,7 +375,15 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         md.display(),
         out.join("index.html").display()
     );
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} bench processes failed (the report lists them): {}",
+            failed.len(),
+            failed.join("; ")
+        ))
+    }
 }
 
 fn secs(t: Instant) -> String {

@@ -185,6 +185,10 @@ pub const PEERS: &[Peer] = &[
     peer("gmp", "", "", Kind::Shared),
 ];
 
+/// Packages the timed peers run code of (kept at the bench profile's `opt-level` in the tier
+/// builds, like the peers themselves).
+pub const PEER_DEPS: &[&str] = &["vsimd", "outref", "zerocopy", "cfg-if", "const-random"];
+
 /// The peer a bench row's function name belongs to (`xxh3-64` → xxh3).
 pub fn peer_of(function: &str) -> Option<&'static Peer> {
     PEERS.iter().filter(|p| function.starts_with(p.prefix)).max_by_key(|p| p.prefix.len())
@@ -253,8 +257,9 @@ pub fn tier_build_filter(tier: &Tier) -> String {
     filter(&p, "")
 }
 
-/// `GLIBC_TUNABLES` of a tier by name (`None`: no cap).
-pub fn tier(name: &str) -> Option<&'static Tier> {
+/// A tier by name.
+#[cfg(test)]
+fn tier(name: &str) -> Option<&'static Tier> {
     TIERS.iter().find(|t| t.name == name)
 }
 

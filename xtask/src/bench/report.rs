@@ -112,6 +112,8 @@ pub struct Context {
     pub skipped: Vec<(String, String)>,
     /// `Cargo.lock`, for the peers' versions.
     pub lock: String,
+    /// Bench processes that failed (their tables are incomplete).
+    pub failed: Vec<String>,
 }
 
 /// One table: a criterion group, rows by parameter, a column per implementation.
@@ -487,6 +489,27 @@ fn sections<'a>(runs: &BTreeMap<String, Vec<Entry>>, cx: &'a Context) -> Vec<Sec
         let probe_name =
             if native { "build-native".to_string() } else { format!("cap-{}", tier.name) };
         let p = probe(&probe_name);
+        let uncapped = probe("default");
+        let mut stuck: Vec<&str> = plan::TIERED
+            .iter()
+            .copied()
+            .filter(|c| !native && p.get(*c).is_some() && p.get(*c) == uncapped.get(*c))
+            .collect();
+        // A cap at or above what a crate has changes nothing (memops has no AVX-512 VBMI...):
+        // only a v2 cap must move every crate.
+        if tier.name != "x86-64-v2" {
+            stuck.clear();
+        }
+        let warning = if stuck.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "**Warning**: under `NAB_MAX_ISA={}` these crates kept their uncapped backend, \
+                 so their rows here are not capped: {}.",
+                tier.name,
+                stuck.join(", ")
+            )
+        };
         out.push(Section {
             name: tier.name.into(),
             title: format!("Tier {}", tier.name),
@@ -502,6 +525,7 @@ fn sections<'a>(runs: &BTreeMap<String, Vec<Entry>>, cx: &'a Context) -> Vec<Sec
                 ),
                 backends_line(&p),
                 glibc_line(&p),
+                warning,
             ],
             entries,
             crates: plan::TIERED.to_vec(),
@@ -537,9 +561,9 @@ fn glibc_line(probe: &BTreeMap<String, String>) -> String {
 }
 
 /// Peers the benches cannot take at their latest version, and why.
-const NOT_UPDATED: &str = "rug 1.19 / gmp-mpfr-sys 1.5 (latest 1.30 / 1.7): later \
-gmp-mpfr-sys versions refuse Debian 12's system GMP 6.2.1 (`use-system-libs` wants 6.3), and \
-building their bundled GMP takes minutes; so GMP is Debian's 6.2.1. base64 0.22 is kept beside \
+const NOT_UPDATED: &str = "rug 1.19 / gmp-mpfr-sys 1.5 (latest 1.30 / 1.7): gmp-mpfr-sys 1.6+ \
+with `use-system-libs` accepts only GMP 6.3 and Debian 12 has 6.2.1 (building the bundled GMP \
+instead takes minutes), so GMP is Debian's 6.2.1. base64 0.22 is kept beside \
 0.23 on purpose (the most used version; 0.23's `Simd` engine is its own column).";
 
 /// Writes `index.md`, `index.html` and the plots into `out`; returns the Markdown path.
@@ -571,6 +595,10 @@ pub fn write(
                  is above.";
     let _ = writeln!(md, "{intro}\n");
     let _ = writeln!(html, "<p>{}</p>", md_inline(intro));
+    for f in &cx.failed {
+        let _ = writeln!(md, "**Failed**: {f}\n");
+        let _ = writeln!(html, "<p><b>Failed</b>: {}</p>", esc(f));
+    }
     let _ = writeln!(md, "Peers not at their latest version: {NOT_UPDATED}\n");
     let _ = writeln!(html, "<p>Peers not at their latest version: {}</p>", md_inline(NOT_UPDATED));
     html += "<p>Sections: <a href=\"#losses\">where we lose</a>";
@@ -587,9 +615,9 @@ pub fn write(
         let tables = tables(&s.entries);
         let _ = writeln!(body_md, "\n## {}\n", s.title);
         let _ = writeln!(body_html, "<h2 id=\"{}\">{}</h2>", s.name, esc(&s.title));
-        for line in &s.about {
+        for line in s.about.iter().filter(|l| !l.is_empty()) {
             let _ = writeln!(body_md, "{line}\n");
-            let _ = writeln!(body_html, "<p>{}</p>", md_inline(line));
+            let _ = writeln!(body_html, "<p>{}</p>", md_inline(&line.replace("**", "")));
         }
         for krate in &s.crates {
             let ts: Vec<&Table> = tables.iter().filter(|t| t.crate_name == *krate).collect();
