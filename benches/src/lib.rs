@@ -17,13 +17,20 @@ pub fn quick() -> bool {
     std::env::var_os("XTASK_BENCH_QUICK").is_some()
 }
 
-/// `all`, or every other size (the first and the last kept) under `--quick`.
+/// `all`, or every other size (the first and the last kept) under `--quick`; in the quick
+/// run's tier processes (`XTASK_BENCH_QUICK=tier`), every other size without the last (the
+/// largest sizes take the longest).
 pub fn sizes(all: &[usize]) -> Vec<usize> {
     if !quick() {
         return all.to_vec();
     }
+    let tier = std::env::var_os("XTASK_BENCH_QUICK").is_some_and(|v| v == "tier");
     let last = all.len().saturating_sub(1);
-    all.iter().enumerate().filter(|(i, _)| i % 2 == 0 || *i == last).map(|(_, s)| *s).collect()
+    all.iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0 || (*i == last && !tier))
+        .map(|(_, s)| *s)
+        .collect()
 }
 
 /// User + system CPU time of the calling thread so far (`getrusage(RUSAGE_THREAD)`): the

@@ -101,17 +101,18 @@ fn build_cargo(b: &Build) -> Command {
     cmd
 }
 
-/// The default build's target dir, or the one the tier builds share: they build for the
-/// host triple explicitly, so that `RUSTFLAGS` stay off the build scripts and proc macros,
-/// which are then built once for all tiers (their executables are copied out after each build).
-fn target_dir(b: &Build) -> PathBuf {
-    root().join(if b.full { "target/bench-default" } else { "target/bench-tiers" })
+/// The target dir every bench build shares: they build for the host triple explicitly, so
+/// that `RUSTFLAGS` stay off the build scripts and proc macros, which are then built once for
+/// all builds (the executables are copied out after each build).
+fn target_dir(_: &Build) -> PathBuf {
+    root().join("target/bench-builds")
 }
 
-/// Profile settings of the tier builds: the dependencies that are neither ours nor a timed
-/// peer (criterion and its own dependencies) at `opt-level=1`, which builds them twice as
-/// fast; ours (workspace members) and every peer package at the bench profile's 3. The timed
-/// loops are generic code of criterion's, compiled in the bench crate at 3.
+/// Profile settings of every bench build: the dependencies that are neither ours nor a timed
+/// peer (criterion and its own dependencies) at `opt-level=1`, which builds them about twice
+/// as fast; ours (workspace members) and every peer package keep the bench profile's 3 (and
+/// its no-LTO, 16 codegen units). The timed loops are criterion's generic code, compiled in
+/// the bench crate at 3.
 fn light_profile(cmd: &mut Command) {
     cmd.args(["--config", "profile.bench.package.\"*\".opt-level=1"]);
     for p in plan::PEERS.iter().map(|p| p.package).chain(plan::PEER_DEPS.iter().copied()) {
@@ -137,10 +138,8 @@ fn build(b: &Build, benches: &[&str]) -> Result<BTreeMap<String, PathBuf>, Strin
     cmd.args(["bench", "--package", "benches", "--no-run"]);
     cmd.args(["--message-format", "json-render-diagnostics"]);
     features(&mut cmd, b);
-    if !b.full {
-        cmd.args(["--target", &host_triple()?]);
-        light_profile(&mut cmd);
-    }
+    cmd.args(["--target", &host_triple()?]);
+    light_profile(&mut cmd);
     for bench in benches.iter().chain(&["backends"]) {
         cmd.args(["--bench", bench]);
     }
@@ -317,7 +316,8 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             cmd.current_dir(root().join("benches")).arg("--bench").env("CRITERION_HOME", &dir);
             cmd.args(timing(opts.quick, p.headline));
             if opts.quick {
-                cmd.env("XTASK_BENCH_QUICK", "1");
+                // The tier processes of a quick run take even fewer sizes (no largest one).
+                cmd.env("XTASK_BENCH_QUICK", if p.headline { "1" } else { "tier" });
             }
             cap_env(&mut cmd, p.tier);
             if let Some(f) = &p.filter {

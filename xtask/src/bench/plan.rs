@@ -187,7 +187,21 @@ pub const PEERS: &[Peer] = &[
 
 /// Packages the timed peers run code of (kept at the bench profile's `opt-level` in the tier
 /// builds, like the peers themselves).
-pub const PEER_DEPS: &[&str] = &["vsimd", "outref", "zerocopy", "cfg-if", "const-random"];
+pub const PEER_DEPS: &[&str] = &[
+    "vsimd",
+    "outref",
+    "zerocopy",
+    "malachite-base",
+    "dashu-base",
+    "num-integer",
+    "num-traits",
+    "rug",
+    "gmp-mpfr-sys",
+    "tokio",
+    "mio",
+    "bytes",
+    "libc",
+];
 
 /// The peer a bench row's function name belongs to (`xxh3-64` → xxh3).
 pub fn peer_of(function: &str) -> Option<&'static Peer> {
