@@ -725,11 +725,12 @@ pub fn write(
     Ok(md_path)
 }
 
-/// Ratio cells below 1 are marked in the HTML.
+/// Best-peer ratio cells (`0.85× (peer)`) are marked in the HTML: below 1 red, else green.
 fn cell_class(c: &str) -> &'static str {
-    match c.split('×').next().and_then(|r| r.trim().parse::<f64>().ok()) {
-        Some(r) if c.contains('×') && r < 1.0 => " class=lose",
-        Some(_) if c.contains('×') => " class=win",
+    let Some((r, peer)) = c.split_once('×') else { return "" };
+    match r.trim().parse::<f64>() {
+        Ok(r) if peer.contains('(') && r < 1.0 => " class=lose",
+        Ok(_) if peer.contains('(') => " class=win",
         _ => "",
     }
 }
