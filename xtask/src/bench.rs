@@ -63,18 +63,18 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
             "--nresamples",
             "1000",
         ],
-        // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~600 benchmarks of the
-        // headline would take more than an hour by themselves; 1 s + 3 s per benchmark keeps
-        // it near 45 minutes. Groups that set their own times keep them.
+        // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~800 benchmarks of the
+        // headline would take two hours by themselves; 0.5 s + 2 s per benchmark keeps them
+        // near 35 minutes. Groups that set their own times keep them.
         (false, true) => {
-            &["--warm-up-time", "1", "--measurement-time", "3", "--nresamples", "10000"]
+            &["--warm-up-time", "0.5", "--measurement-time", "2", "--nresamples", "10000"]
         }
-        // The tier processes time ~1500 benchmarks between them.
+        // The tier processes time ~1400 benchmarks between them: about 1 s each.
         (false, false) => &[
             "--warm-up-time",
-            "0.3",
+            "0.2",
             "--measurement-time",
-            "0.8",
+            "0.6",
             "--sample-size",
             "30",
             "--nresamples",
