@@ -23,7 +23,10 @@ use std::hint::black_box;
 
 use base64::Engine as _;
 use base64_023::Engine as _;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 
 const SIZES: [usize; 8] = [16, 64, 256, 1024, 4096, 16384, 65536, 1 << 20];
 /// Data lengths of every residue mod 3 (1, 2, 0), short and long.
@@ -74,8 +77,6 @@ mod simdutf_b64 {
 
 fn encode(c: &mut Criterion) {
     let mut group = c.benchmark_group("b64/encode");
-    let simd023 =
-        base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
     for size in benches::sizes(&SIZES) {
         let data = benches::input(size);
         let mut out = vec![0u8; size / 3 * 4 + 4];
@@ -91,27 +92,7 @@ fn encode(c: &mut Criterion) {
                 b.iter(|| e.encode_to_slice(black_box(d), &mut out).unwrap())
             });
         }
-        group.bench_with_input(BenchmarkId::new("base64-0.22", size), &data, |b, d| {
-            b.iter(|| {
-                base64::engine::general_purpose::STANDARD
-                    .encode_slice(black_box(d), &mut out)
-                    .unwrap()
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("base64-0.23-simd", size), &data, |b, d| {
-            b.iter(|| simd023.encode_slice(black_box(d), &mut out).unwrap())
-        });
-        group.bench_with_input(BenchmarkId::new("base64-simd", size), &data, |b, d| {
-            b.iter(|| {
-                base64_simd::STANDARD
-                    .encode(black_box(d), base64_simd::Out::from_slice(&mut out))
-                    .len()
-            })
-        });
-        #[cfg(feature = "peers-simdutf")]
-        group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, size), &data, |b, d| {
-            b.iter(|| simdutf_b64::encode(black_box(d), &mut out, true))
-        });
+        encode_peers(&mut group, size, &data, &mut out);
         let mut copy = vec![0u8; size];
         group.bench_with_input(BenchmarkId::new("memcpy", size), &data, |b, d| {
             b.iter(|| copy.copy_from_slice(black_box(d)))
@@ -174,8 +155,6 @@ fn decode(c: &mut Criterion) {
 /// Encoding of data lengths of every residue mod 3, padded (the parameter is the data length).
 fn encode_tail(c: &mut Criterion) {
     let mut group = c.benchmark_group("b64/encode-tail");
-    let simd023 =
-        base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
     for n in tails() {
         let data = benches::input(n);
         let mut out = vec![0u8; n / 3 * 4 + 4];
@@ -183,29 +162,37 @@ fn encode_tail(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("b64", n), &data, |b, d| {
             b.iter(|| b64::STANDARD.encode_to_slice(black_box(d), &mut out).unwrap())
         });
-        group.bench_with_input(BenchmarkId::new("base64-0.22", n), &data, |b, d| {
-            b.iter(|| {
-                base64::engine::general_purpose::STANDARD
-                    .encode_slice(black_box(d), &mut out)
-                    .unwrap()
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("base64-0.23-simd", n), &data, |b, d| {
-            b.iter(|| simd023.encode_slice(black_box(d), &mut out).unwrap())
-        });
-        group.bench_with_input(BenchmarkId::new("base64-simd", n), &data, |b, d| {
-            b.iter(|| {
-                base64_simd::STANDARD
-                    .encode(black_box(d), base64_simd::Out::from_slice(&mut out))
-                    .len()
-            })
-        });
-        #[cfg(feature = "peers-simdutf")]
-        group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, n), &data, |b, d| {
-            b.iter(|| simdutf_b64::encode(black_box(d), &mut out, true))
-        });
+        encode_peers(&mut group, n, &data, &mut out);
     }
     group.finish();
+}
+
+/// The peers' rows of a padded standard-alphabet encoding of `data` into `out`.
+fn encode_peers(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    param: usize,
+    data: &[u8],
+    out: &mut [u8],
+) {
+    let simd023 =
+        base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
+    group.bench_with_input(BenchmarkId::new("base64-0.22", param), data, |b, d| {
+        b.iter(|| {
+            base64::engine::general_purpose::STANDARD.encode_slice(black_box(d), out).unwrap()
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("base64-0.23-simd", param), data, |b, d| {
+        b.iter(|| simd023.encode_slice(black_box(d), out).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("base64-simd", param), data, |b, d| {
+        b.iter(|| {
+            base64_simd::STANDARD.encode(black_box(d), base64_simd::Out::from_slice(out)).len()
+        })
+    });
+    #[cfg(feature = "peers-simdutf")]
+    group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, param), data, |b, d| {
+        b.iter(|| simdutf_b64::encode(black_box(d), out, true))
+    });
 }
 
 /// Decoding of the padded (`decode-padded`) and unpadded (`decode-unpadded`) encodings of data
