@@ -600,6 +600,24 @@ pub fn write(
         let _ = writeln!(md, "**Failed**: {f}\n");
         let _ = writeln!(html, "<p><b>Failed</b>: {}</p>", esc(f));
     }
+    let unclassified: BTreeSet<&str> = runs
+        .values()
+        .flatten()
+        .filter(|e| {
+            let krate = e.group.split('/').next().unwrap_or("");
+            !is_ours(krate, &e.group, &e.function) && plan::peer_of(&e.function).is_none()
+        })
+        .map(|e| e.function.as_str())
+        .collect();
+    if !unclassified.is_empty() {
+        let line = format!(
+            "Peers that `xtask/src/bench/plan.rs` does not classify (their tier rows are the \
+             default build's, marked shared): {}.",
+            unclassified.into_iter().collect::<Vec<_>>().join(", ")
+        );
+        let _ = writeln!(md, "{line}\n");
+        let _ = writeln!(html, "<p>{}</p>", md_inline(&line));
+    }
     let _ = writeln!(md, "Peers not at their latest version: {NOT_UPDATED}\n");
     let _ = writeln!(html, "<p>Peers not at their latest version: {}</p>", md_inline(NOT_UPDATED));
     html += "<p>Sections: <a href=\"#losses\">where we lose</a>";
