@@ -605,7 +605,9 @@ pub fn write(
         .flatten()
         .filter(|e| {
             let krate = e.group.split('/').next().unwrap_or("");
-            !is_ours(krate, &e.group, &e.function) && plan::peer_of(&e.function).is_none()
+            plan::TIERED.contains(&krate)
+                && !is_ours(krate, &e.group, &e.function)
+                && plan::peer_of(&e.function).is_none()
         })
         .map(|e| e.function.as_str())
         .collect();
