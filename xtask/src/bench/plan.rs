@@ -165,6 +165,8 @@ pub const PEERS: &[Peer] = &[
     peer("ahash", "ahash", "0.8", Kind::CompileTime),
     peer("gxhash", "gxhash", "3", Kind::CompileTime),
     peer("std-siphash", "", "", Kind::CompileTime),
+    // The HashMap rows' floor: a lookup with the hash precomputed.
+    peer("precomputed-floor", "", "", Kind::Reference),
     // b64
     peer("base64-0.22", "base64", "0.22", Kind::CompileTime),
     peer("base64-0.23-simd", "base64", "0.23", Kind::RuntimeAvx2),

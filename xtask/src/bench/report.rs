@@ -149,7 +149,7 @@ const CPU_UNIT: &str = "CPU ns/KiB";
 const LOOPS: &[&str] = &["read-write-64k", "tokio-copy-bidirectional"];
 
 /// References shown without a ratio column (a ratio to doing nothing means nothing).
-const NO_RATIO: &[&str] = &["call-floor"];
+const NO_RATIO: &[&str] = &["call-floor", "precomputed-floor"];
 
 fn param_key(p: &str) -> (u8, f64, String) {
     match magnitude(p) {
@@ -589,8 +589,9 @@ pub fn write(
         esc(&cx.command)
     );
     let intro = "Ratios are ours / best peer at the same size and tier, as speeds (> 1: ours is \
-                 faster); `memcpy`, `rep-movsb`, `rep-stosb` and `call-floor` (the harness \
-                 calling a function that does nothing) are yardsticks, not peers. Per-backend \
+                 faster); `memcpy`, `rep-movsb`, `rep-stosb`, `call-floor` (the harness \
+                 calling a function that does nothing) and `precomputed-floor` (a map lookup \
+                 with the hash precomputed) are yardsticks, not peers. Per-backend \
                  variants of ours (`<crate>-<backend>`) are shown without ratios. Every number \
                  is a criterion median from this run; the machine's load average at the start \
                  is above.";
