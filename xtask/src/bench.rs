@@ -69,12 +69,12 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
         (false, true) => {
             &["--warm-up-time", "0.5", "--measurement-time", "2", "--nresamples", "10000"]
         }
-        // The tier processes time ~1400 benchmarks between them: about 1 s each.
+        // The tier processes time ~1700 benchmarks between them: about 1 s each.
         (false, false) => &[
             "--warm-up-time",
             "0.2",
             "--measurement-time",
-            "0.6",
+            "0.5",
             "--sample-size",
             "30",
             "--nresamples",

@@ -593,8 +593,8 @@ pub fn write(
                  calling a function that does nothing) and `precomputed-floor` (a map lookup \
                  with the hash precomputed) are yardsticks, not peers. Per-backend \
                  variants of ours (`<crate>-<backend>`) are shown without ratios. Every number \
-                 is a criterion median from this run; the machine's load average at the start \
-                 is above.";
+                 is a criterion median from this run; the machine's load average (above) is \
+                 read when the report is written.";
     let _ = writeln!(md, "{intro}\n");
     let _ = writeln!(html, "<p>{}</p>", md_inline(intro));
     for f in &cx.failed {
