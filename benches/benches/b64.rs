@@ -7,20 +7,76 @@
 //! codec writes into a preallocated slice.
 //!
 //! Peers: `base64` 0.22 (`GeneralPurpose`), `base64` 0.23 (`Simd` engine, AVX2/NEON picked at
-//! run time), `base64-simd` 0.8.
+//! run time), `base64-simd` 0.8, and simdutf (C++, the base64 of Node.js and Bun; through the
+//! `simdutf` crate with the `peers-simdutf` feature; it picks its kernel at run time, and
+//! `SIMDUTF_FORCE_IMPLEMENTATION` pins it).
+//!
+//! Input shapes besides the unbroken, unpadded text of `b64/decode`:
+//!
+//! - `b64/encode-tail`, `b64/decode-padded`, `b64/decode-unpadded`: data lengths of every
+//!   residue mod 3 (the parameter is the *data* length; throughput counts the input bytes);
+//! - `b64/decode-wrapped-76lf`, `b64/decode-wrapped-64crlf`: text wrapped at 76 columns with LF
+//!   and at 64 with CRLF (PEM), decoded by the forgiving (WHATWG) decoders: `b64::FORGIVING`,
+//!   simdutf, and `base64-simd`'s `forgiving_decode`; the parameter is the text length.
 
 use std::hint::black_box;
 
 use base64::Engine as _;
 use base64_023::Engine as _;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 
 const SIZES: [usize; 8] = [16, 64, 256, 1024, 4096, 16384, 65536, 1 << 20];
+/// Data lengths of every residue mod 3 (1, 2, 0), short and long.
+const TAILS: [usize; 6] = [100, 101, 102, 4096, 4097, 4098];
+
+/// [`TAILS`], or under `--quick` one length of each residue (100, 4097, 4098).
+fn tails() -> Vec<usize> {
+    if benches::quick() { vec![TAILS[0], TAILS[4], TAILS[5]] } else { TAILS.to_vec() }
+}
+/// Wrapped text lengths (about; the text is the wrapping of `size / 4 * 3` data bytes).
+const WRAPPED: [usize; 3] = [1024, 65536, 1 << 20];
+
+/// simdutf's base64 through the `simdutf` crate.
+#[cfg(feature = "peers-simdutf")]
+mod simdutf_b64 {
+    use simdutf::{Base64Options, ErrorCode, LastChunkHandlingOptions};
+
+    pub const NAME: &str = "simdutf";
+
+    /// Encodes `data` into `out` (which must hold the encoding); returns the length.
+    pub fn encode(data: &[u8], out: &mut [u8], pad: bool) -> usize {
+        let opt = if pad { Base64Options::Default } else { Base64Options::DefaultNoPadding };
+        assert!(out.len() >= simdutf::base64_length_from_binary(data.len(), opt));
+        // SAFETY: `out` holds the encoding's length (checked above).
+        unsafe { simdutf::binary_to_base64(data.as_ptr(), data.len(), out.as_mut_ptr(), opt) }
+    }
+
+    /// Decodes (WHATWG forgiving: whitespace skipped, padding optional) `text` into `out`;
+    /// returns the length, panics on invalid input.
+    pub fn decode(text: &[u8], out: &mut [u8]) -> usize {
+        let mut len = out.len();
+        // SAFETY: `out` holds `len` bytes; the safe variant writes at most `len`.
+        let r = unsafe {
+            simdutf::base64_to_binary_safe(
+                text.as_ptr(),
+                text.len(),
+                out.as_mut_ptr(),
+                &mut len,
+                Base64Options::Default,
+                LastChunkHandlingOptions::Loose,
+                false,
+            )
+        };
+        assert_eq!(r.error, ErrorCode::Success);
+        len
+    }
+}
 
 fn encode(c: &mut Criterion) {
     let mut group = c.benchmark_group("b64/encode");
-    let simd023 =
-        base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
     for size in benches::sizes(&SIZES) {
         let data = benches::input(size);
         let mut out = vec![0u8; size / 3 * 4 + 4];
@@ -36,23 +92,7 @@ fn encode(c: &mut Criterion) {
                 b.iter(|| e.encode_to_slice(black_box(d), &mut out).unwrap())
             });
         }
-        group.bench_with_input(BenchmarkId::new("base64-0.22", size), &data, |b, d| {
-            b.iter(|| {
-                base64::engine::general_purpose::STANDARD
-                    .encode_slice(black_box(d), &mut out)
-                    .unwrap()
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("base64-0.23-simd", size), &data, |b, d| {
-            b.iter(|| simd023.encode_slice(black_box(d), &mut out).unwrap())
-        });
-        group.bench_with_input(BenchmarkId::new("base64-simd", size), &data, |b, d| {
-            b.iter(|| {
-                base64_simd::STANDARD
-                    .encode(black_box(d), base64_simd::Out::from_slice(&mut out))
-                    .len()
-            })
-        });
+        encode_peers(&mut group, size, &data, &mut out);
         let mut copy = vec![0u8; size];
         group.bench_with_input(BenchmarkId::new("memcpy", size), &data, |b, d| {
             b.iter(|| copy.copy_from_slice(black_box(d)))
@@ -100,6 +140,10 @@ fn decode(c: &mut Criterion) {
                     .len()
             })
         });
+        #[cfg(feature = "peers-simdutf")]
+        group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, size), &text, |b, t| {
+            b.iter(|| simdutf_b64::decode(black_box(t), &mut out))
+        });
         let mut copy = vec![0u8; size];
         group.bench_with_input(BenchmarkId::new("memcpy", size), &text, |b, t| {
             b.iter(|| copy.copy_from_slice(black_box(t)))
@@ -108,5 +152,140 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(b64_benches, encode, decode);
+/// Encoding of data lengths of every residue mod 3, padded (the parameter is the data length).
+fn encode_tail(c: &mut Criterion) {
+    let mut group = c.benchmark_group("b64/encode-tail");
+    for n in tails() {
+        let data = benches::input(n);
+        let mut out = vec![0u8; n / 3 * 4 + 4];
+        group.throughput(Throughput::Bytes(n as u64));
+        group.bench_with_input(BenchmarkId::new("b64", n), &data, |b, d| {
+            b.iter(|| b64::STANDARD.encode_to_slice(black_box(d), &mut out).unwrap())
+        });
+        encode_peers(&mut group, n, &data, &mut out);
+    }
+    group.finish();
+}
+
+/// The peers' rows of a padded standard-alphabet encoding of `data` into `out`.
+fn encode_peers(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    param: usize,
+    data: &[u8],
+    out: &mut [u8],
+) {
+    let simd023 =
+        base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
+    group.bench_with_input(BenchmarkId::new("base64-0.22", param), data, |b, d| {
+        b.iter(|| {
+            base64::engine::general_purpose::STANDARD.encode_slice(black_box(d), out).unwrap()
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("base64-0.23-simd", param), data, |b, d| {
+        b.iter(|| simd023.encode_slice(black_box(d), out).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("base64-simd", param), data, |b, d| {
+        b.iter(|| {
+            base64_simd::STANDARD.encode(black_box(d), base64_simd::Out::from_slice(out)).len()
+        })
+    });
+    #[cfg(feature = "peers-simdutf")]
+    group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, param), data, |b, d| {
+        b.iter(|| simdutf_b64::encode(black_box(d), out, true))
+    });
+}
+
+/// Decoding of the padded (`decode-padded`) and unpadded (`decode-unpadded`) encodings of data
+/// lengths of every residue mod 3 (the parameter is the data length, the throughput counts the
+/// text).
+fn decode_tail(c: &mut Criterion) {
+    use base64_023::engine::{DecodePaddingMode, GeneralPurposeConfig};
+    for pad in [true, false] {
+        let name = if pad { "b64/decode-padded" } else { "b64/decode-unpadded" };
+        let mut group = c.benchmark_group(name);
+        let (ours, gp022) = if pad {
+            (b64::STANDARD, base64::engine::general_purpose::STANDARD)
+        } else {
+            (b64::STANDARD_NO_PAD, base64::engine::general_purpose::STANDARD_NO_PAD)
+        };
+        let config =
+            GeneralPurposeConfig::new().with_encode_padding(pad).with_decode_padding_mode(if pad {
+                DecodePaddingMode::RequireCanonical
+            } else {
+                DecodePaddingMode::RequireNone
+            });
+        let simd023 = base64_023::engine::Simd::standard(config);
+        let bsimd = if pad { base64_simd::STANDARD } else { base64_simd::STANDARD_NO_PAD };
+        for n in tails() {
+            let mut text = vec![0u8; ours.encoded_len(n).unwrap()];
+            ours.encode_to_slice(benches::input(n), &mut text).unwrap();
+            let mut out = vec![0u8; n + 64];
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new("b64", n), &text, |b, t| {
+                b.iter(|| ours.decode_to_slice(black_box(t), &mut out).unwrap())
+            });
+            group.bench_with_input(BenchmarkId::new("base64-0.22", n), &text, |b, t| {
+                b.iter(|| gp022.decode_slice(black_box(t), &mut out).unwrap())
+            });
+            group.bench_with_input(BenchmarkId::new("base64-0.23-simd", n), &text, |b, t| {
+                b.iter(|| simd023.decode_slice(black_box(t), &mut out).unwrap())
+            });
+            group.bench_with_input(BenchmarkId::new("base64-simd", n), &text, |b, t| {
+                b.iter(|| {
+                    bsimd
+                        .decode(black_box(t), base64_simd::Out::from_slice(&mut out))
+                        .unwrap()
+                        .len()
+                })
+            });
+            #[cfg(feature = "peers-simdutf")]
+            group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, n), &text, |b, t| {
+                b.iter(|| simdutf_b64::decode(black_box(t), &mut out))
+            });
+        }
+        group.finish();
+    }
+}
+
+/// Line-wrapped text (76 columns LF; 64 columns CRLF as in PEM) through the forgiving decoders.
+fn decode_wrapped(c: &mut Criterion) {
+    for (name, wrap) in [
+        ("b64/decode-wrapped-76lf", b64::LineWrap { width: 76, ending: b64::LineEnding::Lf }),
+        ("b64/decode-wrapped-64crlf", b64::LineWrap { width: 64, ending: b64::LineEnding::CrLf }),
+    ] {
+        let mut group = c.benchmark_group(name);
+        for size in benches::sizes(&WRAPPED) {
+            let data = benches::input(size / 4 * 3);
+            let mut text = vec![0u8; b64::STANDARD.wrapped_len(data.len(), wrap).unwrap()];
+            b64::STANDARD.encode_wrapped_to_slice(&data, wrap, &mut text).unwrap();
+            // base64-simd's `forgiving_decode` wants room for the whole text.
+            let mut out = vec![0u8; text.len() + 64];
+            assert_eq!(b64::FORGIVING.decode_to_slice(&text, &mut out).unwrap(), data.len());
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new("b64", size), &text, |b, t| {
+                b.iter(|| b64::FORGIVING.decode_to_slice(black_box(t), &mut out).unwrap())
+            });
+            group.bench_with_input(BenchmarkId::new("base64-simd", size), &text, |b, t| {
+                b.iter(|| {
+                    base64_simd::forgiving_decode(
+                        black_box(t),
+                        base64_simd::Out::from_slice(&mut out),
+                    )
+                    .unwrap()
+                    .len()
+                })
+            });
+            #[cfg(feature = "peers-simdutf")]
+            {
+                assert_eq!(simdutf_b64::decode(&text, &mut out), data.len());
+                group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, size), &text, |b, t| {
+                    b.iter(|| simdutf_b64::decode(black_box(t), &mut out))
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(b64_benches, encode, decode, encode_tail, decode_tail, decode_wrapped);
 criterion_main!(b64_benches);

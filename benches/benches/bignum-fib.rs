@@ -16,6 +16,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 /// What the recurrence needs from a big-number type.
+#[cfg(feature = "peers-bignum")]
 trait Arith: Sized {
     fn small(v: u64) -> Self;
     fn sqr(&self) -> Self;
@@ -27,6 +28,7 @@ trait Arith: Sized {
     fn decimal(&self) -> String;
 }
 
+#[cfg(feature = "peers-bignum")]
 /// `F(n)` by GMP's recurrence (`mpz_fib_ui`): `(F(k), F(k−1))` doubled with two squarings
 /// per bit, then `F(n)` from one multiplication.
 fn fib_generic<T: Arith>(n: u64) -> T {
@@ -67,6 +69,7 @@ fn fib_generic<T: Arith>(n: u64) -> T {
     }
 }
 
+#[cfg(feature = "peers-bignum")]
 impl Arith for num_bigint::BigUint {
     fn small(v: u64) -> Self {
         v.into()
@@ -91,6 +94,7 @@ impl Arith for num_bigint::BigUint {
     }
 }
 
+#[cfg(feature = "peers-bignum")]
 impl Arith for malachite_nz::natural::Natural {
     fn small(v: u64) -> Self {
         v.into()
@@ -115,6 +119,7 @@ impl Arith for malachite_nz::natural::Natural {
     }
 }
 
+#[cfg(feature = "peers-bignum")]
 impl Arith for dashu_int::UBig {
     fn small(v: u64) -> Self {
         v.into()
@@ -156,19 +161,22 @@ fn bench_fib(c: &mut Criterion) {
         }
         // Results must agree before they are timed.
         let ours = bignum_fib::fib(n).to_string();
-        assert_eq!(fib_generic::<malachite_nz::natural::Natural>(n).decimal(), ours);
         g.bench_with_input(BenchmarkId::new("bignum-fib", n), &n, |b, &n| {
             b.iter(|| bignum_fib::fib(black_box(n)))
         });
-        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)))
-        });
-        g.bench_with_input(BenchmarkId::new("num-bigint-0.4", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)))
-        });
-        g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)))
-        });
+        #[cfg(feature = "peers-bignum")]
+        {
+            assert_eq!(fib_generic::<malachite_nz::natural::Natural>(n).decimal(), ours);
+            g.bench_with_input(BenchmarkId::new("malachite-nz", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)))
+            });
+            g.bench_with_input(BenchmarkId::new("num-bigint", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)))
+            });
+            g.bench_with_input(BenchmarkId::new("dashu-int", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)))
+            });
+        }
         #[cfg(feature = "gmp")]
         {
             assert_eq!(gmp::fib(n).to_string(), ours);
@@ -176,6 +184,7 @@ fn bench_fib(c: &mut Criterion) {
                 b.iter(|| gmp::fib(black_box(n)))
             });
         }
+        let _ = ours;
     }
     g.finish();
 }
@@ -190,15 +199,18 @@ fn bench_fib_decimal(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("bignum-fib", n), &n, |b, &n| {
             b.iter(|| bignum_fib::fib(black_box(n)).to_string())
         });
-        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)).decimal())
-        });
-        g.bench_with_input(BenchmarkId::new("num-bigint-0.4", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)).decimal())
-        });
-        g.bench_with_input(BenchmarkId::new("dashu-int-0.4", n), &n, |b, &n| {
-            b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)).decimal())
-        });
+        #[cfg(feature = "peers-bignum")]
+        {
+            g.bench_with_input(BenchmarkId::new("malachite-nz", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)).decimal())
+            });
+            g.bench_with_input(BenchmarkId::new("num-bigint", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)).decimal())
+            });
+            g.bench_with_input(BenchmarkId::new("dashu-int", n), &n, |b, &n| {
+                b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)).decimal())
+            });
+        }
         #[cfg(feature = "gmp")]
         g.bench_with_input(BenchmarkId::new(gmp::NAME, n), &n, |b, &n| {
             b.iter(|| gmp::fib(black_box(n)).to_string_radix(10))
@@ -214,13 +226,16 @@ fn bench_decimal(c: &mut Criterion) {
     for n in benches::sizes(&[1_000_000, 10_000_000]) {
         let n = n as u64;
         let ours = bignum_fib::fib(n);
-        let theirs = fib_generic::<malachite_nz::natural::Natural>(n);
         g.bench_with_input(BenchmarkId::new("bignum-fib", n), &ours, |b, x| {
             b.iter(|| black_box(x).to_string())
         });
-        g.bench_with_input(BenchmarkId::new("malachite-nz-0.6", n), &theirs, |b, x| {
-            b.iter(|| black_box(x).decimal())
-        });
+        #[cfg(feature = "peers-bignum")]
+        {
+            let theirs = fib_generic::<malachite_nz::natural::Natural>(n);
+            g.bench_with_input(BenchmarkId::new("malachite-nz", n), &theirs, |b, x| {
+                b.iter(|| black_box(x).decimal())
+            });
+        }
         #[cfg(feature = "gmp")]
         {
             let x = gmp::fib(n);
@@ -232,7 +247,7 @@ fn bench_decimal(c: &mut Criterion) {
     g.finish();
 }
 
-/// F(10^8): compute, and decimal conversion, ours against malachite (full runs only).
+/// F(10^8): compute, and decimal conversion, ours against malachite and GMP (full runs only).
 fn bench_1e8(c: &mut Criterion) {
     if benches::quick() {
         return;
@@ -243,17 +258,20 @@ fn bench_1e8(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
     let ours = bignum_fib::fib(N);
-    let theirs = fib_generic::<malachite_nz::natural::Natural>(N);
     // Rows `compute` and `decimal`, a column per implementation.
     let id = BenchmarkId::new;
     g.bench_function(id("bignum-fib", "compute"), |b| b.iter(|| bignum_fib::fib(black_box(N))));
-    g.bench_function(id("malachite-nz-0.6", "compute"), |b| {
-        b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(N)))
-    });
     g.bench_function(id("bignum-fib", "decimal"), |b| b.iter(|| black_box(&ours).to_string()));
-    g.bench_function(id("malachite-nz-0.6", "decimal"), |b| {
-        b.iter(|| black_box(&theirs).decimal())
-    });
+    #[cfg(feature = "peers-bignum")]
+    {
+        let theirs = fib_generic::<malachite_nz::natural::Natural>(N);
+        g.bench_function(id("malachite-nz", "compute"), |b| {
+            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(N)))
+        });
+        g.bench_function(id("malachite-nz", "decimal"), |b| {
+            b.iter(|| black_box(&theirs).decimal())
+        });
+    }
     #[cfg(feature = "gmp")]
     {
         let x = gmp::fib(N);

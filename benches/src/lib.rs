@@ -17,11 +17,33 @@ pub fn quick() -> bool {
     std::env::var_os("XTASK_BENCH_QUICK").is_some()
 }
 
-/// `all`, or every other size (the first and the last kept) under `--quick`.
+/// `all`, or every other size (the first and the last kept) under `--quick`; in the quick
+/// run's tier processes (`XTASK_BENCH_QUICK=tier`), every other size without the last (the
+/// largest sizes take the longest).
 pub fn sizes(all: &[usize]) -> Vec<usize> {
     if !quick() {
         return all.to_vec();
     }
+    let tier = std::env::var_os("XTASK_BENCH_QUICK").is_some_and(|v| v == "tier");
     let last = all.len().saturating_sub(1);
-    all.iter().enumerate().filter(|(i, _)| i % 2 == 0 || *i == last).map(|(_, s)| *s).collect()
+    all.iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0 || (*i == last && !tier))
+        .map(|(_, s)| *s)
+        .collect()
+}
+
+/// User + system CPU time of the calling thread so far (`getrusage(RUSAGE_THREAD)`): the
+/// splice-pool benches' CPU-per-byte figures, which a busy 2-core VM moves far less than wall
+/// clock.
+#[cfg(target_os = "linux")]
+pub fn thread_cpu() -> std::time::Duration {
+    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `ru` is a valid out-pointer for one `rusage`.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) };
+    assert_eq!(rc, 0, "getrusage(RUSAGE_THREAD)");
+    // SAFETY: `getrusage` succeeded and filled `ru`.
+    let ru = unsafe { ru.assume_init() };
+    let tv = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(ru.ru_utime) + tv(ru.ru_stime)
 }

@@ -1,15 +1,32 @@
 //! `cargo xtask bench`: runs the criterion comparisons of `benches/` and writes the report
 //! (`target/bench-report/index.md`, `index.html`, one SVG plot per table).
+//!
+//! The headline is the **default build**: no `target-cpu`, and cargo's own `bench` profile as a
+//! dependency gets it (no LTO, 16 codegen units: the workspace's release profile, which the
+//! bench profile inherits, is overridden through `CARGO_PROFILE_BENCH_*`). Then one section per
+//! ISA tier ([`plan::TIERS`]), each measured in processes of its own because every cap is read
+//! once per process:
+//!
+//! - the default build again with `NAB_MAX_ISA=<tier>` (ours), `GLIBC_TUNABLES` (glibc),
+//!   `SIMDUTF_FORCE_IMPLEMENTATION` (simdutf), and the AVX2 run-time peers from v3 up;
+//! - a build for the tier (`-C target-cpu=x86-64-vN +aes`, or `native`) of the bench targets
+//!   whose peers pick their kernels at compile time, which times only those peers (for
+//!   `native`, ours too);
+//! - the peers that gain nothing from a tier (GMP, malachite, num-bigint, dashu, foldhash) are
+//!   the headline's rows, marked `(shared)`.
 
 mod json;
+mod plan;
 mod report;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Instant, SystemTime};
 
 use crate::util::{cargo, output, root, show};
+use plan::{Build, Tier};
 
 /// The bench targets of `benches/`, one per crate, in report order.
 pub const BENCHES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib", "splice-pool", "kcapi"];
@@ -20,14 +37,179 @@ pub struct Options {
     pub benches: Vec<String>,
 }
 
-/// The build every bench run uses: peers such as gxhash only build with their ISA enabled at
-/// compile time, and the spec's peer figures are measured that way. A separate target dir
-/// keeps these flags from rebuilding the test builds.
-fn bench_cargo() -> Command {
+/// Criterion's timing options for a process: the headline's, or the tiers' shorter ones.
+fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
+    match (quick, headline) {
+        // A minute-scale run: short warm-up and measurement, few samples, fewer resamples for
+        // the confidence intervals (the report uses the median only); the benches read
+        // XTASK_BENCH_QUICK and take fewer sizes.
+        (true, true) => &[
+            "--warm-up-time",
+            "0.1",
+            "--measurement-time",
+            "0.3",
+            "--sample-size",
+            "10",
+            "--nresamples",
+            "1000",
+        ],
+        (true, false) => &[
+            "--warm-up-time",
+            "0.05",
+            "--measurement-time",
+            "0.1",
+            "--sample-size",
+            "10",
+            "--nresamples",
+            "1000",
+        ],
+        // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~800 benchmarks of the
+        // headline would take two hours by themselves; 0.5 s + 2 s per benchmark keeps them
+        // near 35 minutes. Groups that set their own times keep them.
+        (false, true) => {
+            &["--warm-up-time", "0.5", "--measurement-time", "2", "--nresamples", "10000"]
+        }
+        // The tier processes time ~1700 benchmarks between them: about 1 s each.
+        (false, false) => &[
+            "--warm-up-time",
+            "0.2",
+            "--measurement-time",
+            "0.5",
+            "--sample-size",
+            "30",
+            "--nresamples",
+            "2000",
+        ],
+    }
+}
+
+/// `cargo` for one of the bench builds: its own target dir, its `RUSTFLAGS`, and the profile a
+/// dependency gets by default.
+fn build_cargo(b: &Build) -> Command {
     let mut cmd = cargo();
-    cmd.env("RUSTFLAGS", "-C target-cpu=native")
-        .env("CARGO_TARGET_DIR", root().join("target/bench-native"));
+    cmd.env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", target_dir(b))
+        // `[profile.release]` sets thin LTO and one codegen unit and `[profile.bench]`
+        // inherits it; a user's project building our crates as dependencies has neither.
+        .env("CARGO_PROFILE_BENCH_LTO", "false")
+        .env("CARGO_PROFILE_BENCH_CODEGEN_UNITS", "16");
+    if b.rustflags.is_empty() {
+        cmd.env_remove("RUSTFLAGS");
+    } else {
+        cmd.env("RUSTFLAGS", b.rustflags);
+    }
     cmd
+}
+
+/// The target dir every bench build shares: they build for the host triple explicitly, so
+/// that `RUSTFLAGS` stay off the build scripts and proc macros, which are then built once for
+/// all builds (the executables are copied out after each build).
+fn target_dir(_: &Build) -> PathBuf {
+    root().join("target/bench-builds")
+}
+
+/// Profile settings of every bench build: the dependencies that are neither ours nor a timed
+/// peer (criterion and its own dependencies) at `opt-level=1`, which builds them about twice
+/// as fast; ours (workspace members) and every peer package keep the bench profile's 3 (and
+/// its no-LTO, 16 codegen units). The timed loops are criterion's generic code, compiled in
+/// the bench crate at 3.
+fn light_profile(cmd: &mut Command) {
+    cmd.args(["--config", "profile.bench.package.\"*\".opt-level=1"]);
+    for p in plan::PEERS.iter().map(|p| p.package).chain(plan::PEER_DEPS.iter().copied()) {
+        if !p.is_empty() {
+            cmd.args(["--config", &format!("profile.bench.package.{p}.opt-level=3")]);
+        }
+    }
+}
+
+fn features(cmd: &mut Command, b: &Build) {
+    if b.full {
+        cmd.args(["--features", "gmp,peers-simdutf"]);
+    } else {
+        cmd.arg("--no-default-features");
+    }
+}
+
+/// Builds `benches` of `b` and its `backends` probe (a bench target, so that it shares their
+/// build); returns the executables by target name.
+fn build(b: &Build, benches: &[&str]) -> Result<BTreeMap<String, PathBuf>, String> {
+    let mut exes = BTreeMap::new();
+    let mut cmd = build_cargo(b);
+    cmd.args(["bench", "--package", "benches", "--no-run"]);
+    cmd.args(["--message-format", "json-render-diagnostics"]);
+    features(&mut cmd, b);
+    cmd.args(["--target", &host_triple()?]);
+    light_profile(&mut cmd);
+    for bench in benches.iter().chain(&["backends"]) {
+        cmd.args(["--bench", bench]);
+    }
+    artifacts(&mut cmd, &mut exes)?;
+    // The next tier build overwrites the shared target dir's executables.
+    let keep = root().join("target/bench-exes").join(b.name);
+    std::fs::create_dir_all(&keep).map_err(|e| format!("{}: {e}", keep.display()))?;
+    for (name, exe) in exes.iter_mut() {
+        let to = keep.join(name);
+        std::fs::copy(&*exe, &to)
+            .map_err(|e| format!("{} -> {}: {e}", exe.display(), to.display()))?;
+        *exe = to;
+    }
+    Ok(exes)
+}
+
+/// `rustc -vV`'s host triple.
+fn host_triple() -> Result<String, String> {
+    let v = output(Command::new("rustc").arg("-vV")).ok_or("`rustc -vV` failed")?;
+    v.lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| "no `host:` line in `rustc -vV`".into())
+}
+
+/// Runs a cargo build with JSON messages and records each executable it reports.
+fn artifacts(cmd: &mut Command, exes: &mut BTreeMap<String, PathBuf>) -> Result<(), String> {
+    eprintln!("xtask: $ {}", show(cmd));
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start `{}`: {e}", show(cmd)))?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        let Ok(v) = json::parse(&line) else { continue };
+        let exe = v.get("executable").and_then(json::Value::as_str);
+        let name = v.at(&["target", "name"]).and_then(json::Value::as_str);
+        if let (Some(exe), Some(name)) = (exe, name) {
+            exes.insert(name.to_owned(), PathBuf::from(exe));
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() { Ok(()) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
+}
+
+/// The caps of a tier's processes.
+fn cap_env(cmd: &mut Command, tier: Option<&Tier>) {
+    for var in ["NAB_MAX_ISA", "GLIBC_TUNABLES", "SIMDUTF_FORCE_IMPLEMENTATION"] {
+        cmd.env_remove(var);
+    }
+    let Some(t) = tier else { return };
+    if t.name != "native" {
+        cmd.env("NAB_MAX_ISA", t.name);
+    }
+    if let Some(g) = t.glibc_tunables {
+        cmd.env("GLIBC_TUNABLES", g);
+    }
+    if let Some(s) = t.simdutf {
+        cmd.env("SIMDUTF_FORCE_IMPLEMENTATION", s);
+    }
+}
+
+/// One process of the plan: which build, which caps, which rows.
+struct Process<'a> {
+    /// Name of its criterion directory under `target/bench-runs/`.
+    name: String,
+    exes: &'a BTreeMap<String, PathBuf>,
+    tier: Option<&'a Tier>,
+    filter: Option<String>,
+    headline: bool,
 }
 
 pub fn run_benches(opts: Options) -> Result<(), String> {
@@ -41,6 +223,9 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     } else {
         BENCHES.iter().copied().filter(|b| opts.benches.iter().any(|o| o == b)).collect()
     };
+    let pick = |from: &[&'static str]| -> Vec<&'static str> {
+        from.iter().copied().filter(|b| selected.contains(b)).collect()
+    };
     // GMP is a peer of bignum-fib (the benches' `gmp` feature links Debian's libgmp).
     crate::install::ensure(&crate::install::Needs {
         targets: Vec::new(),
@@ -49,75 +234,160 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         vm: false,
         gmp: true,
     })?;
+    if let Some(v) = std::env::var_os("NAB_MAX_ISA") {
+        eprintln!(
+            "xtask: warning: NAB_MAX_ISA={} is set; the bench processes set their own",
+            v.to_string_lossy()
+        );
+    }
     let started = SystemTime::now();
     let clock = Instant::now();
-    // Build everything first, so that compile time is not mistaken for a stuck bench.
-    let mut build = bench_cargo();
-    build.args(["bench", "--package", "benches", "--features", "gmp", "--no-run"]);
-    for b in &selected {
-        build.args(["--bench", b]);
-    }
-    crate::util::run(&mut build)?;
-    let built = clock.elapsed().as_secs();
+    let mut times: Vec<(String, String)> = Vec::new();
 
-    // The facts too large for `cargo xtask test` (F(10^8) against the spec), in the same
-    // build as the benches that time them.
-    if selected.contains(&"bignum-fib") && !opts.quick {
-        let mut facts = bench_cargo();
-        facts.args(["test", "--release", "--package", "bignum-fib", "--test", "fib", "--"]);
-        facts.args(["--ignored"]);
-        crate::util::run(&mut facts)?;
-    }
-    let mut skipped = Vec::new();
-    for (i, b) in selected.iter().enumerate() {
-        eprintln!("xtask: [{}/{}] bench {b}", i + 1, selected.len());
-        let mut cmd = bench_cargo();
-        cmd.args(["bench", "--package", "benches", "--features", "gmp", "--bench", b, "--"]);
-        if opts.quick {
-            // A minute-scale run: short warm-up and measurement, few samples; the benches
-            // read XTASK_BENCH_QUICK and take fewer sizes.
-            cmd.args(["--warm-up-time", "0.3", "--measurement-time", "0.6", "--sample-size", "10"])
-                .env("XTASK_BENCH_QUICK", "1");
-        } else {
-            // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~470 benchmarks
-            // would take more than an hour by themselves (470 × 8 s); 1 s + 3 s per benchmark
-            // keeps the full run under one. Groups that set their own times keep them.
-            cmd.args(["--warm-up-time", "1", "--measurement-time", "3"]);
+    // Build everything first, so that compile time is not mistaken for a stuck bench.
+    let t = Instant::now();
+    let default_exes = build(&plan::DEFAULT, &pick(plan::DEFAULT.benches))?;
+    times.push(("build default".into(), secs(t)));
+    let mut tier_exes = Vec::new();
+    // The tiers are x86's; elsewhere the report is the default build.
+    let tiers: &[Tier] = if cfg!(target_arch = "x86_64") { plan::TIERS } else { &[] };
+    for tier in tiers {
+        let benches = pick(tier.build.benches);
+        if benches.is_empty() {
+            continue;
         }
         let t = Instant::now();
-        if let Some(why) = stream_groups(&mut cmd)? {
-            skipped.push((b.to_string(), why));
+        tier_exes.push((tier, build(&tier.build, &benches)?));
+        times.push((format!("build {}", tier.name), secs(t)));
+    }
+    let built = clock.elapsed().as_secs();
+
+    // The facts too large for `cargo xtask test` (F(10^8) against the spec), in the default
+    // build.
+    if selected.contains(&"bignum-fib") && !opts.quick {
+        let mut facts = build_cargo(&plan::DEFAULT);
+        facts.args(["test", "--profile", "bench", "--package", "bignum-fib", "--test", "fib"]);
+        facts.args(["--", "--ignored"]);
+        crate::util::run(&mut facts)?;
+    }
+
+    let mut processes = vec![Process {
+        name: "default".into(),
+        exes: &default_exes,
+        tier: None,
+        filter: None,
+        headline: true,
+    }];
+    for tier in tiers.iter().filter(|t| t.name != "native") {
+        processes.push(Process {
+            name: format!("cap-{}", tier.name),
+            exes: &default_exes,
+            tier: Some(tier),
+            filter: Some(plan::capped_filter(tier)),
+            headline: false,
+        });
+    }
+    for (tier, exes) in &tier_exes {
+        processes.push(Process {
+            name: format!("build-{}", tier.name),
+            exes,
+            tier: Some(tier),
+            filter: Some(plan::tier_build_filter(tier)),
+            headline: false,
+        });
+    }
+
+    let runs = root().join("target/bench-runs");
+    let mut skipped = Vec::new();
+    let mut failed = Vec::new();
+    let mut runs_entries: BTreeMap<String, Vec<report::Entry>> = BTreeMap::new();
+    let mut probes: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (i, p) in processes.iter().enumerate() {
+        let dir = runs.join(&p.name);
+        // Old estimates would mix into this run's tables otherwise.
+        let _ = std::fs::remove_dir_all(&dir);
+        let t = Instant::now();
+        let benches: Vec<&str> =
+            if p.headline { pick(plan::DEFAULT.benches) } else { pick(plan::TIERED) };
+        for b in benches {
+            let Some(exe) = p.exes.get(b) else { continue };
+            eprintln!("xtask: [{}/{}] {} bench {b}", i + 1, processes.len(), p.name);
+            let mut cmd = Command::new(exe);
+            cmd.current_dir(root().join("benches")).arg("--bench").env("CRITERION_HOME", &dir);
+            cmd.args(timing(opts.quick, p.headline));
+            if opts.quick {
+                // The tier processes of a quick run take even fewer sizes (no largest one).
+                cmd.env("XTASK_BENCH_QUICK", if p.headline { "1" } else { "tier" });
+            }
+            cap_env(&mut cmd, p.tier);
+            if let Some(f) = &p.filter {
+                cmd.arg(f);
+            }
+            match stream_groups(&mut cmd) {
+                Ok(Some(why)) if p.headline => skipped.push((b.to_string(), why)),
+                Ok(_) => {}
+                // One bench that fails (a peer that panics, a timeout) must not cost the
+                // whole run: the report says which one failed.
+                Err(e) => {
+                    eprintln!("xtask: error: {e}");
+                    failed.push(format!("{} bench {b}: {e}", p.name));
+                }
+            }
         }
-        eprintln!("xtask: bench {b} done in {} s", t.elapsed().as_secs());
+        if let Some(probe) = p.exes.get("backends") {
+            let mut cmd = Command::new(probe);
+            cap_env(&mut cmd, p.tier);
+            probes.insert(p.name.clone(), probe_output(&mut cmd)?);
+        }
+        times.push((format!("run {}", p.name), secs(t)));
+        runs_entries.insert(p.name.clone(), report::collect(&dir, started)?);
     }
     let measured = clock.elapsed().as_secs() - built;
 
-    let criterion = root().join("target/bench-native/criterion");
-    let entries = report::collect(&criterion, started)?;
-    if entries.is_empty() && skipped.is_empty() {
-        return Err(format!("no criterion estimates from this run under {}", criterion.display()));
+    if runs_entries.values().all(Vec::is_empty) && skipped.is_empty() {
+        return Err(format!("no criterion estimates from this run under {}", runs.display()));
     }
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap_or_default();
     let mut machine = machine();
-    machine.lines.push(("time".into(), format!("build {built} s, benches {measured} s")));
+    machine.lines.push(("time".into(), format!("builds {built} s, benches {measured} s")));
+    machine.lines.push((
+        "steps".into(),
+        times.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
+    ));
     let cx = report::Context {
         machine,
-        backends: backends()?,
+        probes: probes.into_iter().map(|(k, v)| (k, resolve_glibc(v))).collect(),
         skipped,
+        failed: failed.clone(),
         command: format!(
             "cargo xtask bench{}{}",
             if opts.quick { " --quick" } else { "" },
             opts.benches.iter().map(|b| format!(" --crate {b}")).collect::<String>()
         ),
+        lock,
     };
     let out = root().join("target/bench-report");
-    let md = report::write(&out, &entries, &cx)?;
+    let md = report::write(&out, &runs_entries, &cx)?;
     eprintln!(
-        "xtask: {} benchmarks; report: {} and {}",
-        entries.len(),
+        "xtask: {} benchmarks in {} s; report: {} and {}",
+        runs_entries.values().map(Vec::len).sum::<usize>(),
+        clock.elapsed().as_secs(),
         md.display(),
         out.join("index.html").display()
     );
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} bench processes failed (the report lists them): {}",
+            failed.len(),
+            failed.join("; ")
+        ))
+    }
+}
+
+fn secs(t: Instant) -> String {
+    format!("{} s", t.elapsed().as_secs())
 }
 
 /// Runs a bench binary, passing its output through and printing a progress line on stderr
@@ -152,18 +422,62 @@ fn stream_groups(cmd: &mut Command) -> Result<Option<String>, String> {
     if status.success() { Ok(skipped) } else { Err(format!("`{}` failed: {status}", show(cmd))) }
 }
 
-/// `crate -> backend` as the benches' probe binary prints them (the same build flags as the
-/// benches, so the backend is the one that was measured).
-fn backends() -> Result<BTreeMap<String, String>, String> {
-    let mut cmd = bench_cargo();
-    cmd.args(["run", "--quiet", "--release", "--package", "benches", "--bin", "backends"]);
-    let text = output(&mut cmd)
-        .ok_or_else(|| format!("`{}` failed: no backend probe output", show(&cmd)))?;
+/// `key -> value` as the benches' probe binary prints them: `crate -> backend` (the same build
+/// and caps as the benches, so the backend is the one that was measured) and
+/// `glibc.<function> -> library+offset`.
+fn probe_output(cmd: &mut Command) -> Result<BTreeMap<String, String>, String> {
+    let text = output(cmd).ok_or_else(|| format!("`{}` failed: no probe output", show(cmd)))?;
     Ok(text
         .lines()
         .filter_map(|l| l.split_once('='))
         .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
         .collect())
+}
+
+/// Replaces each `glibc.<function>=<library>+<offset>` with the name of the function at that
+/// offset in the library's debug symbols (Debian's `libc6-dbg`, found by build id), e.g.
+/// `__memmove_avx512_unaligned_erms`. Left as it is when they cannot be read.
+fn resolve_glibc(mut probe: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let mut symbols: BTreeMap<String, Option<BTreeMap<u64, String>>> = BTreeMap::new();
+    for (k, v) in probe.iter_mut() {
+        if !k.starts_with("glibc.") {
+            continue;
+        }
+        let Some((lib, off)) = v.rsplit_once('+') else { continue };
+        let Ok(off) = u64::from_str_radix(off.trim_start_matches("0x"), 16) else { continue };
+        let table = symbols.entry(lib.to_owned()).or_insert_with(|| debug_symbols(Path::new(lib)));
+        if let Some(name) = table.as_ref().and_then(|t| t.get(&off)) {
+            *v = name.clone();
+        }
+    }
+    probe
+}
+
+/// Function symbols (`T`/`t`) of `lib`'s separate debug file, by address.
+fn debug_symbols(lib: &Path) -> Option<BTreeMap<u64, String>> {
+    let notes = output(Command::new("readelf").args(["-n"]).arg(lib))?;
+    let id = notes.lines().find_map(|l| l.trim().strip_prefix("Build ID: "))?.trim().to_owned();
+    let debug = PathBuf::from(format!("/usr/lib/debug/.build-id/{}/{}.debug", &id[..2], &id[2..]));
+    let nm = output(Command::new("nm").arg("--defined-only").arg(&debug))?;
+    let mut out = BTreeMap::new();
+    for line in nm.lines() {
+        let mut f = line.split_whitespace();
+        let (Some(addr), Some(kind), Some(name)) = (f.next(), f.next(), f.next()) else { continue };
+        if !matches!(kind, "T" | "t" | "i") {
+            continue;
+        }
+        if let Ok(a) = u64::from_str_radix(addr, 16) {
+            // Prefer the variant's own name (`__memmove_evex_unaligned_erms`) over an alias.
+            let better = |old: &String| old.len() < name.len() && name.starts_with("__");
+            match out.get(&a) {
+                Some(old) if !better(old) => {}
+                _ => {
+                    out.insert(a, name.to_owned());
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// CPU model and the ISA flags our kernels care about, kernel, toolchain, date.
@@ -206,16 +520,21 @@ fn machine() -> report::Machine {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
     let rustc = output(Command::new("rustc").arg("-V")).unwrap_or_default();
+    let glibc = output(Command::new("ldd").arg("--version")).unwrap_or_default();
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
     report::Machine {
         lines: vec![
             ("date".into(), date.trim().into()),
             ("CPU".into(), field("model name").unwrap_or_else(|| std::env::consts::ARCH.into())),
             ("cores".into(), cores.to_string()),
+            (
+                "load".into(),
+                std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim().into(),
+            ),
             ("features".into(), have.join(" ")),
             ("kernel".into(), kernel.trim().into()),
+            ("glibc".into(), glibc.lines().next().unwrap_or("").trim().into()),
             ("rustc".into(), rustc.trim().into()),
-            ("RUSTFLAGS".into(), "-C target-cpu=native".into()),
         ],
     }
 }

@@ -18,7 +18,8 @@ pub struct Needs {
     pub miri: bool,
     /// The kernel-VM stage: qemu-system, static busybox, kmod, xz (`vm::PACKAGES`).
     pub vm: bool,
-    /// GMP's headers and library, for the benches' GMP peer.
+    /// GMP's headers and library, for the benches' GMP peer, and glibc's debug symbols, which
+    /// name the glibc variants each bench tier ran.
     pub gmp: bool,
 }
 
@@ -55,6 +56,9 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
     }
     if needs.gmp && !dpkg_installed("libgmp-dev") {
         want("libgmp-dev");
+    }
+    if needs.gmp && !dpkg_installed("libc6-dbg") {
+        want("libc6-dbg");
     }
     if missing.is_empty() {
         return Ok(());

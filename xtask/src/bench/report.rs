@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::json::{self, Value};
+use super::plan::{self, Kind};
 
 /// One benchmark: `group/function/param` and its median time per iteration.
 #[derive(Debug, Clone)]
@@ -101,12 +102,18 @@ pub struct Machine {
 /// What the report needs besides the entries.
 pub struct Context {
     pub machine: Machine,
-    /// `crate -> backend` as printed by the benches' `backends` probe.
-    pub backends: BTreeMap<String, String>,
+    /// Per process (`default`, `cap-x86-64-v3`, `build-native`...): what the `backends` probe
+    /// printed under that process's build and caps (`crate -> backend`,
+    /// `glibc.<function> -> variant`).
+    pub probes: BTreeMap<String, BTreeMap<String, String>>,
     /// The command that produced the numbers.
     pub command: String,
     /// `(crate, why)` for the selected benches that measured nothing on this machine.
     pub skipped: Vec<(String, String)>,
+    /// `Cargo.lock`, for the peers' versions.
+    pub lock: String,
+    /// Bench processes that failed (their tables are incomplete).
+    pub failed: Vec<String>,
 }
 
 /// One table: a criterion group, rows by parameter, a column per implementation.
@@ -127,14 +134,22 @@ struct Table<'a> {
     unit: &'static str,
 }
 
-fn is_ours(crate_name: &str, function: &str) -> bool {
-    function == crate_name || function.starts_with(&format!("{crate_name}-"))
+fn is_ours(crate_name: &str, group: &str, function: &str) -> bool {
+    plan::is_ours(crate_name, group, function)
 }
 
-/// Implementations that benches add as a yardstick rather than as a peer a user would pick.
-const REFERENCES: &[&str] = &["memcpy", "rep-movsb", "rep-stosb", "call-floor"];
+fn is_reference(function: &str) -> bool {
+    plan::peer_of(function).is_some_and(|p| p.kind == Kind::Reference)
+}
+
+/// The unit of the CPU-time groups (`*-cpu`).
+const CPU_UNIT: &str = "CPU ns/KiB";
+
+/// Plain copy loops a user would write instead: every splice-pool table also compares with them.
+const LOOPS: &[&str] = &["read-write-64k", "tokio-copy-bidirectional"];
+
 /// References shown without a ratio column (a ratio to doing nothing means nothing).
-const NO_RATIO: &[&str] = &["call-floor"];
+const NO_RATIO: &[&str] = &["call-floor", "precomputed-floor"];
 
 fn param_key(p: &str) -> (u8, f64, String) {
     match magnitude(p) {
@@ -174,16 +189,20 @@ fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
         });
         params.dedup();
         let functions: BTreeSet<&str> = es.iter().map(|e| e.function.as_str()).collect();
-        let ours: Vec<String> =
-            functions.iter().filter(|f| is_ours(&crate_name, f)).map(|f| f.to_string()).collect();
+        let ours: Vec<String> = functions
+            .iter()
+            .filter(|f| is_ours(&crate_name, group, f))
+            .map(|f| f.to_string())
+            .collect();
         let headline: Vec<String> =
             if ours.contains(&crate_name) { vec![crate_name.clone()] } else { ours.clone() };
         let (references, peers): (Vec<String>, Vec<String>) = functions
             .iter()
-            .filter(|f| !is_ours(&crate_name, f))
+            .filter(|f| !is_ours(&crate_name, group, f))
             .map(|f| f.to_string())
-            .partition(|f| REFERENCES.contains(&f.as_str()));
+            .partition(|f| is_reference(f));
         let unit = match es[0].throughput {
+            Throughput::Bytes(_) if group.ends_with("-cpu") => CPU_UNIT,
             Throughput::Bytes(_) => "GB/s",
             Throughput::Elements(_) => "Melem/s",
             Throughput::None => "time",
@@ -208,6 +227,11 @@ fn tables(entries: &[Entry]) -> Vec<Table<'_>> {
 }
 
 impl Table<'_> {
+    /// Peers that also get a ratio column of their own: the plain loops a user would write.
+    fn loops(&self) -> impl Iterator<Item = &String> {
+        self.peers.iter().filter(|p| LOOPS.contains(&p.as_str()))
+    }
+
     fn ratio_references(&self) -> impl Iterator<Item = &String> {
         self.references.iter().filter(|r| !NO_RATIO.contains(&r.as_str()))
     }
@@ -220,9 +244,19 @@ impl Table<'_> {
         self.cells.get(&(function, param.to_owned())).copied()
     }
 
+    /// What the table shows and plots for `e`: time, CPU time per KiB, or a speed.
+    fn value(&self, e: &Entry) -> f64 {
+        match self.unit {
+            "time" => e.median_ns,
+            CPU_UNIT => 1024.0 / e.speed(),
+            _ => e.speed(),
+        }
+    }
+
     fn show(&self, e: &Entry) -> String {
         match self.unit {
             "time" => show_time(e.median_ns),
+            CPU_UNIT => format!("{:.1}", self.value(e)),
             _ => format!("{:.3}", e.speed()),
         }
     }
@@ -238,15 +272,16 @@ impl Table<'_> {
         Some((ours.speed() / best.0, best.1))
     }
 
-    fn header(&self) -> Vec<String> {
+    fn header(&self, lock: &str) -> Vec<String> {
         let first = if self.params.iter().all(|p| p == "-") { "".into() } else { "size".into() };
         let mut h = vec![first];
-        h.extend(self.columns().cloned());
+        h.extend(self.columns().map(|f| with_version(f, lock)));
         for o in &self.headline {
             if !self.peers.is_empty() {
                 h.push(format!("{o} / best peer"));
             }
             h.extend(self.ratio_references().map(|r| format!("{o} / {r}")));
+            h.extend(self.loops().map(|r| format!("{o} / {r}")));
         }
         h
     }
@@ -266,7 +301,7 @@ impl Table<'_> {
                                 .map_or("—".into(), |(r, who)| format!("{r:.2}× ({who})")),
                         );
                     }
-                    for r in self.ratio_references() {
+                    for r in self.ratio_references().chain(self.loops()) {
                         let pair = self.cell(o, p).zip(self.cell(r, p));
                         row.push(pair.map_or("—".into(), |(a, b)| {
                             format!("{:.2}×", a.speed() / b.speed())
@@ -278,6 +313,39 @@ impl Table<'_> {
             .collect()
     }
 
+    /// The rows of `section` where a headline implementation of ours is slower than the best
+    /// peer.
+    fn losses(&self, section: &str) -> Vec<Loss> {
+        let mut out = Vec::new();
+        for o in &self.headline {
+            for p in &self.params {
+                let Some((r, who)) = self.ratio(o, p) else { continue };
+                if r >= 1.0 {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (self.cell(o, p), self.cell(who, p)) else { continue };
+                out.push(Loss {
+                    ratio: r,
+                    section: section.to_owned(),
+                    group: self.group.clone(),
+                    ours: o.clone(),
+                    param: p.clone(),
+                    ours_value: self.show_unit(a),
+                    peer: who.to_owned(),
+                    peer_value: self.show_unit(b),
+                });
+            }
+        }
+        out
+    }
+
+    fn show_unit(&self, e: &Entry) -> String {
+        match self.unit {
+            "time" => self.show(e),
+            u => format!("{} {u}", self.show(e)),
+        }
+    }
+
     fn slug(&self) -> String {
         self.group.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
     }
@@ -285,6 +353,12 @@ impl Table<'_> {
     fn caption(&self) -> String {
         match self.unit {
             "time" => format!("`{}`: median time per operation (lower is better)", self.group),
+            CPU_UNIT => format!(
+                "`{}`: CPU time (user + system, `getrusage(RUSAGE_THREAD)`) of the copying \
+                 thread in ns per KiB moved (lower is better); ratios compare CPU per byte \
+                 (> 1: ours uses less)",
+                self.group
+            ),
             u => format!("`{}`: median throughput in {u} (higher is better)", self.group),
         }
     }
@@ -312,11 +386,195 @@ fn show_time(ns: f64) -> String {
     }
 }
 
+/// A column's name with the version of the peer's package from `Cargo.lock`:
+/// `xxh3-64 (xxhash-rust 0.8.21)`, `num-bigint 0.5.1`.
+fn with_version(function: &str, lock: &str) -> String {
+    let Some(p) = plan::peer_of(function).filter(|p| !p.package.is_empty()) else {
+        return function.to_owned();
+    };
+    match plan::locked_version(lock, p.package, p.version) {
+        Some(v) if function == p.package => format!("{function} {v}"),
+        Some(v) => format!("{function} ({} {v})", p.package),
+        None => function.to_owned(),
+    }
+}
+
+/// One section of the report: a heading, lines about how it was measured, its tables.
+struct Section<'a> {
+    /// Anchor and the tier's name in the summary (`default`, `x86-64-v3`, `native`).
+    name: String,
+    title: String,
+    about: Vec<String>,
+    entries: Vec<Entry>,
+    /// Crates to show (in report order); the headline shows every crate.
+    crates: Vec<&'a str>,
+    plots: bool,
+}
+
+/// A row where ours is slower than the best peer.
+struct Loss {
+    ratio: f64,
+    section: String,
+    group: String,
+    ours: String,
+    param: String,
+    ours_value: String,
+    peer: String,
+    peer_value: String,
+}
+
+/// The sections: the default build, then each tier with its processes' rows and the shared rows
+/// of the default build.
+fn sections<'a>(runs: &BTreeMap<String, Vec<Entry>>, cx: &'a Context) -> Vec<Section<'a>> {
+    let empty = Vec::new();
+    let default = runs.get("default").unwrap_or(&empty);
+    let probe = |name: &str| cx.probes.get(name).cloned().unwrap_or_default();
+    let mut out = vec![Section {
+        name: "default".into(),
+        title: "Default build (headline)".into(),
+        about: vec![
+            "What a `cargo add` user gets: no `RUSTFLAGS`, cargo's default bench profile (no \
+             LTO, 16 codegen units; criterion and its own dependencies, which are not timed, at \
+             `opt-level=1` to build faster), run-time dispatch, no cap."
+                .into(),
+            backends_line(&probe("default")),
+            glibc_line(&probe("default")),
+        ],
+        entries: default.clone(),
+        crates: super::BENCHES.to_vec(),
+        plots: true,
+    }];
+    for tier in plan::TIERS {
+        let cap = runs.get(&format!("cap-{}", tier.name)).unwrap_or(&empty);
+        let built = runs.get(&format!("build-{}", tier.name)).unwrap_or(&empty);
+        let mut entries: Vec<Entry> = cap.iter().chain(built).cloned().collect();
+        let present: BTreeSet<(String, String)> =
+            entries.iter().map(|e| (e.group.clone(), e.function.clone())).collect();
+        let native = tier.name == "native";
+        for e in default {
+            let krate = e.group.split('/').next().unwrap_or("");
+            if !plan::TIERED.contains(&krate)
+                || is_ours(krate, &e.group, &e.function)
+                || present.contains(&(e.group.clone(), e.function.clone()))
+            {
+                continue;
+            }
+            let suffix = match plan::peer_of(&e.function).map(|p| p.kind) {
+                Some(Kind::Shared) | None => " (shared)",
+                // simdutf is not in the native build (C++, and it picks its kernel at run
+                // time): its uncapped rows are the headline's.
+                Some(_) if native => " (default build)",
+                Some(_) => continue,
+            };
+            let mut e = e.clone();
+            e.function += suffix;
+            entries.push(e);
+        }
+        let ours_from = if native {
+            format!("ours and the compile-time peers: `RUSTFLAGS=\"{}\"`", tier.build.rustflags)
+        } else {
+            format!(
+                "ours: the default build with `NAB_MAX_ISA={}`; the peers that pick their \
+                 kernel at compile time: `RUSTFLAGS=\"{}\"`{}",
+                tier.name,
+                tier.build.rustflags,
+                if tier.avx2_peers {
+                    "; base64-simd, base64 0.23 and memchr (run-time dispatch, AVX2 at most) as \
+                     they are"
+                } else {
+                    "; no base64-simd, base64 0.23 or memchr rows (their run-time dispatch \
+                     cannot be held to v2)"
+                }
+            )
+        };
+        let probe_name =
+            if native { "build-native".to_string() } else { format!("cap-{}", tier.name) };
+        let p = probe(&probe_name);
+        let uncapped = probe("default");
+        let mut stuck: Vec<&str> = plan::TIERED
+            .iter()
+            .copied()
+            .filter(|c| !native && p.contains_key(*c) && p.get(*c) == uncapped.get(*c))
+            .collect();
+        // A cap at or above what a crate has changes nothing (memops has no AVX-512 VBMI...):
+        // only a v2 cap must move every crate.
+        if tier.name != "x86-64-v2" {
+            stuck.clear();
+        }
+        let warning = if stuck.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "**Warning**: under `NAB_MAX_ISA={}` these crates kept their uncapped backend, \
+                 so their rows here are not capped: {}.",
+                tier.name,
+                stuck.join(", ")
+            )
+        };
+        out.push(Section {
+            name: tier.name.into(),
+            title: format!("Tier {}", tier.name),
+            about: vec![
+                format!("{}.", tier.about),
+                ours_from + ".",
+                format!(
+                    "glibc: `GLIBC_TUNABLES={}`; simdutf: `SIMDUTF_FORCE_IMPLEMENTATION={}`; \
+                     `(shared)`: the default build's row (GMP, malachite, num-bigint, dashu, \
+                     foldhash gain nothing from the tier).",
+                    tier.glibc_tunables.unwrap_or("(unset)"),
+                    tier.simdutf.unwrap_or("(unset)")
+                ),
+                backends_line(&p),
+                glibc_line(&p),
+                warning,
+            ],
+            entries,
+            crates: plan::TIERED.to_vec(),
+            plots: false,
+        });
+    }
+    out
+}
+
+fn backends_line(probe: &BTreeMap<String, String>) -> String {
+    let list: Vec<String> =
+        plan::TIERED.iter().filter_map(|c| probe.get(*c).map(|b| format!("{c} `{b}`"))).collect();
+    if list.is_empty() {
+        "Our backends: (not reported)".into()
+    } else {
+        format!("Our backends: {}.", list.join(", "))
+    }
+}
+
+fn glibc_line(probe: &BTreeMap<String, String>) -> String {
+    let list: Vec<String> = probe
+        .iter()
+        .filter_map(|(k, v)| k.strip_prefix("glibc.").map(|f| format!("{f} → `{v}`")))
+        .collect();
+    if list.is_empty() {
+        "glibc variants: (not reported)".into()
+    } else {
+        format!(
+            "glibc variants that ran (IFUNCs resolved in the bench's environment): {}.",
+            list.join(", ")
+        )
+    }
+}
+
+/// Peers the benches cannot take at their latest version, and why.
+const NOT_UPDATED: &str = "rug 1.19 / gmp-mpfr-sys 1.5 (latest 1.30 / 1.7): gmp-mpfr-sys 1.6+ \
+with `use-system-libs` accepts only GMP 6.3 and Debian 12 has 6.2.1 (building the bundled GMP \
+instead takes minutes), so GMP is Debian's 6.2.1. base64 0.22 is kept beside \
+0.23 on purpose (the most used version; 0.23's `Simd` engine is its own column).";
+
 /// Writes `index.md`, `index.html` and the plots into `out`; returns the Markdown path.
-pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, String> {
+pub fn write(
+    out: &Path,
+    runs: &BTreeMap<String, Vec<Entry>>,
+    cx: &Context,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let tables = tables(entries);
-    let crates: BTreeSet<&str> = tables.iter().map(|t| t.crate_name.as_str()).collect();
+    let sections = sections(runs, cx);
     let mut md = String::from("# Benchmark report\n\n");
     let mut html = String::from(HTML_HEAD);
     html += "<h1>Benchmark report</h1>\n<table class=machine>\n";
@@ -330,68 +588,156 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
         "<tr><th>command</th><td><code>{}</code></td></tr>\n</table>",
         esc(&cx.command)
     );
-    md += "Ratios are ours / best peer at the same size, as speeds (> 1: ours is faster); \
-           `memcpy`, `rep-movsb`, `rep-stosb` and `call-floor` (the harness calling a function that \
-           does nothing) are yardsticks, not peers. Per-backend variants of ours \
-           (`<crate>-<backend>`) are shown without ratios. \
-           Every number is a criterion median from this run.\n";
-    html += "<p>Ratios are ours / best peer at the same size, as speeds (&gt; 1: ours is \
-             faster); <code>memcpy</code>, <code>rep-movsb</code>, <code>rep-stosb</code> and \
-             <code>call-floor</code> (the harness calling a function that does nothing) are \
-             yardsticks, not peers. \
-             Per-backend variants of ours (<code>&lt;crate&gt;-&lt;backend&gt;</code>) are shown \
-             without ratios. Every number is a criterion median from this run.</p>\n";
-    for krate in crates {
-        let backend = cx.backends.get(krate).map_or("(not reported)", String::as_str);
-        let _ = writeln!(md, "\n## {krate}\n\nbackend: `{backend}`\n");
-        let _ = writeln!(
-            html,
-            "<h2>{}</h2>\n<p>backend: <code>{}</code></p>",
-            esc(krate),
-            esc(backend)
+    let intro = "Ratios are ours / best peer at the same size and tier, as speeds (> 1: ours is \
+                 faster); `memcpy`, `rep-movsb`, `rep-stosb`, `call-floor` (the harness \
+                 calling a function that does nothing) and `precomputed-floor` (a map lookup \
+                 with the hash precomputed) are yardsticks, not peers. Per-backend \
+                 variants of ours (`<crate>-<backend>`) are shown without ratios. Every number \
+                 is a criterion median from this run; the machine's load average (above) is \
+                 read when the report is written.";
+    let _ = writeln!(md, "{intro}\n");
+    let _ = writeln!(html, "<p>{}</p>", md_inline(intro));
+    for f in &cx.failed {
+        let _ = writeln!(md, "**Failed**: {f}\n");
+        let _ = writeln!(html, "<p><b>Failed</b>: {}</p>", esc(f));
+    }
+    let unclassified: BTreeSet<&str> = runs
+        .values()
+        .flatten()
+        .filter(|e| {
+            let krate = e.group.split('/').next().unwrap_or("");
+            plan::TIERED.contains(&krate)
+                && !is_ours(krate, &e.group, &e.function)
+                && plan::peer_of(&e.function).is_none()
+        })
+        .map(|e| e.function.as_str())
+        .collect();
+    if !unclassified.is_empty() {
+        let line = format!(
+            "Peers that `xtask/src/bench/plan.rs` does not classify (their tier rows are the \
+             default build's, marked shared): {}.",
+            unclassified.into_iter().collect::<Vec<_>>().join(", ")
         );
-        for t in tables.iter().filter(|t| t.crate_name == krate) {
-            let (header, rows) = (t.header(), t.rows());
-            let _ = writeln!(md, "### {}\n\n{}\n", t.group, t.caption());
-            let _ = writeln!(md, "| {} |", header.join(" | "));
-            let _ = writeln!(md, "|{}", "---|".repeat(header.len()));
-            for r in &rows {
-                let _ = writeln!(md, "| {} |", r.join(" | "));
+        let _ = writeln!(md, "{line}\n");
+        let _ = writeln!(html, "<p>{}</p>", md_inline(&line));
+    }
+    let _ = writeln!(md, "Peers not at their latest version: {NOT_UPDATED}\n");
+    let _ = writeln!(html, "<p>Peers not at their latest version: {}</p>", md_inline(NOT_UPDATED));
+    html += "<p>Sections: <a href=\"#losses\">where we lose</a>";
+    for s in &sections {
+        let _ = write!(html, " · <a href=\"#{}\">{}</a>", s.name, esc(&s.title));
+    }
+    html += "</p>\n";
+
+    // Render every section first: the summary of losses comes from their tables.
+    let mut losses = Vec::new();
+    let mut body_md = String::new();
+    let mut body_html = String::new();
+    for s in &sections {
+        let tables = tables(&s.entries);
+        let _ = writeln!(body_md, "\n## {}\n", s.title);
+        let _ = writeln!(body_html, "<h2 id=\"{}\">{}</h2>", s.name, esc(&s.title));
+        for line in s.about.iter().filter(|l| !l.is_empty()) {
+            let _ = writeln!(body_md, "{line}\n");
+            let _ = writeln!(body_html, "<p>{}</p>", md_inline(&line.replace("**", "")));
+        }
+        for krate in &s.crates {
+            let ts: Vec<&Table> = tables.iter().filter(|t| t.crate_name == *krate).collect();
+            if ts.is_empty() {
+                continue;
             }
-            let _ = writeln!(
-                html,
-                "<h3>{}</h3>\n<p>{}</p>\n<table><tr>{}</tr>",
-                esc(&t.group),
-                esc(&t.caption().replace('`', "")),
-                header.iter().map(|h| format!("<th>{}</th>", esc(h))).collect::<String>()
-            );
-            for r in &rows {
+            let _ = writeln!(body_md, "\n### {krate} ({})\n", s.name);
+            let _ = writeln!(body_html, "<h3>{} ({})</h3>", esc(krate), esc(&s.name));
+            for t in ts {
+                losses.extend(t.losses(&s.name));
+                let (header, rows) = (t.header(&cx.lock), t.rows());
+                let _ = writeln!(body_md, "#### {}\n\n{}\n", t.group, t.caption());
+                let _ = writeln!(body_md, "| {} |", header.join(" | "));
+                let _ = writeln!(body_md, "|{}", "---|".repeat(header.len()));
+                for r in &rows {
+                    let _ = writeln!(body_md, "| {} |", r.join(" | "));
+                }
                 let _ = writeln!(
-                    html,
-                    "<tr>{}</tr>",
-                    r.iter().map(|c| format!("<td>{}</td>", esc(c))).collect::<String>()
+                    body_html,
+                    "<h4>{}</h4>\n<p>{}</p>\n<table><tr>{}</tr>",
+                    esc(&t.group),
+                    esc(&t.caption().replace('`', "")),
+                    header.iter().map(|h| format!("<th>{}</th>", esc(h))).collect::<String>()
+                );
+                for r in &rows {
+                    let _ = writeln!(
+                        body_html,
+                        "<tr>{}</tr>",
+                        r.iter()
+                            .map(|c| format!("<td{}>{}</td>", cell_class(c), esc(c)))
+                            .collect::<String>()
+                    );
+                }
+                body_html += "</table>\n";
+                if s.plots && t.plottable() {
+                    let svg = plot(t);
+                    let name = format!("{}.svg", t.slug());
+                    std::fs::write(out.join(&name), &svg).map_err(|e| format!("{name}: {e}"))?;
+                    let _ = writeln!(body_md, "\n![{}]({name})", t.group);
+                    let _ = writeln!(body_html, "<div class=plot>{svg}</div>");
+                }
+                body_md += "\n";
+            }
+        }
+        if s.name == "default" {
+            for (krate, why) in &cx.skipped {
+                let _ = writeln!(body_md, "\n### {krate}\n\nNot measured on this machine: {why}\n");
+                let _ = writeln!(
+                    body_html,
+                    "<h3>{}</h3>\n<p>Not measured on this machine: {}</p>",
+                    esc(krate),
+                    esc(why)
                 );
             }
-            html += "</table>\n";
-            if t.plottable() {
-                let svg = plot(t);
-                let name = format!("{}.svg", t.slug());
-                std::fs::write(out.join(&name), &svg).map_err(|e| format!("{name}: {e}"))?;
-                let _ = writeln!(md, "\n![{}]({name})", t.group);
-                let _ = writeln!(html, "<div class=plot>{svg}</div>");
-            }
-            md += "\n";
         }
     }
-    for (krate, why) in &cx.skipped {
-        let _ = writeln!(md, "\n## {krate}\n\nNot measured on this machine: {why}\n");
+
+    losses.sort_by(|a, b| a.ratio.partial_cmp(&b.ratio).unwrap_or(std::cmp::Ordering::Equal));
+    let _ = writeln!(
+        md,
+        "## Where we lose\n\n{} rows where ours is slower than the best peer of the same \
+         section, slowest first.\n",
+        losses.len()
+    );
+    let _ = writeln!(
+        html,
+        "<h2 id=losses>Where we lose</h2>\n<p>{} rows where ours is slower than the best peer \
+         of the same section, slowest first.</p>",
+        losses.len()
+    );
+    let head = ["ratio", "section", "table", "ours", "size", "ours", "best peer", "peer"];
+    let _ = writeln!(md, "| {} |\n|{}", head.join(" | "), "---|".repeat(head.len()));
+    let _ = writeln!(
+        html,
+        "<table class=losses><tr>{}</tr>",
+        head.iter().map(|h| format!("<th>{h}</th>")).collect::<String>()
+    );
+    for l in &losses {
+        let row = [
+            format!("{:.2}×", l.ratio),
+            l.section.clone(),
+            l.group.clone(),
+            l.ours.clone(),
+            show_param(&l.param),
+            l.ours_value.clone(),
+            l.peer.clone(),
+            l.peer_value.clone(),
+        ];
+        let _ = writeln!(md, "| {} |", row.join(" | "));
         let _ = writeln!(
             html,
-            "<h2>{}</h2>\n<p>Not measured on this machine: {}</p>",
-            esc(krate),
-            esc(why)
+            "<tr>{}</tr>",
+            row.iter().map(|c| format!("<td>{}</td>", esc(c))).collect::<String>()
         );
     }
+    html += "</table>\n";
+    md += &body_md;
+    html += &body_html;
     html += "</body></html>\n";
     let md_path = out.join("index.md");
     std::fs::write(&md_path, md).map_err(|e| format!("{}: {e}", md_path.display()))?;
@@ -400,12 +746,36 @@ pub fn write(out: &Path, entries: &[Entry], cx: &Context) -> Result<PathBuf, Str
     Ok(md_path)
 }
 
+/// Best-peer ratio cells (`0.85× (peer)`) are marked in the HTML: below 1 red, else green.
+fn cell_class(c: &str) -> &'static str {
+    let Some((r, peer)) = c.split_once('×') else { return "" };
+    match r.trim().parse::<f64>() {
+        Ok(r) if peer.contains('(') && r < 1.0 => " class=lose",
+        Ok(_) if peer.contains('(') => " class=win",
+        _ => "",
+    }
+}
+
+/// Markdown's inline code spans as HTML, the rest escaped.
+fn md_inline(s: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", esc(part));
+        } else {
+            out += &esc(part);
+        }
+    }
+    out
+}
+
 const HTML_HEAD: &str = "<!doctype html>\n<html><head><meta charset=utf-8>\
 <title>Benchmark report</title><style>\
 body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}\
 table{border-collapse:collapse;margin:.5em 0 1em}\
 th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right;font-size:.9em}\
 th{background:#f3f3f3}table.machine td,table.machine th{text-align:left}\
+td.lose{background:#fde0dc}td.win{background:#e3f4e1}\
 .plot{margin-bottom:2em}</style></head><body>\n";
 
 fn esc(s: &str) -> String {
@@ -426,7 +796,7 @@ fn plot(t: &Table) -> String {
     let values: Vec<f64> = t
         .columns()
         .flat_map(|f| t.params.iter().filter_map(move |p| t.cell(f, p)))
-        .map(|e| if t.unit == "time" { e.median_ns } else { e.speed() })
+        .map(|e| t.value(e))
         .filter(|v| *v > 0.0)
         .collect();
     let (vmin, vmax) = values.iter().fold((f64::MAX, 0f64), |(a, b), v| (a.min(*v), b.max(*v)));
@@ -500,7 +870,7 @@ fn plot(t: &Table) -> String {
             .iter()
             .filter_map(|p| {
                 let e = t.cell(f, p)?;
-                let v = if t.unit == "time" { e.median_ns } else { e.speed() };
+                let v = t.value(e);
                 let x = magnitude(p)?;
                 (v > 0.0).then(|| format!("{:.1},{:.1}", px(x), py(v)))
             })
@@ -572,7 +942,7 @@ mod tests {
         let rows = t.rows();
         assert_eq!(rows[1][0], "1 KiB");
         assert_eq!(
-            t.header(),
+            t.header(""),
             [
                 "size",
                 "b64",
@@ -611,6 +981,6 @@ mod tests {
     fn a_group_without_peers_has_no_ratio_column() {
         let es = vec![entry("nabhash/v1-backends", "vaes512", 64, 2.0)];
         let t = &tables(&es)[0];
-        assert_eq!(t.header(), ["size", "vaes512"]);
+        assert_eq!(t.header(""), ["size", "vaes512"]);
     }
 }
