@@ -214,11 +214,13 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
     jobs
 }
 
-/// How many jobs run at once: `XTASK_JOBS`, or the number of CPUs (at least 2, so that a build
-/// always overlaps an emulation).
+/// How many jobs run at once: `XTASK_JOBS`, or one more than the number of CPUs (at least 2,
+/// so that a build always overlaps an emulation). One more, because a job rarely keeps every
+/// core busy: an emulated test binary often ends on one thread, a build on its last crate or
+/// its link.
 fn parallel_jobs() -> usize {
     std::env::var("XTASK_JOBS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or_else(
-        || std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get).max(2),
+        || std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get) + 1,
     )
 }
 
