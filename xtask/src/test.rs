@@ -622,7 +622,9 @@ fn miri_cmds() -> Vec<Command> {
 /// The `cargo test` of a cross row (with `--no-run`: its build), and its summary row.
 fn cross_cmd(r: &Run, opts: &Options, build_only: bool) -> (Command, Row) {
     let t = matrix::target(r.target);
-    let report = report_file(&format!("{}-{}", t.arch, r.cpu.replace([',', '='], "_")));
+    // Rows of one build can run at the same time: the name holds CPU model and flags.
+    let flags: String = r.rustflags.chars().filter(char::is_ascii_alphanumeric).collect();
+    let report = report_file(&format!("{}-{}-{flags}", t.arch, r.cpu.replace([',', '='], "_")));
     let mut cmd = if t.build_std { nightly_cargo() } else { cargo() };
     cmd.arg("test");
     if t.build_std {
