@@ -148,6 +148,28 @@ impl fmt::Debug for Features {
     }
 }
 
+/// Calls `$m!` with every x86_64 feature this crate knows, as `"target_feature name" =>
+/// CONSTANT` pairs: the one list that [`compile_time`] and the test against std's detection
+/// share.
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_target_features {
+    ($m:ident) => {
+        $m!(
+            "sse3" => SSE3, "ssse3" => SSSE3, "sse4.1" => SSE4_1, "sse4.2" => SSE4_2,
+            "popcnt" => POPCNT, "cmpxchg16b" => CX16, "aes" => AES, "pclmulqdq" => PCLMULQDQ,
+            "avx" => AVX, "avx2" => AVX2, "bmi1" => BMI1, "bmi2" => BMI2, "f16c" => F16C,
+            "fma" => FMA, "lzcnt" => LZCNT, "movbe" => MOVBE, "adx" => ADX,
+            "avx512f" => AVX512F, "avx512bw" => AVX512BW, "avx512cd" => AVX512CD,
+            "avx512dq" => AVX512DQ, "avx512vl" => AVX512VL, "avx512vbmi" => AVX512VBMI,
+            "avx512vbmi2" => AVX512VBMI2, "avx512ifma" => AVX512IFMA, "vaes" => VAES,
+            "vpclmulqdq" => VPCLMULQDQ, "gfni" => GFNI, "sha" => SHA,
+        )
+    };
+}
+// For the test in lib.rs that checks each feature against std's detection.
+#[cfg(all(target_arch = "x86_64", test))]
+pub(crate) use x86_target_features;
+
 /// Builds [`Features::COMPILE_TIME`] from `cfg!(target_feature)`.
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
@@ -164,16 +186,7 @@ const fn compile_time() -> Features {
     }
     #[cfg(target_arch = "x86_64")]
     {
-        on!(
-            "sse3" => SSE3, "ssse3" => SSSE3, "sse4.1" => SSE4_1, "sse4.2" => SSE4_2,
-            "popcnt" => POPCNT, "cmpxchg16b" => CX16, "aes" => AES, "pclmulqdq" => PCLMULQDQ,
-            "avx" => AVX, "avx2" => AVX2, "bmi1" => BMI1, "bmi2" => BMI2, "f16c" => F16C,
-            "fma" => FMA, "lzcnt" => LZCNT, "movbe" => MOVBE, "adx" => ADX,
-            "avx512f" => AVX512F, "avx512bw" => AVX512BW, "avx512cd" => AVX512CD,
-            "avx512dq" => AVX512DQ, "avx512vl" => AVX512VL, "avx512vbmi" => AVX512VBMI,
-            "avx512vbmi2" => AVX512VBMI2, "avx512ifma" => AVX512IFMA, "vaes" => VAES,
-            "vpclmulqdq" => VPCLMULQDQ, "gfni" => GFNI, "sha" => SHA,
-        );
+        x86_target_features!(on);
     }
     #[cfg(target_arch = "aarch64")]
     {

@@ -256,16 +256,7 @@ mod tests {
                 );)*
             };
         }
-        check!(
-            "sse3" => SSE3, "ssse3" => SSSE3, "sse4.1" => SSE4_1, "sse4.2" => SSE4_2,
-            "popcnt" => POPCNT, "cmpxchg16b" => CX16, "aes" => AES, "pclmulqdq" => PCLMULQDQ,
-            "avx" => AVX, "avx2" => AVX2, "bmi1" => BMI1, "bmi2" => BMI2, "f16c" => F16C,
-            "fma" => FMA, "lzcnt" => LZCNT, "movbe" => MOVBE, "adx" => ADX,
-            "avx512f" => AVX512F, "avx512bw" => AVX512BW, "avx512cd" => AVX512CD,
-            "avx512dq" => AVX512DQ, "avx512vl" => AVX512VL, "avx512vbmi" => AVX512VBMI,
-            "avx512vbmi2" => AVX512VBMI2, "avx512ifma" => AVX512IFMA, "vaes" => VAES,
-            "vpclmulqdq" => VPCLMULQDQ, "gfni" => GFNI, "sha" => SHA,
-        );
+        crate::features::x86_target_features!(check);
     }
 
     #[cfg(miri)]
