@@ -64,17 +64,18 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
             "1000",
         ],
         // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~800 benchmarks of the
-        // headline would take two hours by themselves; 0.5 s + 2 s per benchmark keeps them
-        // near 35 minutes. Groups that set their own times keep them.
+        // headline would take two hours by themselves; 0.3 s + 1.5 s per benchmark keeps them
+        // near 25 minutes, which leaves the whole run well inside its 90-minute budget.
+        // Groups that set their own times keep them.
         (false, true) => {
-            &["--warm-up-time", "0.5", "--measurement-time", "2", "--nresamples", "10000"]
+            &["--warm-up-time", "0.3", "--measurement-time", "1.5", "--nresamples", "10000"]
         }
-        // The tier processes time ~1700 benchmarks between them: about 1 s each.
+        // The tier processes time ~1700 benchmarks between them: about 0.6 s each.
         (false, false) => &[
             "--warm-up-time",
-            "0.2",
+            "0.1",
             "--measurement-time",
-            "0.5",
+            "0.4",
             "--sample-size",
             "30",
             "--nresamples",
