@@ -234,6 +234,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         miri: false,
         vm: false,
         gmp: true,
+        publish: false,
     })?;
     if let Some(v) = std::env::var_os("NAB_MAX_ISA") {
         eprintln!(

@@ -1,8 +1,8 @@
 //! `cargo xtask`: the workspace's automation (see README.md).
 //!
-//! - `cargo xtask test [--host] [--arch A]... [--vm] [--quick] [--keep-builds]`: lints and host
+//! - `cargo xtask test [--host] [--arch A]... [--vm] [--publish] [--quick] [--keep-builds]`: lints and host
 //!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
-//!   VM tests. With none of `--host/--arch/--vm` it runs everything. Installs what it needs.
+//!   VM tests, the publish checks. With none of `--host/--arch/--vm/--publish` it runs everything. Installs what it needs.
 //!   Deletes each cross build once it has run, unless `--keep-builds`.
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
 
@@ -20,9 +20,11 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--quick] [--keep-builds]
-        lints and host tests, the cross matrix under qemu-user, the kernel-VM tests;
-        with none of --host/--arch/--vm, all of them. Each cross build is deleted once it
+  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--publish] [--quick]
+       [--keep-builds]
+        lints and host tests, the cross matrix under qemu-user, the kernel-VM tests, the
+        publish checks (cargo package, docs.rs docs, MSRV build, off-Linux check);
+        with none of --host/--arch/--vm/--publish, all of them. Each cross build is deleted once it
         has run (a small disk holds the matrix) unless --keep-builds. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
   vm-test [--quick] [--bench]
@@ -90,6 +92,7 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
         host: false,
         archs: Vec::new(),
         vm: false,
+        publish: false,
         quick: false,
         keep_builds: false,
     };
@@ -98,6 +101,7 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
         match a.as_str() {
             "--host" => opts.host = true,
             "--vm" => opts.vm = true,
+            "--publish" => opts.publish = true,
             "--quick" => opts.quick = true,
             "--keep-builds" => opts.keep_builds = true,
             "--arch" => {
@@ -113,10 +117,11 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
             other => return Err(format!("unknown option `{other}` for test\n{USAGE}")),
         }
     }
-    if !opts.host && opts.archs.is_empty() && !opts.vm {
+    if !opts.host && opts.archs.is_empty() && !opts.vm && !opts.publish {
         opts.host = true;
         opts.archs.push("all".into());
         opts.vm = true;
+        opts.publish = true;
     }
     Ok(opts)
 }

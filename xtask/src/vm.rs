@@ -202,7 +202,7 @@ fn vmlinux(dir: &Path, k: &Kernel) -> Result<PathBuf, String> {
 
 /// Builds kcapi's tests statically and returns the executables.
 fn test_binaries(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let args = ["test", "-p", "kcapi", "--all-features", "--no-run"];
+    let args = ["test", "-p", "nab-kcapi", "--all-features", "--no-run"];
     static_executables(&dir.join("cargo"), &args, "")
 }
 

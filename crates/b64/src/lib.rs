@@ -73,6 +73,7 @@
 //! `decode_in_place` and the wrapped encodes into slices work. The error types implement
 //! `core::error::Error` (= `std::error::Error`) with or without `std`.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -85,8 +86,10 @@ mod encode;
 mod engine;
 mod error;
 mod portable;
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub mod read;
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub mod write;
 

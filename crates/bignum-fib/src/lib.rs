@@ -44,6 +44,7 @@
 //! Always at most what the CPU has. Features enabled at compile time win (a build with
 //! `-C target-cpu=x86-64-v3` keeps `mulx-adx` under any cap). aarch64's kernels use only the
 //! base ISA and stay under every cap.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
 mod dispatch;

@@ -53,6 +53,16 @@
 //!   they drop into code written against `digest::Digest`.
 //! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
 //!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
+//!
+//! # Platforms
+//!
+//! Linux only: `AF_ALG` is a Linux kernel interface. On every other target the crate compiles
+//! to nothing (as `splice-pool` does), so a portable program puts its kcapi code behind
+//! `#[cfg(target_os = "linux")]` and chooses its fallback at compile time rather than
+//! carrying handles that could only ever return an error. On Linux, a kernel built without
+//! `AF_ALG` (or without the algorithm) is a run-time [`Error::Unsupported`].
+#![cfg(target_os = "linux")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod aead;
 mod algorithms;
@@ -75,8 +85,10 @@ pub use hash::Hash;
 pub use rng::Rng;
 pub use skcipher::{Skcipher, Stream};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "aead")))]
 #[cfg(feature = "aead")]
 pub use aead_impls::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+#[cfg_attr(docsrs, doc(cfg(feature = "digest")))]
 #[cfg(feature = "digest")]
 pub use digest_impls::{Sha1, Sha256, Sha384, Sha512};
 

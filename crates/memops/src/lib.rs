@@ -79,7 +79,7 @@
 //!   feature the crate is `#![no_builtins]`, so the compiler cannot turn its loops into calls to
 //!   them. Only with the feature: LLVM does not inline a `no_builtins` function into a caller
 //!   without the attribute, so it would put a call between every caller and the kernels.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
 

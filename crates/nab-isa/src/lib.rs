@@ -70,7 +70,7 @@
 //!
 //! Miri cannot run `cpuid`: [`cpu`] is empty and only [`Features::COMPILE_TIME`] remains, so
 //! every crate takes its portable code.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 
 #[cfg(any(feature = "std", test))]
@@ -83,6 +83,7 @@ mod tier;
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub use cap::cap_warning;
 pub use cap::{Cap, CapDecided, ENV_VAR, cap, set_cap};

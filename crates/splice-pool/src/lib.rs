@@ -70,12 +70,13 @@
 //!   `SPLICE_F_NONBLOCK`.
 //!
 //! Linux only (and Android): the crate is empty elsewhere.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg(any(target_os = "linux", target_os = "android"))]
 
 mod copy;
 mod pool;
 mod sys;
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
