@@ -44,7 +44,8 @@
 //! riscv64 decides at compile time (Rust has no stable run-time detection there; `build.rs`
 //! reads `+v` from the flags because stable rustc hides the unstable `v` from
 //! `cfg(target_feature)`). `--cfg memops_backend="portable"` forces the portable backend; Miri
-//! uses it too. [`backends`] lists every backend the CPU supports, for tests and benches.
+//! uses it too. `backends()` lists every backend the CPU supports, for tests and benches
+//! (hidden from the docs: it is not part of the semver-stable API).
 //!
 //! # `NAB_MAX_ISA`
 //!
@@ -91,6 +92,7 @@ mod dispatch;
 use core::cmp::Ordering;
 use core::ops::Range;
 
+#[doc(hidden)]
 pub use dispatch::{Backend, backends};
 
 /// Copies `src` into `dst`.
