@@ -137,3 +137,9 @@ pub const fn encoded_len(n: usize, padding: bool) -> Option<usize> {
 pub const fn decoded_len_estimate(n: usize) -> usize {
     n / 4 * 3 + if n.is_multiple_of(4) { 0 } else { 3 }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

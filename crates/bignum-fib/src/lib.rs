@@ -90,3 +90,9 @@ pub fn fib_pair(n: u64) -> (Nat, Nat) {
 pub fn lucas(n: u64) -> Nat {
     fib::lucas(n)
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -108,3 +108,9 @@ const _: () = {
     assert_send::<Aead>();
     assert_send::<Rng>();
 };
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -231,3 +231,9 @@ pub unsafe fn memrchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
     // SAFETY: forwarded contract.
     unsafe { (dispatch::ops().memrchr)(p, n, byte) }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

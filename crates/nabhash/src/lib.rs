@@ -281,3 +281,9 @@ impl std::io::Write for Digest {
         Ok(())
     }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

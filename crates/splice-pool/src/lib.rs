@@ -82,3 +82,9 @@ pub mod tokio;
 
 pub use copy::{CopyError, CopyPath, CopyReport, copy, copy_bidirectional, copy_report};
 pub use pool::{Config, PipePool, PoolError, PooledPipe, Stats};
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
