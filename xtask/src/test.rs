@@ -903,6 +903,8 @@ fn stage_table(done: &[Done]) {
         cpu_total += cpu;
         let kind = if name.starts_with("build:") {
             "builds"
+        } else if name.starts_with("publish:") {
+            "publish checks"
         } else if d.row.is_some() {
             "test runs"
         } else {
