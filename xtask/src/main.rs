@@ -27,7 +27,8 @@ commands:
         (as root), rustup targets and nightly rust-src, and says what it installed.
   vm-test [--quick] [--bench]
         the kernel-VM tests only (same as `test --vm`): kcapi's tests in qemu-system-x86_64;
-        with --bench, kcapi's benches (against libkcapi) in the VM instead
+        with --bench, kcapi's benches (against libkcapi) in the VM instead;
+        XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
 ";

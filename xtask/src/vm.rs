@@ -385,6 +385,13 @@ fn init_script(tests: &[PathBuf], bench: bool, quick: bool) -> String {
         String::new()
     };
     let cases = if quick { VM_QUICK_CASES } else { VM_CASES };
+    // `XTASK_VM_FILTER=name`: each test binary runs only the tests whose name contains it
+    // (libtest's filter), for a quick look at a few tests; names are [A-Za-z0-9_:] only.
+    let filter: String = std::env::var("XTASK_VM_FILTER")
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
     let modules = MODULES.join(" ");
     let count = tests.len();
     format!(
@@ -403,7 +410,7 @@ echo "{MARK} start {count}"
 for t in $(ls /tests); do
     t=/tests/$t
     echo "{MARK} run $t"
-    $t --test-threads=1 --show-output
+    $t --test-threads=1 --show-output {filter}
     echo "{MARK} exit $? $t"
 done
 {bench_line}echo "{MARK} backend $(cat /tmp/backend-report 2>/dev/null)"

@@ -53,9 +53,32 @@ impl Hash {
     }
 
     /// Another handle on the same transform and key (`accept` again), for another thread.
-    /// It starts with an empty message.
+    /// It starts with an empty message; [`Hash::try_clone_state`] copies the message fed so far.
     pub fn try_clone(&self) -> Result<Self> {
         Ok(Hash { sock: self.sock.try_clone()?, out_len: self.out_len, pending: false })
+    }
+
+    /// Another handle that carries on from where this one is: the kernel copies the running
+    /// state (the message fed since the last finalize) into a new operation socket. Both
+    /// handles then go their own ways, as when a protocol forks a transcript hash.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), kcapi::Error> {
+    /// let mut transcript = kcapi::Hash::new("sha256")?;
+    /// transcript.update(b"client hello, server hello")?;
+    /// let mut fork = transcript.try_clone_state()?;
+    /// transcript.update(b", finished")?;
+    /// let so_far = fork.finalize()?; // sha256("client hello, server hello")
+    /// let all = transcript.finalize()?; // sha256("client hello, server hello, finished")
+    /// # assert_ne!(so_far, all);
+    /// # Ok(()) }
+    /// ```
+    pub fn try_clone_state(&self) -> Result<Self> {
+        Ok(Hash {
+            sock: self.sock.try_clone_state()?,
+            out_len: self.out_len,
+            pending: self.pending,
+        })
     }
 
     /// The digest size in bytes.
@@ -180,15 +203,16 @@ impl Hash {
 
     /// The digest of everything `reader` yields, appended to anything fed before.
     pub fn digest_reader<R: Read + ?Sized>(&mut self, reader: &mut R) -> Result<Vec<u8>> {
-        let mut buf = sys::Zeroing(vec![0u8; 64 * 1024]);
+        // What the reader yields may be secret (a key file): wiped when done.
+        let mut buf = zeroize::Zeroizing::new(vec![0u8; 64 * 1024]);
         loop {
-            let n = match reader.read(&mut buf.0) {
+            let n = match reader.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(Error::Io(e)),
             };
-            self.update_copy(&buf.0[..n])?;
+            self.update_copy(&buf[..n])?;
         }
         self.finalize()
     }

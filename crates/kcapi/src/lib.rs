@@ -49,10 +49,17 @@
 //!
 //! # Features
 //!
-//! - `digest`: RustCrypto `digest` 0.10 traits for `Sha1`, `Sha256`, `Sha384`, `Sha512`, so
-//!   they drop into code written against `digest::Digest`.
+//! - `digest`: RustCrypto `digest` 0.10 traits: `Digest` for `Sha1`, `Sha256`, `Sha384`,
+//!   `Sha512`, and `Mac` + `KeyInit` for `HmacSha1`...`HmacSha512` and `CmacAes128`/`192`/`256`,
+//!   so they drop into code written against `digest::Digest` or `digest::Mac` (`hmac`'s API).
+//!   `Clone` copies the running state ([`Hash::try_clone_state`]); the fallible constructors
+//!   are `try_new`, the traits' `Default`/`KeyInit` panic when the kernel lacks the algorithm.
 //! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
 //!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
+//! - `rand_core`: RustCrypto `rand_core` 0.6 `RngCore` + `CryptoRng` for [`Rng`].
+//!
+//! Copies of plaintext the crate makes are wiped (`zeroize`) when dropped; keys are never
+//! copied (they go from the caller's slice straight to the kernel).
 
 mod aead;
 mod algorithms;
@@ -78,7 +85,10 @@ pub use skcipher::{Skcipher, Stream};
 #[cfg(feature = "aead")]
 pub use aead_impls::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 #[cfg(feature = "digest")]
-pub use digest_impls::{Sha1, Sha256, Sha384, Sha512};
+pub use digest_impls::{
+    CmacAes128, CmacAes192, CmacAes256, HmacSha1, HmacSha256, HmacSha384, HmacSha512, Sha1, Sha256,
+    Sha384, Sha512,
+};
 
 /// Whether the kernel offers `AF_ALG` sockets at all: `Ok`, or [`Error::Unsupported`] (or
 /// another error) saying why not.

@@ -307,15 +307,6 @@ pub fn sendfile(
     Ok(n)
 }
 
-/// Overwrites `buf` with zeros in a way the optimiser cannot elide.
-pub fn wipe(buf: &mut [u8]) {
-    for b in buf.iter_mut() {
-        // SAFETY: `b` is a valid, aligned, exclusive reference.
-        unsafe { std::ptr::write_volatile(b, 0) };
-    }
-    std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
-}
-
 /// `readv` into several buffers in order.
 pub fn readv(fd: BorrowedFd<'_>, bufs: &mut [&mut [u8]]) -> io::Result<usize> {
     let iov: Vec<libc::iovec> = bufs
@@ -334,13 +325,4 @@ pub fn page_size() -> usize {
     // SAFETY: sysconf reads a constant of the running system.
     let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     if n > 0 { n as usize } else { 4096 }
-}
-
-/// A buffer of secrets, zeroed on drop.
-pub struct Zeroing(pub Vec<u8>);
-
-impl Drop for Zeroing {
-    fn drop(&mut self) {
-        wipe(&mut self.0);
-    }
 }
