@@ -57,6 +57,10 @@
 //! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
 //!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
 //! - `rand_core`: RustCrypto `rand_core` 0.6 `RngCore` + `CryptoRng` for [`Rng`].
+//! - `cipher`: RustCrypto `cipher` 0.4 traits for the kernel's `cbc(aes)` (`KeyIvInit` +
+//!   `BlockEncryptMut`/`BlockDecryptMut`: `Aes128CbcEnc`, `Aes128CbcDec`... as the `cbc`
+//!   crate's) and `ctr(aes)` (`KeyIvInit` + `StreamCipher`: `Aes128Ctr`... as `ctr`'s
+//!   `Ctr128BE`).
 //!
 //! Copies of plaintext the crate makes are wiped (`zeroize`) when dropped; keys are never
 //! copied (they go from the caller's slice straight to the kernel).
@@ -72,6 +76,8 @@ mod sys;
 
 #[cfg(feature = "aead")]
 mod aead_impls;
+#[cfg(feature = "cipher")]
+mod cipher_impls;
 #[cfg(feature = "digest")]
 mod digest_impls;
 
@@ -84,6 +90,11 @@ pub use skcipher::{Skcipher, Stream};
 
 #[cfg(feature = "aead")]
 pub use aead_impls::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+#[cfg(feature = "cipher")]
+pub use cipher_impls::{
+    Aes128CbcDec, Aes128CbcEnc, Aes128Ctr, Aes192CbcDec, Aes192CbcEnc, Aes192Ctr, Aes256CbcDec,
+    Aes256CbcEnc, Aes256Ctr,
+};
 #[cfg(feature = "digest")]
 pub use digest_impls::{
     CmacAes128, CmacAes192, CmacAes256, HmacSha1, HmacSha256, HmacSha384, HmacSha512, Sha1, Sha256,

@@ -170,7 +170,7 @@ impl Skcipher {
     }
 
     /// [`Self::crypt`] on one buffer: `sendmsg` copies each round in before it is overwritten.
-    fn crypt_in_place(
+    pub(crate) fn crypt_in_place(
         &mut self,
         mut ctrl: Option<Control<'_>>,
         buf: &mut [u8],

@@ -207,3 +207,122 @@ fn rng_core_fills_through_the_traits() {
     let mut empty = [0u8; 0];
     r.fill_bytes(&mut empty);
 }
+
+/// Encrypts then decrypts `pt` (whole blocks) with `E`/`D` in pieces cut at `cuts` (block
+/// counts), one block at a time for the first piece: the chaining across calls is the test.
+#[cfg(feature = "cipher")]
+fn cbc_pieces<E, D>(key: &[u8], iv: &[u8], pt: &[u8], cuts: &[usize]) -> (Vec<u8>, Vec<u8>)
+where
+    E: cipher::KeyIvInit + cipher::BlockEncryptMut<BlockSize = cipher::consts::U16>,
+    D: cipher::KeyIvInit + cipher::BlockDecryptMut<BlockSize = cipher::consts::U16>,
+{
+    use cipher::generic_array::GenericArray;
+    let blocks = |b: &[u8]| -> Vec<GenericArray<u8, cipher::consts::U16>> {
+        b.chunks(16).map(GenericArray::clone_from_slice).collect()
+    };
+    let flat = |v: Vec<GenericArray<u8, cipher::consts::U16>>| -> Vec<u8> {
+        v.iter().flat_map(|b| b.iter().copied()).collect()
+    };
+    let mut enc = E::new_from_slices(key, iv).unwrap();
+    let mut dec = D::new_from_slices(key, iv).unwrap();
+    let mut ct = blocks(pt);
+    let mut at = 0;
+    for (i, &cut) in cuts.iter().chain([&ct.len()]).enumerate() {
+        let piece = &mut ct[at..cut.max(at)];
+        if i == 0 {
+            for b in piece.iter_mut() {
+                enc.encrypt_block_mut(b);
+            }
+        } else {
+            enc.encrypt_blocks_mut(piece);
+        }
+        at = cut.max(at);
+    }
+    let mut back = ct.clone();
+    let mut at = 0;
+    for &cut in cuts.iter().chain([&back.len()]) {
+        // Separate input and output buffers (`InOutBuf` from two slices).
+        let input = back[at..cut.max(at)].to_vec();
+        dec.decrypt_blocks_b2b_mut(&input, &mut back[at..cut.max(at)]).unwrap();
+        at = cut.max(at);
+    }
+    (flat(ct), flat(back))
+}
+
+#[cfg(feature = "cipher")]
+#[test]
+fn cbc_matches_the_cbc_crate_across_calls() {
+    require_kernel!();
+    use cipher::{KeyIvInit, block_padding::NoPadding};
+    let iv = pattern(16, 50);
+    // Around the 256-block round trip of the backend, and one block at a time.
+    for (n, cuts) in [(1, vec![]), (3, vec![1, 2]), (300, vec![2, 258]), (600, vec![0, 256, 513])] {
+        let pt = pattern(n * 16, 51);
+        for kl in [16, 24, 32] {
+            let key = pattern(kl, 52);
+            let want = common::oracle::cbc_encrypt(&key, &iv, &pt);
+            let (ct, back) = match kl {
+                16 => cbc_pieces::<kcapi::Aes128CbcEnc, kcapi::Aes128CbcDec>(&key, &iv, &pt, &cuts),
+                24 => cbc_pieces::<kcapi::Aes192CbcEnc, kcapi::Aes192CbcDec>(&key, &iv, &pt, &cuts),
+                _ => cbc_pieces::<kcapi::Aes256CbcEnc, kcapi::Aes256CbcDec>(&key, &iv, &pt, &cuts),
+            };
+            assert!(ct == want, "cbc(aes) key {kl}, {n} blocks cut at {cuts:?}");
+            assert!(back == pt, "cbc(aes) decrypt key {kl}, {n} blocks cut at {cuts:?}");
+        }
+    }
+    // The padded one-shot helpers of the trait, and the cbc crate's own type as a peer.
+    let key = pattern(16, 53);
+    let enc = kcapi::Aes128CbcEnc::new_from_slices(&key, &iv).unwrap();
+    let ours = cipher::BlockEncryptMut::encrypt_padded_vec_mut::<cipher::block_padding::Pkcs7>(
+        enc,
+        b"seventeen bytes!!",
+    );
+    let theirs = cipher::BlockEncryptMut::encrypt_padded_vec_mut::<cipher::block_padding::Pkcs7>(
+        cbc::Encryptor::<aes::Aes128>::new_from_slices(&key, &iv).unwrap(),
+        b"seventeen bytes!!",
+    );
+    assert_eq!(ours, theirs);
+    let dec = kcapi::Aes128CbcDec::new_from_slices(&key, &iv).unwrap();
+    let pt = cipher::BlockDecryptMut::decrypt_padded_vec_mut::<NoPadding>(dec, &ours).unwrap();
+    assert_eq!(&pt[..17], b"seventeen bytes!!");
+    assert!(kcapi::Aes128CbcEnc::new_from_slices(&key[..15], &iv).is_err());
+    assert!(kcapi::Aes128CbcEnc::new_from_slices(&key, &iv[..12]).is_err());
+    assert!(matches!(kcapi::Aes256CbcDec::try_new(&[0; 31], &iv), Err(kcapi::Error::InvalidKey)));
+}
+
+#[cfg(feature = "cipher")]
+#[test]
+fn ctr_matches_the_ctr_crate_across_odd_calls() {
+    require_kernel!();
+    use cipher::{KeyIvInit, StreamCipher};
+    let iv = pattern(16, 54);
+    let data = pattern(70_000, 55);
+    // Calls of every length around a block, a partial block left over, and a large one.
+    let cuts = [0, 1, 2, 17, 32, 33, 48, 49, 100, 4099, 4100, 69_990, 70_000];
+    for kl in [16, 24, 32] {
+        let key = pattern(kl, 56);
+        let want = common::oracle::ctr(&key, &iv, &data);
+        let mut got = data.clone();
+        macro_rules! run {
+            ($t:ty) => {{
+                let mut c = <$t>::new_from_slices(&key, &iv).unwrap();
+                for w in cuts.windows(2) {
+                    if w[0] % 2 == 0 {
+                        c.apply_keystream(&mut got[w[0]..w[1]]);
+                    } else {
+                        // Separate input and output buffers.
+                        let input = got[w[0]..w[1]].to_vec();
+                        c.apply_keystream_b2b(&input, &mut got[w[0]..w[1]]).unwrap();
+                    }
+                }
+            }};
+        }
+        match kl {
+            16 => run!(kcapi::Aes128Ctr),
+            24 => run!(kcapi::Aes192Ctr),
+            _ => run!(kcapi::Aes256Ctr),
+        }
+        assert!(got == want, "ctr(aes) key {kl} cut at {cuts:?}");
+    }
+    assert!(kcapi::Aes128Ctr::new_from_slices(&[0; 16], &[0; 15]).is_err());
+}
