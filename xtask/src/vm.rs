@@ -401,6 +401,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
+# The loopback interface, for kcapi's service test (a TCP server and its clients).
+ip link set lo up || echo "{MARK} lo failed"
 for m in {modules}; do
     modprobe $m || echo "{MARK} modprobe $m failed"
 done
@@ -507,7 +509,7 @@ fn judge(serial: &str, finished: bool, tests: &[PathBuf], timeout: u64) -> VmRun
                 }
             } else if let Some(b) = rest.strip_prefix("backend") {
                 backends.extend(b.split_whitespace().map(str::to_string));
-            } else if rest.starts_with("modprobe") {
+            } else if rest.starts_with("modprobe") || rest.starts_with("lo failed") {
                 problems.push(rest.to_string());
             }
         }
