@@ -202,7 +202,8 @@ fn vmlinux(dir: &Path, k: &Kernel) -> Result<PathBuf, String> {
 
 /// Builds kcapi's tests statically and returns the executables.
 fn test_binaries(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let args = ["test", "-p", "kcapi", "--all-features", "--no-run"];
+    // `--tests`: the test targets only, not the examples (which `cargo test` also builds).
+    let args = ["test", "-p", "kcapi", "--all-features", "--tests", "--no-run"];
     static_executables(&dir.join("cargo"), &args, "")
 }
 
