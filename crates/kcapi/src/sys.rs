@@ -1,9 +1,10 @@
 //! The syscall layer: everything above it sees `OwnedFd`s, slices and `io::Result`s.
 //!
 //! nix makes the calls (`AlgAddr`, the `ALG_SET_*` socket options and control messages,
-//! `send`, `read`, `readv`, `splice`, `vmsplice`, `sendfile`, pipes); the crate's remaining
-//! `unsafe` is where nix stops: taking ownership of the descriptor `accept4` returns (nix
-//! gives a `RawFd`), and `vmsplice`'s contract on the lifetime of the pages it references.
+//! `send`, `read`, `readv`, `splice`, `vmsplice`, `sendfile`, pipes). The crate's one
+//! `unsafe` block is where nix stops: taking ownership of the descriptor `accept4` returns
+//! (nix 0.30 gives a `RawFd`). nix has no `MSG_MORE` flag: libc's value goes through
+//! `MsgFlags::from_bits_retain`.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
