@@ -3,6 +3,7 @@
 
 mod common;
 
+#[cfg(any(feature = "digest", feature = "cipher"))]
 use common::pattern;
 
 /// Prefix lengths for the clone tests: empty, around the 64- and 128-byte blocks, and past the
