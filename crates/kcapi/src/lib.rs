@@ -40,8 +40,9 @@
 //! - Keys are set on the transform before `accept` (afterwards the kernel answers `ENOKEY`).
 //! - An rng is seeded before its first read.
 //! - A wrong AEAD tag is [`Error::AuthenticationFailed`] and the handle stays usable.
-//! - Large hash and skcipher inputs go through vmsplice+splice (a private pipe; no copy);
-//!   [`Hash::digest_file`] uses sendfile. AEAD input never does: splicing page-cache pages
+//! - Large skcipher inputs go through vmsplice+splice (a private pipe; no copy). Hash input
+//!   goes in one `send` of any length, which algif_hash does not copy either (it pins the
+//!   pages); [`Hash::digest_file`] uses sendfile. AEAD input never does: splicing page-cache pages
 //!   into algif_aead is CVE-2026-31431 ("Copy Fail").
 //!
 //! Handles are `Send`; `try_clone` accepts another operation socket on the same transform

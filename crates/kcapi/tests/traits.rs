@@ -6,8 +6,8 @@ mod common;
 #[cfg(any(feature = "digest", feature = "cipher"))]
 use common::pattern;
 
-/// Prefix lengths for the clone tests: empty, around the 64- and 128-byte blocks, and past the
-/// 64 KiB splice threshold (so that the copied state was fed through splice too).
+/// Prefix lengths for the clone tests: empty, around the 64- and 128-byte blocks, and past
+/// 64 KiB (the kernel hashes one send in 64 KiB pieces).
 #[cfg(feature = "digest")]
 const PREFIXES: &[usize] = &[0, 1, 63, 64, 65, 127, 128, 129, 1000, 70_000];
 
