@@ -35,7 +35,8 @@
 //! - Reads are exactly the size the kernel produces (a longer read blocks forever, a shorter
 //!   one truncates): lengths are validated before any syscall ([`Error::InvalidLength`]).
 //! - The kernel queues skcipher input until it is read, up to the socket send buffer (about
-//!   208 KiB): large inputs go in 64 KiB rounds, each read back before the next is sent.
+//!   208 KiB): large inputs go in rounds of what fits with two pages to spare (192 KiB by
+//!   default, a multiple of 64 KiB), each read back before the next is sent.
 //!   An AEAD message must fit whole ([`Aead::max_message_len`]).
 //! - Keys are set on the transform before `accept` (afterwards the kernel answers `ENOKEY`).
 //! - An rng is seeded before its first read.
