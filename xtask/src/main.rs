@@ -27,9 +27,12 @@ commands:
         with none of --host/--arch/--vm/--publish, all of them. Each cross build is deleted once it
         has run (a small disk holds the matrix) unless --keep-builds. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
-  vm-test [--quick] [--bench]
+  vm-test [--quick] [--bench | --overhead]
         the kernel-VM tests only (same as `test --vm`): kcapi's tests in qemu-system-x86_64;
-        with --bench, kcapi's benches (against libkcapi) in the VM instead
+        with --bench, kcapi's benches (against libkcapi) in the VM instead; with --overhead,
+        kcapi's per-operation syscalls, bytes and CPU time against libkcapi (strace,
+        getrusage), written to target/vm/kcapi-overhead.md for the bench report;
+        XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
 ";
@@ -65,12 +68,17 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     match command.as_str() {
         "test" => test::run(test_options(rest)?),
         "vm-test" => {
-            if let Some(other) = rest.iter().find(|a| *a != "--quick" && *a != "--bench") {
+            if let Some(other) =
+                rest.iter().find(|a| !["--quick", "--bench", "--overhead"].contains(&a.as_str()))
+            {
                 return Err(format!("unknown option `{other}` for vm-test\n{USAGE}"));
             }
             let quick = rest.iter().any(|a| a == "--quick");
             if rest.iter().any(|a| a == "--bench") {
                 return vm::run_bench(quick);
+            }
+            if rest.iter().any(|a| a == "--overhead") {
+                return vm::run_overhead();
             }
             let mut opts = vec!["--vm".to_string()];
             if quick {
