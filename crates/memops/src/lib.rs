@@ -87,11 +87,14 @@ mod arch;
 #[cfg(feature = "c-symbols")]
 mod c_symbols;
 mod dispatch;
+mod iter;
+pub mod memmem;
 
 use core::cmp::Ordering;
 use core::ops::Range;
 
 pub use dispatch::{Backend, backends};
+pub use iter::ByteIter;
 
 /// Copies `src` into `dst`.
 ///
@@ -143,6 +146,78 @@ pub fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
 #[inline]
 pub fn rfind_byte(hay: &[u8], b: u8) -> Option<usize> {
     Backend::detect().rfind_byte(hay, b)
+}
+
+/// The index of the first byte of `hay` equal to `b1` or `b2` (memchr's `memchr2`).
+///
+/// ```
+/// assert_eq!(memops::find_byte2(b"key=value;", b';', b'='), Some(3));
+/// ```
+#[inline]
+pub fn find_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
+    Backend::detect().find_byte2(hay, b1, b2)
+}
+
+/// The index of the first byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memchr3`).
+///
+/// ```
+/// assert_eq!(memops::find_byte3(b"a b\tc\n", b'\n', b'\t', b' '), Some(1));
+/// ```
+#[inline]
+pub fn find_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
+    Backend::detect().find_byte3(hay, b1, b2, b3)
+}
+
+/// The index of the last byte of `hay` equal to `b1` or `b2` (memchr's `memrchr2`).
+///
+/// ```
+/// assert_eq!(memops::rfind_byte2(b"/usr/lib\\x", b'/', b'\\'), Some(8));
+/// ```
+#[inline]
+pub fn rfind_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
+    Backend::detect().rfind_byte2(hay, b1, b2)
+}
+
+/// The index of the last byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memrchr3`).
+///
+/// ```
+/// assert_eq!(memops::rfind_byte3(b"a.b,c;d", b'.', b',', b';'), Some(5));
+/// ```
+#[inline]
+pub fn rfind_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
+    Backend::detect().rfind_byte3(hay, b1, b2, b3)
+}
+
+/// Every index of `b` in `hay`, in increasing order (`.rev()` for decreasing); memchr's
+/// `memchr_iter`. `count()` is one [`count_byte`].
+///
+/// ```
+/// assert_eq!(memops::find_byte_iter(b"a\nb\nc", b'\n').collect::<Vec<_>>(), [1, 3]);
+/// ```
+#[inline]
+pub fn find_byte_iter(hay: &[u8], b: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte_iter(hay, b)
+}
+
+/// Every index of `b1` or `b2` in `hay` (memchr's `memchr2_iter`), double-ended.
+///
+/// ```
+/// assert_eq!(memops::find_byte2_iter(b"a\r\nb", b'\r', b'\n').rev().collect::<Vec<_>>(), [2, 1]);
+/// ```
+#[inline]
+pub fn find_byte2_iter(hay: &[u8], b1: u8, b2: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte2_iter(hay, b1, b2)
+}
+
+/// Every index of `b1`, `b2` or `b3` in `hay` (memchr's `memchr3_iter`), double-ended.
+///
+/// ```
+/// let hay = b"<a href=\"x\">";
+/// assert_eq!(memops::find_byte3_iter(hay, b'<', b'>', b'"').collect::<Vec<_>>(), [0, 8, 10, 11]);
+/// ```
+#[inline]
+pub fn find_byte3_iter(hay: &[u8], b1: u8, b2: u8, b3: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte3_iter(hay, b1, b2, b3)
 }
 
 /// How many bytes of `hay` equal `b`.

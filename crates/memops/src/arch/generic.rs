@@ -106,17 +106,17 @@ pub(crate) trait Vector: Copy {
         // SAFETY: same contract.
         unsafe { equal_four_blocks::<Self>(a, b, n) }
     }
-    /// `memchr` in `n < W` bytes.
+    /// The first byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
     #[inline(always)]
-    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
-        unsafe { super::scalar::memchr(p, n, b) }
+        unsafe { super::scalar::find(p, n, b) }
     }
-    /// `memrchr` in `n < W` bytes.
+    /// The last byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
     #[inline(always)]
-    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
-        unsafe { super::scalar::memrchr(p, n, b) }
+        unsafe { super::scalar::rfind(p, n, b) }
     }
     /// Count of `b` in `n < W` bytes.
     #[inline(always)]
@@ -541,19 +541,53 @@ pub(crate) unsafe fn equal_large<V: Vector>(a: *const u8, b: *const u8, n: usize
     }
 }
 
+/// Byte-wise "equals any of the `K` needles" (`K` is 1, 2 or 3; the loop unrolls).
+#[inline(always)]
+unsafe fn eq_any<V: Vector, const K: usize>(x: V, nv: [V; K]) -> V::Cmp {
+    // SAFETY: (whole body) the trait contract; `K >= 1`.
+    unsafe {
+        let mut c = V::cmpeq(x, nv[0]);
+        for &v in &nv[1..] {
+            c = V::cmp_or(c, V::cmpeq(x, v));
+        }
+        c
+    }
+}
+
 /// `memchr`: index of the first `b` in `p[..n]`.
 #[inline(always)]
 pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { find::<V, 1, 4>(p, n, [b]) }
+}
+
+/// `memrchr`: index of the last `b` in `p[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { rfind::<V, 1, 4>(p, n, [b]) }
+}
+
+/// Index of the first byte of `p[..n]` equal to any of the `K` needles (`memchr`, `memchr2`,
+/// `memchr3`), `U` vectors (at most 4) a loop iteration. The memchr crate unrolls its
+/// one-byte loop 4 times and its two- and three-byte loops twice (more compares per vector,
+/// the same registers); so do we.
+#[inline(always)]
+pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    n: usize,
+    b: [u8; K],
+) -> Option<usize> {
     let w = V::W;
     // SAFETY: (whole body) every load is inside `p[..n]`.
     unsafe {
         if n < w {
             return V::find_small(p, n, b);
         }
-        let nv = V::splat(b);
+        let nv = b.map(|b| V::splat(b));
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            let c = o.map(|o| eq_any(V::load(p.add(o)), nv));
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c) {
                     let m = V::cmp_bits(c);
@@ -564,38 +598,36 @@ pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<
             }
             return None;
         }
-        let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+        let m = V::cmp_bits(eq_any(V::load(p), nv));
         if m != 0 {
             return Some(first::<V>(m));
         }
         // Aligned loads from the first boundary after `p`; bytes before it were just checked.
         let mut i = w - (p.addr() & (w - 1));
-        while i + 4 * w <= n {
-            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
-            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
-            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
-            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
-            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+        while i + U * w <= n {
+            let c: [V::Cmp; U] =
+                core::array::from_fn(|k| eq_any(V::load_aligned(p.add(i + k * w)), nv));
+            let any = c[1..].iter().fold(c[0], |a, &x| V::cmp_or(a, x));
             if V::cmp_bits(any) != 0 {
-                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate() {
+                for (k, c) in c.into_iter().enumerate() {
                     let m = V::cmp_bits(c);
                     if m != 0 {
                         return Some(i + k * w + first::<V>(m));
                     }
                 }
             }
-            i += 4 * w;
+            i += U * w;
         }
         while i + w <= n {
-            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            let m = V::cmp_bits(eq_any(V::load_aligned(p.add(i)), nv));
             if m != 0 {
                 return Some(i + first::<V>(m));
             }
             i += w;
         }
         if i < n {
-            // The last block overlaps checked bytes, which held no `b`.
-            let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+            // The last block overlaps checked bytes, which held no needle.
+            let m = V::cmp_bits(eq_any(V::load(p.add(n - w)), nv));
             if m != 0 {
                 return Some(n - w + first::<V>(m));
             }
@@ -604,19 +636,23 @@ pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<
     }
 }
 
-/// `memrchr`: index of the last `b` in `p[..n]`.
+/// Index of the last byte of `p[..n]` equal to any of the `K` needles, as [`find`].
 #[inline(always)]
-pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    n: usize,
+    b: [u8; K],
+) -> Option<usize> {
     let w = V::W;
     // SAFETY: (whole body) every load is inside `p[..n]`.
     unsafe {
         if n < w {
             return V::rfind_small(p, n, b);
         }
-        let nv = V::splat(b);
+        let nv = b.map(|b| V::splat(b));
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            let c = o.map(|o| eq_any(V::load(p.add(o)), nv));
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c).rev() {
                     let m = V::cmp_bits(c);
@@ -627,21 +663,19 @@ pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option
             }
             return None;
         }
-        let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+        let m = V::cmp_bits(eq_any(V::load(p.add(n - w)), nv));
         if m != 0 {
             return Some(n - w + last::<V>(m));
         }
         // Aligned loads below the last boundary before `p + n`.
         let mut i = n - (p.addr().wrapping_add(n) & (w - 1));
-        while i >= 4 * w {
-            i -= 4 * w;
-            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
-            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
-            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
-            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
-            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+        while i >= U * w {
+            i -= U * w;
+            let c: [V::Cmp; U] =
+                core::array::from_fn(|k| eq_any(V::load_aligned(p.add(i + k * w)), nv));
+            let any = c[1..].iter().fold(c[0], |a, &x| V::cmp_or(a, x));
             if V::cmp_bits(any) != 0 {
-                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate().rev() {
+                for (k, c) in c.into_iter().enumerate().rev() {
                     let m = V::cmp_bits(c);
                     if m != 0 {
                         return Some(i + k * w + last::<V>(m));
@@ -651,14 +685,14 @@ pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option
         }
         while i >= w {
             i -= w;
-            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            let m = V::cmp_bits(eq_any(V::load_aligned(p.add(i)), nv));
             if m != 0 {
                 return Some(i + last::<V>(m));
             }
         }
         if i > 0 {
-            // The first block overlaps checked bytes, which held no `b`.
-            let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+            // The first block overlaps checked bytes, which held no needle.
+            let m = V::cmp_bits(eq_any(V::load(p), nv));
             if m != 0 {
                 return Some(last::<V>(m));
             }
@@ -701,3 +735,176 @@ pub(crate) unsafe fn count<V: Vector>(p: *const u8, n: usize, b: u8) -> usize {
         total
     }
 }
+
+/// `m` with the bytes before `j` (`j < W`) kept and the rest cleared.
+#[inline(always)]
+fn keep_before<V: Vector>(m: u64, j: usize) -> u64 {
+    let s = j as u32 * V::BITS_PER_BYTE;
+    if V::REVERSED { m & !(u64::MAX >> s) } else { m & ((1u64 << s) - 1) }
+}
+
+/// `m` with the bytes up to and including `j` (`j < W`) cleared.
+#[inline(always)]
+fn clear_through<V: Vector>(m: u64, j: usize) -> u64 {
+    let s = (j as u32 + 1) * V::BITS_PER_BYTE;
+    if V::REVERSED {
+        m & u64::MAX.checked_shr(s).unwrap_or(0)
+    } else {
+        m & u64::MAX.checked_shl(s).unwrap_or(0)
+    }
+}
+
+/// Verification work (needle bytes compared, counted as the whole needle per candidate) the
+/// pair prefilter may spend before its first give-up test can fire; afterwards it may spend
+/// [`PAIR_WORK_PER_BYTE`] per haystack byte it has passed. Past that it stops and the caller
+/// continues with Two-Way, so a search is linear whatever the needle and haystack.
+pub(crate) const PAIR_WORK_FREE: usize = 4096;
+/// See [`PAIR_WORK_FREE`].
+pub(crate) const PAIR_WORK_PER_BYTE: usize = 4;
+
+/// Whether `needle[..m]` occurs at `hay + pos`.
+#[inline(always)]
+unsafe fn verify<V: Vector>(hay: *const u8, pos: usize, needle: *const u8, m: usize) -> bool {
+    // SAFETY: the caller guarantees `hay[pos..pos + m]` and `needle[..m]` readable.
+    unsafe { equal::<V>(hay.add(pos), needle, m) }
+}
+
+/// The first occurrence of `needle[..m]` in `hay[..n]` among the start positions where the
+/// two bytes of `pair` match (the memchr crate's "packed pair" prefilter): one vector
+/// compare per needle offset per `W` start positions, ANDed, then each surviving position
+/// verified. Returns [`PairResult::GaveUp`] when verification has cost more than
+/// [`PAIR_WORK_PER_BYTE`] per byte passed (plus [`PAIR_WORK_FREE`]).
+///
+/// # Safety
+///
+/// `hay` valid for reads of `n` bytes, `needle` of `m`; `2 <= m <= n`; `pair.i1, pair.i2 < m`.
+#[inline(always)]
+pub(crate) unsafe fn pair_find<V: Vector>(
+    hay: *const u8,
+    n: usize,
+    needle: *const u8,
+    m: usize,
+    pair: Pair,
+) -> PairResult {
+    let w = V::W;
+    // Start positions are `0..npos`; a block of `W` positions at `pos` loads
+    // `hay[pos + i .. pos + i + W]`, inside `hay` when `pos + W <= npos` as `i < m`.
+    let npos = n - m + 1;
+    let mut work = 0usize;
+    // SAFETY: (whole body) the loads are in bounds as just said (the tail block starts at
+    // `npos - W >= 0`); a verified position `p < npos` reads `hay[p..p + m]`, in bounds.
+    unsafe {
+        if npos < w {
+            for p in 0..npos {
+                if *hay.add(p + pair.i1) == pair.b1
+                    && *hay.add(p + pair.i2) == pair.b2
+                    && verify::<V>(hay, p, needle, m)
+                {
+                    return PairResult::Found(p);
+                }
+            }
+            return PairResult::NotFound;
+        }
+        let (v1, v2) = (V::splat(pair.b1), V::splat(pair.b2));
+        let block = |pos: usize| {
+            let c1 = V::cmpeq(V::load(hay.add(pos + pair.i1)), v1);
+            let c2 = V::cmpeq(V::load(hay.add(pos + pair.i2)), v2);
+            V::cmp_bits(V::cmp_and(c1, c2))
+        };
+        let mut pos = 0;
+        loop {
+            let mut bits = if pos + w <= npos {
+                block(pos)
+            } else if pos < npos {
+                // The last block overlaps positions already tried: skip them.
+                let start = npos - w;
+                let b = clear_through::<V>(block(start), pos - start - 1);
+                pos = start;
+                b
+            } else {
+                return PairResult::NotFound;
+            };
+            while bits != 0 {
+                let j = first::<V>(bits);
+                let cand = pos + j;
+                if verify::<V>(hay, cand, needle, m) {
+                    return PairResult::Found(cand);
+                }
+                work += m;
+                if work > PAIR_WORK_FREE + PAIR_WORK_PER_BYTE * cand {
+                    return PairResult::GaveUp(cand + 1);
+                }
+                bits = clear_through::<V>(bits, j);
+            }
+            pos += w;
+        }
+    }
+}
+
+/// The last occurrence of `needle[..m]` in `hay[..n]`, as [`pair_find`] from the end.
+/// [`PairResult::GaveUp`]`(e)` means no occurrence starts at `e - m + 1` or later (so the
+/// caller continues in `hay[..e]`).
+///
+/// # Safety
+///
+/// As [`pair_find`].
+#[inline(always)]
+pub(crate) unsafe fn pair_rfind<V: Vector>(
+    hay: *const u8,
+    n: usize,
+    needle: *const u8,
+    m: usize,
+    pair: Pair,
+) -> PairResult {
+    let w = V::W;
+    let npos = n - m + 1;
+    let mut work = 0usize;
+    // SAFETY: (whole body) as in `pair_find`.
+    unsafe {
+        if npos < w {
+            for p in (0..npos).rev() {
+                if *hay.add(p + pair.i1) == pair.b1
+                    && *hay.add(p + pair.i2) == pair.b2
+                    && verify::<V>(hay, p, needle, m)
+                {
+                    return PairResult::Found(p);
+                }
+            }
+            return PairResult::NotFound;
+        }
+        let (v1, v2) = (V::splat(pair.b1), V::splat(pair.b2));
+        let block = |pos: usize| {
+            let c1 = V::cmpeq(V::load(hay.add(pos + pair.i1)), v1);
+            let c2 = V::cmpeq(V::load(hay.add(pos + pair.i2)), v2);
+            V::cmp_bits(V::cmp_and(c1, c2))
+        };
+        // Blocks `pos..pos + W` downwards from `npos - W`; `end` is the first untried
+        // position above the current block.
+        let mut end = npos;
+        loop {
+            let (pos, mut bits) = if end >= w {
+                (end - w, block(end - w))
+            } else if end > 0 {
+                // The first block overlaps positions already tried: keep those below `end`.
+                (0, keep_before::<V>(block(0), end))
+            } else {
+                return PairResult::NotFound;
+            };
+            while bits != 0 {
+                let j = last::<V>(bits);
+                let cand = pos + j;
+                if verify::<V>(hay, cand, needle, m) {
+                    return PairResult::Found(cand);
+                }
+                work += m;
+                if work > PAIR_WORK_FREE + PAIR_WORK_PER_BYTE * (npos - cand) {
+                    return PairResult::GaveUp(cand + m - 1);
+                }
+                bits = keep_before::<V>(bits, j);
+            }
+            end = pos;
+        }
+    }
+}
+
+use super::{Pair, PairResult};
