@@ -541,16 +541,65 @@ pub(crate) unsafe fn equal_large<V: Vector>(a: *const u8, b: *const u8, n: usize
     }
 }
 
-/// Byte-wise "equals any of the `K` needles" (`K` is 1, 2 or 3; the loop unrolls).
+/// Byte-wise "equals any of the `K` needles" (`K` is 1, 2 or 3). Written without iterators
+/// (here and below): LLVM left `Zip::next` and `array::map` as out-of-line calls in these
+/// `#[target_feature]` kernels, spilling every vector to the stack.
 #[inline(always)]
 unsafe fn eq_any<V: Vector, const K: usize>(x: V, nv: [V; K]) -> V::Cmp {
-    // SAFETY: (whole body) the trait contract; `K >= 1`.
+    // SAFETY: (whole body) the trait contract; `1 <= K <= 3`.
     unsafe {
         let mut c = V::cmpeq(x, nv[0]);
-        for &v in &nv[1..] {
-            c = V::cmp_or(c, V::cmpeq(x, v));
+        if K > 1 {
+            c = V::cmp_or(c, V::cmpeq(x, nv[1]));
+        }
+        if K > 2 {
+            c = V::cmp_or(c, V::cmpeq(x, nv[2]));
         }
         c
+    }
+}
+
+/// `[splat(b[0]), ..]` for `1 <= K <= 3`.
+#[inline(always)]
+unsafe fn splat_all<V: Vector, const K: usize>(b: [u8; K]) -> [V; K] {
+    // SAFETY: (whole body) the trait contract.
+    unsafe {
+        let mut nv = [V::splat(b[0]); K];
+        if K > 1 {
+            nv[1] = V::splat(b[1]);
+        }
+        if K > 2 {
+            nv[2] = V::splat(b[2]);
+        }
+        nv
+    }
+}
+
+/// `U` (1 to 4) blocks of `W` bytes at `p`, aligned, compared with [`eq_any`], and the union
+/// of the results.
+#[inline(always)]
+unsafe fn eq_any_blocks<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    nv: [V; K],
+) -> ([V::Cmp; U], V::Cmp) {
+    let w = V::W;
+    // SAFETY: (whole body) the caller guarantees `U * W` readable aligned bytes at `p`.
+    unsafe {
+        let mut c = [eq_any(V::load_aligned(p), nv); U];
+        let mut any = c[0];
+        if U > 1 {
+            c[1] = eq_any(V::load_aligned(p.add(w)), nv);
+            any = V::cmp_or(any, c[1]);
+        }
+        if U > 2 {
+            c[2] = eq_any(V::load_aligned(p.add(2 * w)), nv);
+            any = V::cmp_or(any, c[2]);
+        }
+        if U > 3 {
+            c[3] = eq_any(V::load_aligned(p.add(3 * w)), nv);
+            any = V::cmp_or(any, c[3]);
+        }
+        (c, any)
     }
 }
 
@@ -584,10 +633,15 @@ pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
         if n < w {
             return V::find_small(p, n, b);
         }
-        let nv = b.map(|b| V::splat(b));
+        let nv = splat_all::<V, K>(b);
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| eq_any(V::load(p.add(o)), nv));
+            let c = [
+                eq_any(V::load(p.add(o[0])), nv),
+                eq_any(V::load(p.add(o[1])), nv),
+                eq_any(V::load(p.add(o[2])), nv),
+                eq_any(V::load(p.add(o[3])), nv),
+            ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c) {
                     let m = V::cmp_bits(c);
@@ -604,10 +658,11 @@ pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
         }
         // Aligned loads from the first boundary after `p`; bytes before it were just checked.
         let mut i = w - (p.addr() & (w - 1));
-        while i + U * w <= n {
-            let c: [V::Cmp; U] =
-                core::array::from_fn(|k| eq_any(V::load_aligned(p.add(i + k * w)), nv));
-            let any = c[1..].iter().fold(c[0], |a, &x| V::cmp_or(a, x));
+        // `n > 4W >= UW`; comparing `i` with a bound computed once keeps the loop's
+        // bookkeeping to an add and a compare.
+        let last = n - U * w;
+        while i <= last {
+            let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
                 for (k, c) in c.into_iter().enumerate() {
                     let m = V::cmp_bits(c);
@@ -649,10 +704,15 @@ pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
         if n < w {
             return V::rfind_small(p, n, b);
         }
-        let nv = b.map(|b| V::splat(b));
+        let nv = splat_all::<V, K>(b);
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| eq_any(V::load(p.add(o)), nv));
+            let c = [
+                eq_any(V::load(p.add(o[0])), nv),
+                eq_any(V::load(p.add(o[1])), nv),
+                eq_any(V::load(p.add(o[2])), nv),
+                eq_any(V::load(p.add(o[3])), nv),
+            ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c).rev() {
                     let m = V::cmp_bits(c);
@@ -671,9 +731,7 @@ pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
         let mut i = n - (p.addr().wrapping_add(n) & (w - 1));
         while i >= U * w {
             i -= U * w;
-            let c: [V::Cmp; U] =
-                core::array::from_fn(|k| eq_any(V::load_aligned(p.add(i + k * w)), nv));
-            let any = c[1..].iter().fold(c[0], |a, &x| V::cmp_or(a, x));
+            let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
                 for (k, c) in c.into_iter().enumerate().rev() {
                     let m = V::cmp_bits(c);

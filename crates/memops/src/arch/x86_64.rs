@@ -630,7 +630,26 @@ impl Vector for __m512i {
 
 super::backend!(SSE2, "sse2", __m128i);
 super::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
-super::backend!(AVX512, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+super::backend!(AVX512_ALL, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+
+/// The AVX-512 backend: its moves, fills, compares and count, with the AVX2 backend's
+/// searches (every CPU with the AVX-512 backend's features has AVX2's). On this AMD EPYC
+/// (Zen, AVX-512), compares into mask registers and the mask ORs of the 64-byte kernels, or
+/// of 32-byte kernels compiled with AVX-512 enabled (LLVM then also compares into masks), are
+/// slower than AVX2's `vpcmpeqb`/`vpor`/`vpmovmskb`. Min of 7 alternated runs, ns,
+/// AVX-512 / AVX2 / memchr crate: `memchr` 16 KiB 121/79/86; `memchr3` 16 KiB 316/229/203,
+/// 256 KiB 4586/3394/3349; 32-byte kernels built with AVX-512: `memchr` 16 KiB 192.
+const AVX512: super::Ops = super::Ops {
+    memchr: AVX2.memchr,
+    memrchr: AVX2.memrchr,
+    memchr2: AVX2.memchr2,
+    memchr3: AVX2.memchr3,
+    memrchr2: AVX2.memrchr2,
+    memrchr3: AVX2.memrchr3,
+    pair_find: AVX2.pair_find,
+    pair_rfind: AVX2.pair_rfind,
+    ..AVX512_ALL
+};
 
 /// The backends this CPU supports, most preferred first (SSE2 is always there).
 pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
