@@ -87,6 +87,7 @@ impl<'n> Finder<'n> {
     }
 
     /// The first occurrence of the needle in `hay`; `Some(0)` for an empty needle.
+    #[inline]
     pub fn find(&self, hay: &[u8]) -> Option<usize> {
         let needle = self.needle;
         match needle.len() {
@@ -106,6 +107,7 @@ impl<'n> Finder<'n> {
     }
 
     /// The last occurrence of the needle in `hay`; `Some(hay.len())` for an empty needle.
+    #[inline]
     pub fn rfind(&self, hay: &[u8]) -> Option<usize> {
         let needle = self.needle;
         match needle.len() {
@@ -127,11 +129,13 @@ impl<'n> Finder<'n> {
 
     /// The non-overlapping occurrences of the needle in `hay`, from the front (an empty
     /// needle matches at every position `0..=hay.len()`).
+    #[inline]
     pub fn find_iter<'h>(&self, hay: &'h [u8]) -> FindIter<'h, 'n> {
         self.into_find_iter(hay)
     }
 
     /// The non-overlapping occurrences of the needle in `hay`, from the back.
+    #[inline]
     pub fn rfind_iter<'h>(&self, hay: &'h [u8]) -> FindRevIter<'h, 'n> {
         self.into_rfind_iter(hay)
     }
@@ -157,6 +161,7 @@ pub struct FindIter<'h, 'n> {
 impl Iterator for FindIter<'_, '_> {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
         let rest = self.hay.get(self.pos..)?;
         let Some(i) = self.finder.find(rest) else {
@@ -183,6 +188,7 @@ pub struct FindRevIter<'h, 'n> {
 impl Iterator for FindRevIter<'_, '_> {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
         let end = self.end?;
         let rest = self.hay.get(..end)?;
@@ -279,6 +285,10 @@ struct TwoWay {
     period: usize,
     /// Whether `needle[..crit] == needle[period..period + crit]` (use the memory).
     periodic: bool,
+    /// The byte values of the needle, a bit each. A window whose last byte is not among
+    /// them cannot hold an occurrence, nor can any window containing that byte: the search
+    /// moves a whole needle length (Boyer–Moore's bad-character rule on one byte).
+    bytes: [u64; 4],
 }
 
 impl TwoWay {
@@ -294,7 +304,18 @@ impl TwoWay {
         };
         let periodic =
             crit + period <= m && (0..crit).all(|i| needle.at(i) == needle.at(i + period));
-        TwoWay { crit, period, periodic }
+        let mut bytes = [0u64; 4];
+        for i in 0..m {
+            let b = needle.at(i);
+            bytes[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        TwoWay { crit, period, periodic, bytes }
+    }
+
+    /// Whether `b` occurs in the needle.
+    #[inline(always)]
+    fn has(&self, b: u8) -> bool {
+        self.bytes[usize::from(b >> 6)] & (1 << (b & 63)) != 0
     }
 
     /// The first occurrence of `needle` (the one this was built for) in `hay`.
@@ -310,6 +331,11 @@ impl TwoWay {
         if self.periodic {
             let mut memory = 0;
             while j <= n - m {
+                if !self.has(hay.at(j + m - 1)) {
+                    j += m;
+                    memory = 0;
+                    continue;
+                }
                 let mut i = crit.max(memory);
                 while i < m && needle.at(i) == hay.at(i + j) {
                     i += 1;
@@ -332,6 +358,10 @@ impl TwoWay {
         } else {
             let shift = crit.max(m - crit) + 1;
             while j <= n - m {
+                if !self.has(hay.at(j + m - 1)) {
+                    j += m;
+                    continue;
+                }
                 let mut i = crit;
                 while i < m && needle.at(i) == hay.at(i + j) {
                     i += 1;

@@ -813,25 +813,136 @@ fn clear_through<V: Vector>(m: u64, j: usize) -> u64 {
 }
 
 /// Verification work (needle bytes compared, counted as the whole needle per candidate) the
-/// pair prefilter may spend before its first give-up test can fire; afterwards it may spend
-/// [`PAIR_WORK_PER_BYTE`] per haystack byte it has passed. Past that it stops and the caller
-/// continues with Two-Way, so a search is linear whatever the needle and haystack.
-pub(crate) const PAIR_WORK_FREE: usize = 4096;
-/// See [`PAIR_WORK_FREE`].
+/// pair prefilter may spend before its first give-up test can fire, in needle lengths (of at
+/// least 64 bytes); afterwards it may spend [`PAIR_WORK_PER_BYTE`] per haystack byte it has
+/// passed. Past that it stops and the caller continues with Two-Way, so a search is linear
+/// whatever the needle and haystack (at most `4m + 4n + m <= 9n` bytes verified).
+pub(crate) const PAIR_FREE_NEEDLES: usize = 4;
+/// See [`PAIR_FREE_NEEDLES`].
 pub(crate) const PAIR_WORK_PER_BYTE: usize = 4;
 
-/// Whether `needle[..m]` occurs at `hay + pos`.
+/// The positions `pos + j` for the bytes `j` set in `bits` (in increasing order, or
+/// decreasing with `rev`), each verified; `Some` when one matched or the
+/// verification budget ran out (see [`pair_find`]), else `None` after adding to `work`.
 #[inline(always)]
-unsafe fn verify<V: Vector>(hay: *const u8, pos: usize, needle: *const u8, m: usize) -> bool {
-    // SAFETY: the caller guarantees `hay[pos..pos + m]` and `needle[..m]` readable.
-    unsafe { equal::<V>(hay.add(pos), needle, m) }
+#[allow(clippy::too_many_arguments, reason = "one inlined helper of the two kernels below")]
+unsafe fn candidates<V: Vector>(
+    mut bits: u64,
+    pos: usize,
+    rev: bool,
+    hay: *const u8,
+    npos: usize,
+    needle: *const u8,
+    m: usize,
+    work: &mut usize,
+) -> Option<PairResult> {
+    let free = PAIR_FREE_NEEDLES * m.max(64);
+    while bits != 0 {
+        let j = if rev { last::<V>(bits) } else { first::<V>(bits) };
+        let cand = pos + j;
+        // SAFETY: `cand < npos`, so `hay[cand..cand + m]` is inside the haystack (caller).
+        if unsafe { equal::<V>(hay.add(cand), needle, m) } {
+            return Some(PairResult::Found(cand));
+        }
+        *work += m;
+        if rev {
+            if *work > free + PAIR_WORK_PER_BYTE * (npos - cand) {
+                return Some(PairResult::GaveUp(cand + m - 1));
+            }
+            bits = keep_before::<V>(bits, j);
+        } else {
+            if *work > free + PAIR_WORK_PER_BYTE * cand {
+                return Some(PairResult::GaveUp(cand + 1));
+            }
+            bits = clear_through::<V>(bits, j);
+        }
+    }
+    None
+}
+
+/// The first block of `W` start positions at `pos, pos + W, ..` (up to `last`) where some
+/// position has `b1` at `h1` and `b2` at `h2` (`h1`/`h2` are the haystack advanced by the
+/// pair's offsets): `(pos, mask)`, or `(past last, 0)`. A leaf with nothing but the scan, so
+/// that its vectors stay in registers (with the verification in the same function, LLVM
+/// spilled them and reloaded them every iteration).
+///
+/// # Safety
+///
+/// `W` bytes readable at `h1 + p` and `h2 + p` for every `p <= last`.
+#[inline(always)]
+pub(crate) unsafe fn pair_scan<V: Vector>(
+    h1: *const u8,
+    h2: *const u8,
+    b1: u8,
+    b2: u8,
+    mut pos: usize,
+    last: usize,
+) -> (usize, u64) {
+    // SAFETY: (whole body) `pos <= last` at every load.
+    unsafe {
+        let (v1, v2) = (V::splat(b1), V::splat(b2));
+        while pos <= last {
+            let c1 = V::cmpeq(V::load(h1.add(pos)), v1);
+            let c2 = V::cmpeq(V::load(h2.add(pos)), v2);
+            let bits = V::cmp_bits(V::cmp_and(c1, c2));
+            if bits != 0 {
+                return (pos, bits);
+            }
+            pos += V::W;
+        }
+        (pos, 0)
+    }
+}
+
+/// [`pair_scan`] downwards: the last block `end - W.., end - 2W.., ..` (while `end >= W`)
+/// with a candidate: `(pos, mask)`, or `(end below W, 0)`.
+///
+/// # Safety
+///
+/// `W` bytes readable at `h1 + p` and `h2 + p` for every `p <= end - W`.
+#[inline(always)]
+pub(crate) unsafe fn pair_rscan<V: Vector>(
+    h1: *const u8,
+    h2: *const u8,
+    b1: u8,
+    b2: u8,
+    mut end: usize,
+) -> (usize, u64) {
+    // SAFETY: (whole body) `end - W >= 0` at every load, within the caller's range.
+    unsafe {
+        let (v1, v2) = (V::splat(b1), V::splat(b2));
+        while end >= V::W {
+            let pos = end - V::W;
+            let c1 = V::cmpeq(V::load(h1.add(pos)), v1);
+            let c2 = V::cmpeq(V::load(h2.add(pos)), v2);
+            let bits = V::cmp_bits(V::cmp_and(c1, c2));
+            if bits != 0 {
+                return (pos, bits);
+            }
+            end = pos;
+        }
+        (end, 0)
+    }
+}
+
+/// A backend's [`pair_scan`]: `(h1, h2, b1, b2, pos, last) -> (pos, mask)`.
+pub(crate) type PairScan = unsafe fn(*const u8, *const u8, u8, u8, usize, usize) -> (usize, u64);
+/// A backend's [`pair_rscan`]: `(h1, h2, b1, b2, end) -> (pos, mask)`.
+pub(crate) type PairRscan = unsafe fn(*const u8, *const u8, u8, u8, usize) -> (usize, u64);
+
+/// The out-of-line scans of a backend's substring kernels: [`pair_scan`], [`pair_rscan`].
+#[derive(Clone, Copy)]
+pub(crate) struct PairKernels {
+    pub(crate) scan: PairScan,
+    pub(crate) rscan: PairRscan,
 }
 
 /// The first occurrence of `needle[..m]` in `hay[..n]` among the start positions where the
 /// two bytes of `pair` match (the memchr crate's "packed pair" prefilter): one vector
-/// compare per needle offset per `W` start positions, ANDed, then each surviving position
+/// compare per needle offset per `W` start positions, ANDed (in `k.scan`, out of line so
+/// that the scanning loop keeps its vectors in registers), then each surviving position
 /// verified. Returns [`PairResult::GaveUp`] when verification has cost more than
-/// [`PAIR_WORK_PER_BYTE`] per byte passed (plus [`PAIR_WORK_FREE`]).
+/// [`PAIR_WORK_PER_BYTE`] per byte passed (plus [`PAIR_FREE_NEEDLES`] needles).
 ///
 /// # Safety
 ///
@@ -843,6 +954,7 @@ pub(crate) unsafe fn pair_find<V: Vector>(
     needle: *const u8,
     m: usize,
     pair: Pair,
+    k: PairKernels,
 ) -> PairResult {
     let w = V::W;
     // Start positions are `0..npos`; a block of `W` positions at `pos` loads
@@ -856,46 +968,38 @@ pub(crate) unsafe fn pair_find<V: Vector>(
             for p in 0..npos {
                 if *hay.add(p + pair.i1) == pair.b1
                     && *hay.add(p + pair.i2) == pair.b2
-                    && verify::<V>(hay, p, needle, m)
+                    && equal::<V>(hay.add(p), needle, m)
                 {
                     return PairResult::Found(p);
                 }
             }
             return PairResult::NotFound;
         }
-        let (v1, v2) = (V::splat(pair.b1), V::splat(pair.b2));
-        let block = |pos: usize| {
-            let c1 = V::cmpeq(V::load(hay.add(pos + pair.i1)), v1);
-            let c2 = V::cmpeq(V::load(hay.add(pos + pair.i2)), v2);
-            V::cmp_bits(V::cmp_and(c1, c2))
-        };
+        let (h1, h2) = (hay.add(pair.i1), hay.add(pair.i2));
+        let last = npos - w;
         let mut pos = 0;
         loop {
-            let mut bits = if pos + w <= npos {
-                block(pos)
-            } else if pos < npos {
-                // The last block overlaps positions already tried: skip them.
-                let start = npos - w;
-                let b = clear_through::<V>(block(start), pos - start - 1);
-                pos = start;
-                b
-            } else {
-                return PairResult::NotFound;
-            };
-            while bits != 0 {
-                let j = first::<V>(bits);
-                let cand = pos + j;
-                if verify::<V>(hay, cand, needle, m) {
-                    return PairResult::Found(cand);
-                }
-                work += m;
-                if work > PAIR_WORK_FREE + PAIR_WORK_PER_BYTE * cand {
-                    return PairResult::GaveUp(cand + 1);
-                }
-                bits = clear_through::<V>(bits, j);
+            let (p, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, pos, last);
+            if bits == 0 {
+                pos = p;
+                break;
             }
-            pos += w;
+            let r = candidates::<V>(bits, p, false, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+            pos = p + w;
         }
+        if pos < npos {
+            // The last block overlaps positions already tried: skip them.
+            let (_, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, last, last);
+            let bits = clear_through::<V>(bits, pos - last - 1);
+            let r = candidates::<V>(bits, last, false, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        PairResult::NotFound
     }
 }
 
@@ -913,6 +1017,7 @@ pub(crate) unsafe fn pair_rfind<V: Vector>(
     needle: *const u8,
     m: usize,
     pair: Pair,
+    k: PairKernels,
 ) -> PairResult {
     let w = V::W;
     let npos = n - m + 1;
@@ -923,45 +1028,37 @@ pub(crate) unsafe fn pair_rfind<V: Vector>(
             for p in (0..npos).rev() {
                 if *hay.add(p + pair.i1) == pair.b1
                     && *hay.add(p + pair.i2) == pair.b2
-                    && verify::<V>(hay, p, needle, m)
+                    && equal::<V>(hay.add(p), needle, m)
                 {
                     return PairResult::Found(p);
                 }
             }
             return PairResult::NotFound;
         }
-        let (v1, v2) = (V::splat(pair.b1), V::splat(pair.b2));
-        let block = |pos: usize| {
-            let c1 = V::cmpeq(V::load(hay.add(pos + pair.i1)), v1);
-            let c2 = V::cmpeq(V::load(hay.add(pos + pair.i2)), v2);
-            V::cmp_bits(V::cmp_and(c1, c2))
-        };
-        // Blocks `pos..pos + W` downwards from `npos - W`; `end` is the first untried
-        // position above the current block.
+        let (h1, h2) = (hay.add(pair.i1), hay.add(pair.i2));
         let mut end = npos;
         loop {
-            let (pos, mut bits) = if end >= w {
-                (end - w, block(end - w))
-            } else if end > 0 {
-                // The first block overlaps positions already tried: keep those below `end`.
-                (0, keep_before::<V>(block(0), end))
-            } else {
-                return PairResult::NotFound;
-            };
-            while bits != 0 {
-                let j = last::<V>(bits);
-                let cand = pos + j;
-                if verify::<V>(hay, cand, needle, m) {
-                    return PairResult::Found(cand);
-                }
-                work += m;
-                if work > PAIR_WORK_FREE + PAIR_WORK_PER_BYTE * (npos - cand) {
-                    return PairResult::GaveUp(cand + m - 1);
-                }
-                bits = keep_before::<V>(bits, j);
+            let (p, bits) = (k.rscan)(h1, h2, pair.b1, pair.b2, end);
+            if bits == 0 {
+                end = p;
+                break;
             }
-            end = pos;
+            let r = candidates::<V>(bits, p, true, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+            end = p;
         }
+        if end > 0 {
+            // The first block overlaps positions already tried: keep those below `end`.
+            let (_, bits) = (k.rscan)(h1, h2, pair.b1, pair.b2, w);
+            let bits = keep_before::<V>(bits, end);
+            let r = candidates::<V>(bits, 0, true, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        PairResult::NotFound
     }
 }
 

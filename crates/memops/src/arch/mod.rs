@@ -231,6 +231,33 @@ macro_rules! backend {
                 unsafe { g::rfind::<$v, 3, 2>(p, n, b) }
             }
             $(#[target_feature(enable = $feat)])?
+            #[inline(never)]
+            unsafe fn pair_scan(
+                h1: *const u8,
+                h2: *const u8,
+                b1: u8,
+                b2: u8,
+                pos: usize,
+                last: usize,
+            ) -> (usize, u64) {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_scan::<$v>(h1, h2, b1, b2, pos, last) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            #[inline(never)]
+            unsafe fn pair_rscan(
+                h1: *const u8,
+                h2: *const u8,
+                b1: u8,
+                b2: u8,
+                end: usize,
+            ) -> (usize, u64) {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_rscan::<$v>(h1, h2, b1, b2, end) }
+            }
+            const PAIR: g::PairKernels =
+                g::PairKernels { scan: pair_scan, rscan: pair_rscan };
+            $(#[target_feature(enable = $feat)])?
             unsafe fn pair_find(
                 h: *const u8,
                 n: usize,
@@ -239,7 +266,7 @@ macro_rules! backend {
                 pair: $crate::arch::Pair,
             ) -> $crate::arch::PairResult {
                 // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::pair_find::<$v>(h, n, s, m, pair) }
+                unsafe { g::pair_find::<$v>(h, n, s, m, pair, PAIR) }
             }
             $(#[target_feature(enable = $feat)])?
             unsafe fn pair_rfind(
@@ -250,7 +277,7 @@ macro_rules! backend {
                 pair: $crate::arch::Pair,
             ) -> $crate::arch::PairResult {
                 // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::pair_rfind::<$v>(h, n, s, m, pair) }
+                unsafe { g::pair_rfind::<$v>(h, n, s, m, pair, PAIR) }
             }
             let inline = <$v as g::Vector>::INLINE_SMALL;
             $crate::arch::Ops {
