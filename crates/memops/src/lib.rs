@@ -1,7 +1,9 @@
 //! Memory moves and byte algorithms per size class: `memmove`/`memcpy`/`memset`/`memcmp` and
-//! the byte searches beside them (find, find last, count), with SIMD on x86_64 (SSE2, AVX2,
-//! AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct on
-//! big-endian mips64). `#![no_std]`, no allocation.
+//! the byte searches beside them (find, find last, count; of one, two or three byte values;
+//! iterators over every match; substring search in [`memmem`]), with SIMD on x86_64 (SSE2,
+//! AVX2, AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct
+//! on big-endian mips64). `#![no_std]`, no allocation. A drop-in for the memchr crate's
+//! `memchr`/`memchr2`/`memchr3`, their reverse forms and iterators, and `memmem::Finder`.
 //!
 //! ```
 //! let mut buf = *b"hello, world";
@@ -14,6 +16,9 @@
 //! assert_eq!(memops::count_byte(&buf, b'!'), 7);
 //! assert!(memops::equal(b"abc", b"abc"));
 //! assert_eq!(memops::compare(b"abc", b"abd"), core::cmp::Ordering::Less);
+//! assert_eq!(memops::find_byte2(&buf, b'd', b'w'), Some(0));
+//! assert_eq!(memops::find_byte_iter(b"a,b,c", b',').collect::<Vec<_>>(), [1, 3]);
+//! assert_eq!(memops::memmem::Finder::new(b"rld").find(b"world"), Some(2));
 //! ```
 //!
 //! # How it is fast
@@ -27,6 +32,10 @@
 //! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, in measured windows, with ERMS/FSRM)
 //! and non-temporal stores past a measured size; the constants live in `src/arch/x86_64.rs`
 //! with how they were measured. Searches and compares load aligned after the first block.
+//! The two- and three-byte searches OR the compares of each vector (two vectors a loop
+//! iteration, as the memchr crate); the AVX-512 backend searches with AVX2's kernels, which
+//! measured faster on our AVX-512 CPU (see `src/arch/x86_64.rs`). Substring search: see
+//! [`memmem`].
 //!
 //! # Backends
 //!
