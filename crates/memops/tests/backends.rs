@@ -502,7 +502,7 @@ fn multi_byte_search_needle_at_every_position() {
     // Every length up to 4 AVX-512 vectors and a few beyond (the loops are the single-byte
     // search's, tested at every length above).
     let lens: Vec<usize> = if cfg!(miri) {
-        vec![0, 1, 7, 8, 9, 33, 65, 129]
+        vec![0, 9, 33, 129]
     } else {
         (0..=257).chain([300, 383, 384, 385, 511, 512, 1000, 4097]).collect()
     };
@@ -614,6 +614,8 @@ fn memmem_needle_at_every_position() {
     } else {
         lengths().into_iter().filter(|l| l % 3 == 0 || l % 64 < 2 || l % 64 > 62).collect()
     };
+    // Under Miri: a short needle and the long one.
+    let needles = if cfg!(miri) { vec![needles[2].clone(), needles[5].clone()] } else { needles };
     for b in backends() {
         for needle in &needles {
             for &len in lens.iter().filter(|&&l| l >= needle.len()) {
@@ -658,7 +660,7 @@ fn memmem_pathological_needles() {
         (0..n).map(|i| if i % m == m - 1 { b'b' } else { b'a' }).collect()
     };
     let mut cases: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    let ms: &[usize] = if cfg!(miri) { &[2, 8, 65] } else { &[2, 3, 8, 31, 64, 65, 200] };
+    let ms: &[usize] = if cfg!(miri) { &[3, 65] } else { &[2, 3, 8, 31, 64, 65, 200] };
     for &m in ms {
         cases.push((run(m), vec![b'a'; m]));
         cases.push((vec![b'a'; n], [vec![b'a'; m - 1], vec![b'b']].concat()));
