@@ -503,6 +503,8 @@ fn multi_byte_search_needle_at_every_position() {
     // search's, tested at every length above).
     let lens: Vec<usize> = if cfg!(miri) {
         vec![0, 9, 33, 129]
+    } else if reduced() {
+        (0..=70).chain([127, 128, 129, 130, 255, 256, 257, 300, 1000]).collect()
     } else {
         (0..=257).chain([300, 383, 384, 385, 511, 512, 1000, 4097]).collect()
     };
@@ -517,7 +519,7 @@ fn multi_byte_search_needle_at_every_position() {
             let step = if cfg!(miri) {
                 1 + len / 4
             } else if reduced() {
-                1 + len / 12
+                1 + len / 8
             } else {
                 1 + len / 32
             };
@@ -611,6 +613,8 @@ fn memmem_needle_at_every_position() {
         .collect();
     let lens: Vec<usize> = if cfg!(miri) {
         vec![70]
+    } else if reduced() {
+        lengths().into_iter().filter(|l| l % 7 == 0 || l % 64 < 2 || l % 64 > 62).collect()
     } else {
         lengths().into_iter().filter(|l| l % 3 == 0 || l % 64 < 2 || l % 64 > 62).collect()
     };

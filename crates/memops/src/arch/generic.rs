@@ -977,7 +977,14 @@ pub(crate) unsafe fn pair_find<V: Vector>(
         }
         let (h1, h2) = (hay.add(pair.i1), hay.add(pair.i2));
         let last = npos - w;
-        let mut pos = 0;
+        // The first block here, so that a match near the start costs no call to the scan.
+        let c1 = V::cmpeq(V::load(h1), V::splat(pair.b1));
+        let c2 = V::cmpeq(V::load(h2), V::splat(pair.b2));
+        let bits = V::cmp_bits(V::cmp_and(c1, c2));
+        if let Some(r) = candidates::<V>(bits, 0, false, hay, npos, needle, m, &mut work) {
+            return r;
+        }
+        let mut pos = w;
         loop {
             let (p, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, pos, last);
             if bits == 0 {
