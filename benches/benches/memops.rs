@@ -453,5 +453,239 @@ fn searches(c: &mut Criterion) {
     count.finish();
 }
 
-criterion_group!(benches, memmove, memmove_thresholds, memset, memcmp, equal, searches);
+/// The sizes of the multi-byte, iterator and substring benches (fixed, not drawn: the
+/// acceptance compares them per size from 1 KiB).
+fn search_sizes() -> Vec<usize> {
+    benches::sizes(&[1 << 10, 16 << 10, 256 << 10, 4 << 20])
+}
+
+/// One row of a fixed-size bench: `call` on the first `n` bytes.
+fn fixed<R>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    n: usize,
+    mut call: impl FnMut(usize) -> R,
+) {
+    group.bench_function(BenchmarkId::new(name, n), |bch| bch.iter(|| call(black_box(n))));
+}
+
+/// A few MiB of real text: the Rust toolchain's own library sources (`rust-src`, the `.rs`
+/// files of `rustc --print sysroot`/lib/rustlib/src/rust/library in path order, or of another
+/// installed toolchain), or, when no toolchain has that component, words from Debian's
+/// `wamerican` list, or else generated lowercase words.
+fn text(len: usize) -> Vec<u8> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(len);
+    let sysroot = std::process::Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if let Some(root) = sysroot {
+        // The toolchain's `rust-src`, or another installed toolchain's (rustup keeps them
+        // side by side; e.g. only nightly has it, for Miri).
+        let root = std::path::PathBuf::from(root);
+        let lib = |t: &std::path::Path| t.join("lib/rustlib/src/rust/library");
+        let mut roots = vec![root.clone()];
+        if let Some(Ok(rd)) = root.parent().map(std::fs::read_dir) {
+            let mut others: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+            others.sort();
+            roots.extend(others);
+        }
+        if let Some(dir) = roots.iter().map(|r| lib(r)).find(|d| d.is_dir()) {
+            let mut files = Vec::new();
+            walk(&dir, &mut files);
+            for f in files {
+                if out.len() >= len {
+                    break;
+                }
+                out.extend(std::fs::read(f).unwrap_or_default());
+            }
+        }
+    }
+    if out.len() < len {
+        let words = std::fs::read("/usr/share/dict/words").unwrap_or_default();
+        let mut x = 1u64;
+        let fallback: Vec<Vec<u8>> = if words.is_empty() {
+            (0..5000)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (0..2 + (x >> 60) as usize)
+                        .map(|k| b'a' + ((x >> (4 * k)) % 26) as u8)
+                        .collect()
+                })
+                .collect()
+        } else {
+            words.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect()
+        };
+        out.clear();
+        while out.len() < len {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            out.extend(&fallback[(x >> 33) as usize % fallback.len()]);
+            out.push(if (x >> 20).is_multiple_of(12) { b'\n' } else { b' ' });
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+/// `find_byte2/3` and their reverse forms against memchr's `memchr2/3`, `memrchr2/3`: bytes
+/// absent from the random haystack (a full scan).
+fn multi_searches(c: &mut Criterion) {
+    let hay: Vec<u8> = benches::input(4 << 20).into_iter().map(|x| x & 0x7f).collect();
+    let (h, x, y, z) = black_box((&hay[..], 0xfd_u8, 0xfe_u8, 0xff_u8));
+    let mut g = c.benchmark_group("memops/find_byte2");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| memops::find_byte2(&h[..n], x, y));
+        fixed(&mut g, "memchr", n, |n| memchr::memchr2(x, y, &h[..n]));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/find_byte3");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| memops::find_byte3(&h[..n], x, y, z));
+        fixed(&mut g, "memchr", n, |n| memchr::memchr3(x, y, z, &h[..n]));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/rfind_byte2");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| memops::rfind_byte2(&h[..n], x, y));
+        fixed(&mut g, "memchr", n, |n| memchr::memrchr2(x, y, &h[..n]));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/rfind_byte3");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| memops::rfind_byte3(&h[..n], x, y, z));
+        fixed(&mut g, "memchr", n, |n| memchr::memrchr3(x, y, z, &h[..n]));
+    }
+    g.finish();
+}
+
+/// The iterators over every match on real text ([`text`]) against memchr's: `'\n'` (one line
+/// in ~40 bytes), `(`/`)` and `{`/`}`/`;` (the punctuation of Rust), forwards; `'\n'` also
+/// backwards.
+fn iterators(c: &mut Criterion) {
+    let text = text(4 << 20);
+    let t = black_box(&text[..]);
+    let mut g = c.benchmark_group("memops/find_byte_iter");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| {
+            memops::find_byte_iter(&t[..n], b'\n').fold(0, |a, i| a ^ i)
+        });
+        fixed(&mut g, "memchr", n, |n| memchr::memchr_iter(b'\n', &t[..n]).fold(0, |a, i| a ^ i));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/rfind_byte_iter");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| {
+            memops::find_byte_iter(&t[..n], b'\n').rev().fold(0, |a, i| a ^ i)
+        });
+        fixed(&mut g, "memchr", n, |n| memchr::memrchr_iter(b'\n', &t[..n]).fold(0, |a, i| a ^ i));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/find_byte2_iter");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| {
+            memops::find_byte2_iter(&t[..n], b'(', b')').fold(0, |a, i| a ^ i)
+        });
+        fixed(&mut g, "memchr", n, |n| {
+            memchr::memchr2_iter(b'(', b')', &t[..n]).fold(0, |a, i| a ^ i)
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("memops/find_byte3_iter");
+    for n in search_sizes() {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| {
+            memops::find_byte3_iter(&t[..n], b'{', b'}', b';').fold(0, |a, i| a ^ i)
+        });
+        fixed(&mut g, "memchr", n, |n| {
+            memchr::memchr3_iter(b'{', b'}', b';', &t[..n]).fold(0, |a, i| a ^ i)
+        });
+    }
+    g.finish();
+}
+
+/// `memmem::Finder` (built once, outside the timing) against `memchr::memmem::Finder`: on
+/// real text, an absent needle (a full scan), every occurrence of a common one, and the last
+/// occurrence of a rarer one; on the random haystack, an absent needle. Then the linear-time
+/// demonstration: an all-same-byte needle of 64 bytes in runs of 63 (every start position
+/// survives the pair prefilter and each verification runs long), at two sizes 4x apart.
+fn substring(c: &mut Criterion) {
+    let text = text(4 << 20);
+    let random: Vec<u8> = benches::input(4 << 20).into_iter().map(|x| x & 0x7f).collect();
+    let cases: [(&str, &[u8], &[u8]); 4] = [
+        ("text-absent", &text, b"fn frobnicate_the_widget("),
+        ("text-iter", &text, b"self"),
+        ("text-rfind", &text, b"unsafe impl"),
+        ("random-absent", &random, b"\x01\x02\x03\x04\x05\x06\x07\x08"),
+    ];
+    for (name, hay, needle) in cases {
+        let mut g = c.benchmark_group(format!("memops/memmem-{name}"));
+        let ours = memops::memmem::Finder::new(needle);
+        let theirs = memchr::memmem::Finder::new(needle);
+        let h = black_box(hay);
+        for n in search_sizes() {
+            g.throughput(Throughput::Bytes(n as u64));
+            match name {
+                "text-iter" => {
+                    fixed(&mut g, "memops", n, |n| ours.find_iter(&h[..n]).fold(0, |a, i| a ^ i));
+                    fixed(&mut g, "memchr", n, |n| theirs.find_iter(&h[..n]).fold(0, |a, i| a ^ i));
+                }
+                "text-rfind" => {
+                    let theirs = memchr::memmem::FinderRev::new(needle);
+                    fixed(&mut g, "memops", n, |n| ours.rfind(&h[..n]));
+                    fixed(&mut g, "memchr", n, |n| theirs.rfind(&h[..n]));
+                }
+                _ => {
+                    fixed(&mut g, "memops", n, |n| ours.find(&h[..n]));
+                    fixed(&mut g, "memchr", n, |n| theirs.find(&h[..n]));
+                }
+            }
+        }
+        g.finish();
+    }
+    let mut g = c.benchmark_group("memops/memmem-pathological");
+    let runs: Vec<u8> = (0..4 << 20).map(|i| if i % 64 == 63 { b'b' } else { b'a' }).collect();
+    let needle = [b'a'; 64];
+    let ours = memops::memmem::Finder::new(&needle);
+    let theirs = memchr::memmem::Finder::new(&needle);
+    let h = black_box(&runs[..]);
+    for n in [1 << 20, 4 << 20] {
+        g.throughput(Throughput::Bytes(n as u64));
+        fixed(&mut g, "memops", n, |n| ours.find(&h[..n]));
+        fixed(&mut g, "memchr", n, |n| theirs.find(&h[..n]));
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    memmove,
+    memmove_thresholds,
+    memset,
+    memcmp,
+    equal,
+    searches,
+    multi_searches,
+    iterators,
+    substring
+);
 criterion_main!(benches);

@@ -1,7 +1,9 @@
 //! Memory moves and byte algorithms per size class: `memmove`/`memcpy`/`memset`/`memcmp` and
-//! the byte searches beside them (find, find last, count), with SIMD on x86_64 (SSE2, AVX2,
-//! AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct on
-//! big-endian mips64). `#![no_std]`, no allocation.
+//! the byte searches beside them (find, find last, count; of one, two or three byte values;
+//! iterators over every match; substring search in [`memmem`]), with SIMD on x86_64 (SSE2,
+//! AVX2, AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct
+//! on big-endian mips64). `#![no_std]`, no allocation. A drop-in for the memchr crate's
+//! `memchr`/`memchr2`/`memchr3`, their reverse forms and iterators, and `memmem::Finder`.
 //!
 //! ```
 //! let mut buf = *b"hello, world";
@@ -14,6 +16,9 @@
 //! assert_eq!(memops::count_byte(&buf, b'!'), 7);
 //! assert!(memops::equal(b"abc", b"abc"));
 //! assert_eq!(memops::compare(b"abc", b"abd"), core::cmp::Ordering::Less);
+//! assert_eq!(memops::find_byte2(&buf, b'd', b'w'), Some(0));
+//! assert_eq!(memops::find_byte_iter(b"a,b,c", b',').collect::<Vec<_>>(), [1, 3]);
+//! assert_eq!(memops::memmem::Finder::new(b"rld").find(b"world"), Some(2));
 //! ```
 //!
 //! # How it is fast
@@ -27,6 +32,10 @@
 //! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, in measured windows, with ERMS/FSRM)
 //! and non-temporal stores past a measured size; the constants live in `src/arch/x86_64.rs`
 //! with how they were measured. Searches and compares load aligned after the first block.
+//! The two- and three-byte searches OR the compares of each vector (two vectors a loop
+//! iteration, as the memchr crate); the AVX-512 backend searches with AVX2's kernels, which
+//! measured faster on our AVX-512 CPU (see `src/arch/x86_64.rs`). Substring search: see
+//! [`memmem`].
 //!
 //! # Backends
 //!
@@ -88,12 +97,15 @@ mod arch;
 #[cfg(feature = "c-symbols")]
 mod c_symbols;
 mod dispatch;
+mod iter;
+pub mod memmem;
 
 use core::cmp::Ordering;
 use core::ops::Range;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
+pub use iter::ByteIter;
 
 /// Copies `src` into `dst`.
 ///
@@ -145,6 +157,78 @@ pub fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
 #[inline]
 pub fn rfind_byte(hay: &[u8], b: u8) -> Option<usize> {
     Backend::detect().rfind_byte(hay, b)
+}
+
+/// The index of the first byte of `hay` equal to `b1` or `b2` (memchr's `memchr2`).
+///
+/// ```
+/// assert_eq!(memops::find_byte2(b"key=value;", b';', b'='), Some(3));
+/// ```
+#[inline]
+pub fn find_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
+    Backend::detect().find_byte2(hay, b1, b2)
+}
+
+/// The index of the first byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memchr3`).
+///
+/// ```
+/// assert_eq!(memops::find_byte3(b"a b\tc\n", b'\n', b'\t', b' '), Some(1));
+/// ```
+#[inline]
+pub fn find_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
+    Backend::detect().find_byte3(hay, b1, b2, b3)
+}
+
+/// The index of the last byte of `hay` equal to `b1` or `b2` (memchr's `memrchr2`).
+///
+/// ```
+/// assert_eq!(memops::rfind_byte2(b"/usr/lib\\x", b'/', b'\\'), Some(8));
+/// ```
+#[inline]
+pub fn rfind_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
+    Backend::detect().rfind_byte2(hay, b1, b2)
+}
+
+/// The index of the last byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memrchr3`).
+///
+/// ```
+/// assert_eq!(memops::rfind_byte3(b"a.b,c;d", b'.', b',', b';'), Some(5));
+/// ```
+#[inline]
+pub fn rfind_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
+    Backend::detect().rfind_byte3(hay, b1, b2, b3)
+}
+
+/// Every index of `b` in `hay`, in increasing order (`.rev()` for decreasing); memchr's
+/// `memchr_iter`. `count()` is one [`count_byte`].
+///
+/// ```
+/// assert_eq!(memops::find_byte_iter(b"a\nb\nc", b'\n').collect::<Vec<_>>(), [1, 3]);
+/// ```
+#[inline]
+pub fn find_byte_iter(hay: &[u8], b: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte_iter(hay, b)
+}
+
+/// Every index of `b1` or `b2` in `hay` (memchr's `memchr2_iter`), double-ended.
+///
+/// ```
+/// assert_eq!(memops::find_byte2_iter(b"a\r\nb", b'\r', b'\n').rev().collect::<Vec<_>>(), [2, 1]);
+/// ```
+#[inline]
+pub fn find_byte2_iter(hay: &[u8], b1: u8, b2: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte2_iter(hay, b1, b2)
+}
+
+/// Every index of `b1`, `b2` or `b3` in `hay` (memchr's `memchr3_iter`), double-ended.
+///
+/// ```
+/// let hay = b"<a href=\"x\">";
+/// assert_eq!(memops::find_byte3_iter(hay, b'<', b'>', b'"').collect::<Vec<_>>(), [0, 8, 10, 11]);
+/// ```
+#[inline]
+pub fn find_byte3_iter(hay: &[u8], b1: u8, b2: u8, b3: u8) -> ByteIter<'_> {
+    Backend::detect().find_byte3_iter(hay, b1, b2, b3)
 }
 
 /// How many bytes of `hay` equal `b`.

@@ -448,3 +448,283 @@ fn every_backend_is_listed_once_and_portable_last() {
         assert_eq!(Backend::by_name(n).map(|b| b.name()), Some(*n));
     }
 }
+
+/// The oracle for the two- and three-byte searches: every position of any of `set`.
+fn positions(hay: &[u8], set: &[u8]) -> Vec<usize> {
+    (0..hay.len()).filter(|&i| set.contains(&hay[i])).collect()
+}
+
+/// `find_byte2/3`, `rfind_byte2/3` and the three iterators (forward, backward, and the two
+/// ends alternated) against [`positions`].
+fn check_multi(b: Backend, hay: &[u8], set: [u8; 3], what: &str) {
+    let ctx = || format!("{} {what} len {} set {set:?}", b.name(), hay.len());
+    for k in 1..=3 {
+        let s = &set[..k];
+        let want = positions(hay, s);
+        let (first, last) = (want.first().copied(), want.last().copied());
+        let it = match k {
+            1 => b.find_byte_iter(hay, s[0]),
+            2 => {
+                assert_eq!(b.find_byte2(hay, s[0], s[1]), first, "find2 {}", ctx());
+                assert_eq!(b.rfind_byte2(hay, s[0], s[1]), last, "rfind2 {}", ctx());
+                b.find_byte2_iter(hay, s[0], s[1])
+            }
+            _ => {
+                assert_eq!(b.find_byte3(hay, s[0], s[1], s[2]), first, "find3 {}", ctx());
+                assert_eq!(b.rfind_byte3(hay, s[0], s[1], s[2]), last, "rfind3 {}", ctx());
+                b.find_byte3_iter(hay, s[0], s[1], s[2])
+            }
+        };
+        assert_eq!(it.clone().collect::<Vec<_>>(), want, "iter{k} {}", ctx());
+        assert_eq!(it.clone().count(), want.len(), "iter{k} count {}", ctx());
+        let mut back = want.clone();
+        back.reverse();
+        assert_eq!(it.clone().rev().collect::<Vec<_>>(), back, "iter{k} rev {}", ctx());
+        // Both ends alternated meet in the middle without losing or repeating a position.
+        let (mut it, mut front, mut rear) = (it, Vec::new(), Vec::new());
+        loop {
+            match (it.next(), it.next_back()) {
+                (None, None) => break,
+                (f, r) => {
+                    front.extend(f);
+                    rear.extend(r);
+                }
+            }
+        }
+        rear.reverse();
+        front.extend(rear);
+        assert_eq!(front, want, "iter{k} both ends {}", ctx());
+    }
+}
+
+#[test]
+fn multi_byte_search_needle_at_every_position() {
+    // Every length up to 4 AVX-512 vectors and a few beyond (the loops are the single-byte
+    // search's, tested at every length above).
+    let lens: Vec<usize> = if cfg!(miri) {
+        vec![0, 9, 33, 129]
+    } else if reduced() {
+        (0..=70).chain([127, 128, 129, 130, 255, 256, 257, 300, 1000]).collect()
+    } else {
+        (0..=257).chain([300, 383, 384, 385, 511, 512, 1000, 4097]).collect()
+    };
+    let set = [7u8, 0x80, 0xff];
+    for b in backends() {
+        let mut buf = Aligned::new(8192, |_| 0);
+        for &len in &lens {
+            let off = (len * 11) % 64;
+            let hay = &mut buf.get_mut()[off..off + len];
+            hay.fill(0);
+            check_multi(b, hay, set, "absent");
+            let step = if cfg!(miri) {
+                1 + len / 4
+            } else if reduced() {
+                1 + len / 8
+            } else {
+                1 + len / 32
+            };
+            let positions: Vec<usize> = (0..len).step_by(step).chain(len.checked_sub(1)).collect();
+            for &pos in &positions {
+                // Each of the three bytes alone, then a second match a vector or so later
+                // (a different byte of the set).
+                for (k, &x) in set.iter().enumerate() {
+                    hay[pos] = x;
+                    check_multi(b, hay, set, "one");
+                    let gaps: &[usize] = if cfg!(miri) || k > 0 { &[1] } else { &[1, 17, 64] };
+                    for &gap in gaps {
+                        if pos + gap < len {
+                            hay[pos + gap] = set[(k + 1) % 3];
+                            check_multi(b, hay, set, "two");
+                            hay[pos + gap] = 0;
+                        }
+                    }
+                }
+                hay[pos] = 0;
+            }
+        }
+        // Every misalignment with matches at both ends and every byte a match.
+        let lens: &[usize] = if cfg!(miri) { &[9, 65] } else { &[8, 17, 33, 64, 65, 130, 300] };
+        for &len in lens {
+            for off in offsets(len) {
+                let hay = &mut buf.get_mut()[off..off + len];
+                hay.fill(1);
+                hay[0] = 0xff;
+                hay[len - 1] = 0x80;
+                check_multi(b, hay, set, "ends");
+                hay.fill(7);
+                check_multi(b, hay, set, "all");
+            }
+        }
+    }
+}
+
+/// The oracles for substring search.
+fn naive_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    (0..=hay.len().checked_sub(needle.len())?).find(|&i| &hay[i..i + needle.len()] == needle)
+}
+fn naive_rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    (0..=hay.len().checked_sub(needle.len())?).rfind(|&i| &hay[i..i + needle.len()] == needle)
+}
+/// Non-overlapping occurrences from the front (an empty needle: every position).
+fn naive_find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = hay.get(i..).and_then(|h| naive_find(h, needle)) {
+        out.push(i + p);
+        i += p + needle.len().max(1);
+    }
+    out
+}
+/// Non-overlapping occurrences from the back.
+fn naive_rfind_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut end = Some(hay.len());
+    while let Some(e) = end {
+        let Some(p) = naive_rfind(&hay[..e], needle) else { break };
+        out.push(p);
+        end = if p == e { e.checked_sub(1) } else { Some(p) };
+    }
+    out
+}
+
+fn check_memmem(b: Backend, hay: &[u8], needle: &[u8], what: &str) {
+    let f = b.finder(needle);
+    let ctx = || format!("{} {what} hay len {} needle {:?}", b.name(), hay.len(), needle);
+    assert_eq!(f.find(hay), naive_find(hay, needle), "find {}", ctx());
+    assert_eq!(f.rfind(hay), naive_rfind(hay, needle), "rfind {}", ctx());
+    assert_eq!(f.find_iter(hay).collect::<Vec<_>>(), naive_find_all(hay, needle), "iter {}", ctx());
+    assert_eq!(
+        f.rfind_iter(hay).collect::<Vec<_>>(),
+        naive_rfind_all(hay, needle),
+        "rev iter {}",
+        ctx()
+    );
+}
+
+/// Needles of several lengths planted at every position (sampled when long) of every length
+/// and misalignment, in a haystack of a repeating byte pattern; with a near miss (last byte
+/// changed) planted too.
+#[test]
+fn memmem_needle_at_every_position() {
+    let base: Vec<u8> = (0..600).map(|i| b"the quick brown fox "[i % 20]).collect();
+    let needles: Vec<Vec<u8>> = [&b"zq"[..], b"x!", b"jumps", b"over the lazy dog", &[b'z'; 40]]
+        .iter()
+        .map(|n| n.to_vec())
+        .chain([(0..70).map(|i| b'A' + (i % 26) as u8).collect()])
+        .collect();
+    let lens: Vec<usize> = if cfg!(miri) {
+        vec![70]
+    } else if reduced() {
+        lengths().into_iter().filter(|l| l % 7 == 0 || l % 64 < 2 || l % 64 > 62).collect()
+    } else {
+        lengths().into_iter().filter(|l| l % 3 == 0 || l % 64 < 2 || l % 64 > 62).collect()
+    };
+    // Under Miri: a short needle and the long one.
+    let needles = if cfg!(miri) { vec![needles[2].clone(), needles[5].clone()] } else { needles };
+    for b in backends() {
+        for needle in &needles {
+            for &len in lens.iter().filter(|&&l| l >= needle.len()) {
+                let off = (len * 7) % 64;
+                let step = if cfg!(miri) {
+                    1 + len / 3
+                } else if reduced() {
+                    1 + len / 8
+                } else {
+                    1 + len / 32
+                };
+                let mut hay = base[off..off + len].to_vec();
+                check_memmem(b, &hay, needle, "absent");
+                for pos in (0..=len - needle.len()).step_by(step) {
+                    let keep = hay[pos..pos + needle.len()].to_vec();
+                    hay[pos..pos + needle.len()].copy_from_slice(needle);
+                    check_memmem(b, &hay, needle, "planted");
+                    *hay.last_mut().unwrap() ^= 1;
+                    hay[pos + needle.len() - 1] ^= 0x40;
+                    check_memmem(b, &hay, needle, "near miss");
+                    hay[pos..pos + needle.len()].copy_from_slice(&keep);
+                    *hay.last_mut().unwrap() = base[off + len - 1];
+                }
+            }
+        }
+    }
+}
+
+/// The worst cases of a prefilter that verifies every candidate: an all-same-byte needle in
+/// runs one byte too short, periodic needles in periodic text, and the same with a match at
+/// the far end, long enough that the prefilter gives up and Two-Way finishes.
+#[test]
+fn memmem_pathological_needles() {
+    let n = if cfg!(miri) {
+        300
+    } else if reduced() {
+        5_000
+    } else {
+        40_000
+    };
+    let run = |m: usize| -> Vec<u8> {
+        (0..n).map(|i| if i % m == m - 1 { b'b' } else { b'a' }).collect()
+    };
+    let mut cases: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let ms: &[usize] = if cfg!(miri) { &[3, 65] } else { &[2, 3, 8, 31, 64, 65, 200] };
+    for &m in ms {
+        cases.push((run(m), vec![b'a'; m]));
+        cases.push((vec![b'a'; n], [vec![b'a'; m - 1], vec![b'b']].concat()));
+        cases.push((run(m), [vec![b'a'; m - 1], vec![b'b'], vec![b'a'; m - 1]].concat()));
+        let periodic: Vec<u8> = b"ab".iter().cycle().take(2 * m).copied().collect();
+        cases.push((
+            b"ab".iter().cycle().take(n).copied().collect(),
+            [&periodic[..], b"c"].concat(),
+        ));
+        cases.push((
+            b"aab".iter().cycle().take(n).copied().collect(),
+            [b"aab".repeat(m), b"aa".to_vec()].concat(),
+        ));
+    }
+    // A match at each end of a haystack that makes the prefilter give up first.
+    let mut far = run(64);
+    let needle = vec![b'a'; 64];
+    far[n - 64..].fill(b'a');
+    cases.push((far.clone(), needle.clone()));
+    far.reverse();
+    cases.push((far, needle));
+    for b in backends() {
+        for (hay, needle) in &cases {
+            check_memmem(b, hay, needle, "pathological");
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn random_memmem(
+        hay in proptest::collection::vec(0u8..3, 0..big_len() / 64),
+        start: usize,
+        len in 0usize..80,
+        edit: Option<(usize, u8)>,
+    ) {
+        // A needle cut from the haystack (so it occurs), sometimes edited (so it may not).
+        let start = start % (hay.len() + 1);
+        let mut needle = hay[start..(start + len).min(hay.len())].to_vec();
+        if let Some((i, x)) = edit.filter(|_| !needle.is_empty()) {
+            let i = i % needle.len();
+            needle[i] = x % 4;
+        }
+        for b in backends() {
+            check_memmem(b, &hay, &needle, "random");
+        }
+        prop_assert_eq!(memops::memmem::find(&hay, &needle), naive_find(&hay, &needle));
+        prop_assert_eq!(memops::memmem::rfind(&hay, &needle), naive_rfind(&hay, &needle));
+    }
+
+    #[test]
+    fn random_multi_byte_search(hay in proptest::collection::vec(0u8..8, 0..big_len() / 16), off in 0usize..64, set: [u8; 3]) {
+        let off = off.min(hay.len());
+        let set = set.map(|x| x % 9);
+        for b in backends() {
+            check_multi(b, &hay[off..], set, "random");
+        }
+        let h = &hay[off..];
+        prop_assert_eq!(memops::find_byte2(h, set[0], set[1]), positions(h, &set[..2]).first().copied());
+        prop_assert_eq!(memops::rfind_byte3(h, set[0], set[1], set[2]), positions(h, &set).last().copied());
+    }
+}

@@ -106,17 +106,17 @@ pub(crate) trait Vector: Copy {
         // SAFETY: same contract.
         unsafe { equal_four_blocks::<Self>(a, b, n) }
     }
-    /// `memchr` in `n < W` bytes.
+    /// The first byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
     #[inline(always)]
-    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
-        unsafe { super::scalar::memchr(p, n, b) }
+        unsafe { super::scalar::find(p, n, b) }
     }
-    /// `memrchr` in `n < W` bytes.
+    /// The last byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
     #[inline(always)]
-    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
-        unsafe { super::scalar::memrchr(p, n, b) }
+        unsafe { super::scalar::rfind(p, n, b) }
     }
     /// Count of `b` in `n < W` bytes.
     #[inline(always)]
@@ -541,19 +541,107 @@ pub(crate) unsafe fn equal_large<V: Vector>(a: *const u8, b: *const u8, n: usize
     }
 }
 
+/// Byte-wise "equals any of the `K` needles" (`K` is 1, 2 or 3). Written without iterators
+/// (here and below): LLVM left `Zip::next` and `array::map` as out-of-line calls in these
+/// `#[target_feature]` kernels, spilling every vector to the stack.
+#[inline(always)]
+unsafe fn eq_any<V: Vector, const K: usize>(x: V, nv: [V; K]) -> V::Cmp {
+    // SAFETY: (whole body) the trait contract; `1 <= K <= 3`.
+    unsafe {
+        let mut c = V::cmpeq(x, nv[0]);
+        if K > 1 {
+            c = V::cmp_or(c, V::cmpeq(x, nv[1]));
+        }
+        if K > 2 {
+            c = V::cmp_or(c, V::cmpeq(x, nv[2]));
+        }
+        c
+    }
+}
+
+/// `[splat(b[0]), ..]` for `1 <= K <= 3`.
+#[inline(always)]
+unsafe fn splat_all<V: Vector, const K: usize>(b: [u8; K]) -> [V; K] {
+    // SAFETY: (whole body) the trait contract.
+    unsafe {
+        let mut nv = [V::splat(b[0]); K];
+        if K > 1 {
+            nv[1] = V::splat(b[1]);
+        }
+        if K > 2 {
+            nv[2] = V::splat(b[2]);
+        }
+        nv
+    }
+}
+
+/// `U` (1 to 4) blocks of `W` bytes at `p`, aligned, compared with [`eq_any`], and the union
+/// of the results.
+#[inline(always)]
+unsafe fn eq_any_blocks<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    nv: [V; K],
+) -> ([V::Cmp; U], V::Cmp) {
+    let w = V::W;
+    // SAFETY: (whole body) the caller guarantees `U * W` readable aligned bytes at `p`.
+    unsafe {
+        let mut c = [eq_any(V::load_aligned(p), nv); U];
+        let mut any = c[0];
+        if U > 1 {
+            c[1] = eq_any(V::load_aligned(p.add(w)), nv);
+            any = V::cmp_or(any, c[1]);
+        }
+        if U > 2 {
+            c[2] = eq_any(V::load_aligned(p.add(2 * w)), nv);
+            any = V::cmp_or(any, c[2]);
+        }
+        if U > 3 {
+            c[3] = eq_any(V::load_aligned(p.add(3 * w)), nv);
+            any = V::cmp_or(any, c[3]);
+        }
+        (c, any)
+    }
+}
+
 /// `memchr`: index of the first `b` in `p[..n]`.
 #[inline(always)]
 pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { find::<V, 1, 4>(p, n, [b]) }
+}
+
+/// `memrchr`: index of the last `b` in `p[..n]`.
+#[inline(always)]
+pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { rfind::<V, 1, 4>(p, n, [b]) }
+}
+
+/// Index of the first byte of `p[..n]` equal to any of the `K` needles (`memchr`, `memchr2`,
+/// `memchr3`), `U` vectors (at most 4) a loop iteration. The memchr crate unrolls its
+/// one-byte loop 4 times and its two- and three-byte loops twice (more compares per vector,
+/// the same registers); so do we.
+#[inline(always)]
+pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    n: usize,
+    b: [u8; K],
+) -> Option<usize> {
     let w = V::W;
     // SAFETY: (whole body) every load is inside `p[..n]`.
     unsafe {
         if n < w {
             return V::find_small(p, n, b);
         }
-        let nv = V::splat(b);
+        let nv = splat_all::<V, K>(b);
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            let c = [
+                eq_any(V::load(p.add(o[0])), nv),
+                eq_any(V::load(p.add(o[1])), nv),
+                eq_any(V::load(p.add(o[2])), nv),
+                eq_any(V::load(p.add(o[3])), nv),
+            ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c) {
                     let m = V::cmp_bits(c);
@@ -564,38 +652,37 @@ pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<
             }
             return None;
         }
-        let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+        let m = V::cmp_bits(eq_any(V::load(p), nv));
         if m != 0 {
             return Some(first::<V>(m));
         }
         // Aligned loads from the first boundary after `p`; bytes before it were just checked.
         let mut i = w - (p.addr() & (w - 1));
-        while i + 4 * w <= n {
-            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
-            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
-            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
-            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
-            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+        // `n > 4W >= UW`; comparing `i` with a bound computed once keeps the loop's
+        // bookkeeping to an add and a compare.
+        let last = n - U * w;
+        while i <= last {
+            let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
-                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate() {
+                for (k, c) in c.into_iter().enumerate() {
                     let m = V::cmp_bits(c);
                     if m != 0 {
                         return Some(i + k * w + first::<V>(m));
                     }
                 }
             }
-            i += 4 * w;
+            i += U * w;
         }
         while i + w <= n {
-            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            let m = V::cmp_bits(eq_any(V::load_aligned(p.add(i)), nv));
             if m != 0 {
                 return Some(i + first::<V>(m));
             }
             i += w;
         }
         if i < n {
-            // The last block overlaps checked bytes, which held no `b`.
-            let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+            // The last block overlaps checked bytes, which held no needle.
+            let m = V::cmp_bits(eq_any(V::load(p.add(n - w)), nv));
             if m != 0 {
                 return Some(n - w + first::<V>(m));
             }
@@ -604,19 +691,28 @@ pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<
     }
 }
 
-/// `memrchr`: index of the last `b` in `p[..n]`.
+/// Index of the last byte of `p[..n]` equal to any of the `K` needles, as [`find`].
 #[inline(always)]
-pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
+pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
+    p: *const u8,
+    n: usize,
+    b: [u8; K],
+) -> Option<usize> {
     let w = V::W;
     // SAFETY: (whole body) every load is inside `p[..n]`.
     unsafe {
         if n < w {
             return V::rfind_small(p, n, b);
         }
-        let nv = V::splat(b);
+        let nv = splat_all::<V, K>(b);
         if n <= 4 * w {
             let o = four_blocks(n, w);
-            let c = o.map(|o| V::cmpeq(V::load(p.add(o)), nv));
+            let c = [
+                eq_any(V::load(p.add(o[0])), nv),
+                eq_any(V::load(p.add(o[1])), nv),
+                eq_any(V::load(p.add(o[2])), nv),
+                eq_any(V::load(p.add(o[3])), nv),
+            ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
                 for (o, c) in o.into_iter().zip(c).rev() {
                     let m = V::cmp_bits(c);
@@ -627,21 +723,17 @@ pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option
             }
             return None;
         }
-        let m = V::cmp_bits(V::cmpeq(V::load(p.add(n - w)), nv));
+        let m = V::cmp_bits(eq_any(V::load(p.add(n - w)), nv));
         if m != 0 {
             return Some(n - w + last::<V>(m));
         }
         // Aligned loads below the last boundary before `p + n`.
         let mut i = n - (p.addr().wrapping_add(n) & (w - 1));
-        while i >= 4 * w {
-            i -= 4 * w;
-            let c0 = V::cmpeq(V::load_aligned(p.add(i)), nv);
-            let c1 = V::cmpeq(V::load_aligned(p.add(i + w)), nv);
-            let c2 = V::cmpeq(V::load_aligned(p.add(i + 2 * w)), nv);
-            let c3 = V::cmpeq(V::load_aligned(p.add(i + 3 * w)), nv);
-            let any = V::cmp_or(V::cmp_or(c0, c1), V::cmp_or(c2, c3));
+        while i >= U * w {
+            i -= U * w;
+            let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
-                for (k, c) in [c0, c1, c2, c3].into_iter().enumerate().rev() {
+                for (k, c) in c.into_iter().enumerate().rev() {
                     let m = V::cmp_bits(c);
                     if m != 0 {
                         return Some(i + k * w + last::<V>(m));
@@ -651,14 +743,14 @@ pub(crate) unsafe fn memrchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option
         }
         while i >= w {
             i -= w;
-            let m = V::cmp_bits(V::cmpeq(V::load_aligned(p.add(i)), nv));
+            let m = V::cmp_bits(eq_any(V::load_aligned(p.add(i)), nv));
             if m != 0 {
                 return Some(i + last::<V>(m));
             }
         }
         if i > 0 {
-            // The first block overlaps checked bytes, which held no `b`.
-            let m = V::cmp_bits(V::cmpeq(V::load(p), nv));
+            // The first block overlaps checked bytes, which held no needle.
+            let m = V::cmp_bits(eq_any(V::load(p), nv));
             if m != 0 {
                 return Some(last::<V>(m));
             }
@@ -701,3 +793,280 @@ pub(crate) unsafe fn count<V: Vector>(p: *const u8, n: usize, b: u8) -> usize {
         total
     }
 }
+
+/// `m` with the bytes before `j` (`j < W`) kept and the rest cleared.
+#[inline(always)]
+fn keep_before<V: Vector>(m: u64, j: usize) -> u64 {
+    let s = j as u32 * V::BITS_PER_BYTE;
+    if V::REVERSED { m & !(u64::MAX >> s) } else { m & ((1u64 << s) - 1) }
+}
+
+/// `m` with the bytes up to and including `j` (`j < W`) cleared.
+#[inline(always)]
+fn clear_through<V: Vector>(m: u64, j: usize) -> u64 {
+    let s = (j as u32 + 1) * V::BITS_PER_BYTE;
+    if V::REVERSED {
+        m & u64::MAX.checked_shr(s).unwrap_or(0)
+    } else {
+        m & u64::MAX.checked_shl(s).unwrap_or(0)
+    }
+}
+
+/// Verification work (needle bytes compared, counted as the whole needle per candidate) the
+/// pair prefilter may spend before its first give-up test can fire, in needle lengths (of at
+/// least 64 bytes); afterwards it may spend [`PAIR_WORK_PER_BYTE`] per haystack byte it has
+/// passed. Past that it stops and the caller continues with Two-Way, so a search is linear
+/// whatever the needle and haystack (at most `4m + 4n + m <= 9n` bytes verified).
+pub(crate) const PAIR_FREE_NEEDLES: usize = 4;
+/// See [`PAIR_FREE_NEEDLES`].
+pub(crate) const PAIR_WORK_PER_BYTE: usize = 4;
+
+/// The positions `pos + j` for the bytes `j` set in `bits` (in increasing order, or
+/// decreasing with `rev`), each verified; `Some` when one matched or the
+/// verification budget ran out (see [`pair_find`]), else `None` after adding to `work`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "one inlined helper of the two kernels below")]
+unsafe fn candidates<V: Vector>(
+    mut bits: u64,
+    pos: usize,
+    rev: bool,
+    hay: *const u8,
+    npos: usize,
+    needle: *const u8,
+    m: usize,
+    work: &mut usize,
+) -> Option<PairResult> {
+    let free = PAIR_FREE_NEEDLES * m.max(64);
+    while bits != 0 {
+        let j = if rev { last::<V>(bits) } else { first::<V>(bits) };
+        let cand = pos + j;
+        // SAFETY: `cand < npos`, so `hay[cand..cand + m]` is inside the haystack (caller).
+        if unsafe { equal::<V>(hay.add(cand), needle, m) } {
+            return Some(PairResult::Found(cand));
+        }
+        *work += m;
+        if rev {
+            if *work > free + PAIR_WORK_PER_BYTE * (npos - cand) {
+                return Some(PairResult::GaveUp(cand + m - 1));
+            }
+            bits = keep_before::<V>(bits, j);
+        } else {
+            if *work > free + PAIR_WORK_PER_BYTE * cand {
+                return Some(PairResult::GaveUp(cand + 1));
+            }
+            bits = clear_through::<V>(bits, j);
+        }
+    }
+    None
+}
+
+/// The first block of `W` start positions at `pos, pos + W, ..` (up to `last`) where some
+/// position has `b1` at `h1` and `b2` at `h2` (`h1`/`h2` are the haystack advanced by the
+/// pair's offsets): `(pos, mask)`, or `(past last, 0)`. A leaf with nothing but the scan, so
+/// that its vectors stay in registers (with the verification in the same function, LLVM
+/// spilled them and reloaded them every iteration).
+///
+/// # Safety
+///
+/// `W` bytes readable at `h1 + p` and `h2 + p` for every `p <= last`.
+#[inline(always)]
+pub(crate) unsafe fn pair_scan<V: Vector>(
+    h1: *const u8,
+    h2: *const u8,
+    b1: u8,
+    b2: u8,
+    mut pos: usize,
+    last: usize,
+) -> (usize, u64) {
+    // SAFETY: (whole body) `pos <= last` at every load.
+    unsafe {
+        let (v1, v2) = (V::splat(b1), V::splat(b2));
+        while pos <= last {
+            let c1 = V::cmpeq(V::load(h1.add(pos)), v1);
+            let c2 = V::cmpeq(V::load(h2.add(pos)), v2);
+            let bits = V::cmp_bits(V::cmp_and(c1, c2));
+            if bits != 0 {
+                return (pos, bits);
+            }
+            pos += V::W;
+        }
+        (pos, 0)
+    }
+}
+
+/// [`pair_scan`] downwards: the last block `end - W.., end - 2W.., ..` (while `end >= W`)
+/// with a candidate: `(pos, mask)`, or `(end below W, 0)`.
+///
+/// # Safety
+///
+/// `W` bytes readable at `h1 + p` and `h2 + p` for every `p <= end - W`.
+#[inline(always)]
+pub(crate) unsafe fn pair_rscan<V: Vector>(
+    h1: *const u8,
+    h2: *const u8,
+    b1: u8,
+    b2: u8,
+    mut end: usize,
+) -> (usize, u64) {
+    // SAFETY: (whole body) `end - W >= 0` at every load, within the caller's range.
+    unsafe {
+        let (v1, v2) = (V::splat(b1), V::splat(b2));
+        while end >= V::W {
+            let pos = end - V::W;
+            let c1 = V::cmpeq(V::load(h1.add(pos)), v1);
+            let c2 = V::cmpeq(V::load(h2.add(pos)), v2);
+            let bits = V::cmp_bits(V::cmp_and(c1, c2));
+            if bits != 0 {
+                return (pos, bits);
+            }
+            end = pos;
+        }
+        (end, 0)
+    }
+}
+
+/// A backend's [`pair_scan`]: `(h1, h2, b1, b2, pos, last) -> (pos, mask)`.
+pub(crate) type PairScan = unsafe fn(*const u8, *const u8, u8, u8, usize, usize) -> (usize, u64);
+/// A backend's [`pair_rscan`]: `(h1, h2, b1, b2, end) -> (pos, mask)`.
+pub(crate) type PairRscan = unsafe fn(*const u8, *const u8, u8, u8, usize) -> (usize, u64);
+
+/// The out-of-line scans of a backend's substring kernels: [`pair_scan`], [`pair_rscan`].
+#[derive(Clone, Copy)]
+pub(crate) struct PairKernels {
+    pub(crate) scan: PairScan,
+    pub(crate) rscan: PairRscan,
+}
+
+/// The first occurrence of `needle[..m]` in `hay[..n]` among the start positions where the
+/// two bytes of `pair` match (the memchr crate's "packed pair" prefilter): one vector
+/// compare per needle offset per `W` start positions, ANDed (in `k.scan`, out of line so
+/// that the scanning loop keeps its vectors in registers), then each surviving position
+/// verified. Returns [`PairResult::GaveUp`] when verification has cost more than
+/// [`PAIR_WORK_PER_BYTE`] per byte passed (plus [`PAIR_FREE_NEEDLES`] needles).
+///
+/// # Safety
+///
+/// `hay` valid for reads of `n` bytes, `needle` of `m`; `2 <= m <= n`; `pair.i1, pair.i2 < m`.
+#[inline(always)]
+pub(crate) unsafe fn pair_find<V: Vector>(
+    hay: *const u8,
+    n: usize,
+    needle: *const u8,
+    m: usize,
+    pair: Pair,
+    k: PairKernels,
+) -> PairResult {
+    let w = V::W;
+    // Start positions are `0..npos`; a block of `W` positions at `pos` loads
+    // `hay[pos + i .. pos + i + W]`, inside `hay` when `pos + W <= npos` as `i < m`.
+    let npos = n - m + 1;
+    let mut work = 0usize;
+    // SAFETY: (whole body) the loads are in bounds as just said (the tail block starts at
+    // `npos - W >= 0`); a verified position `p < npos` reads `hay[p..p + m]`, in bounds.
+    unsafe {
+        if npos < w {
+            for p in 0..npos {
+                if *hay.add(p + pair.i1) == pair.b1
+                    && *hay.add(p + pair.i2) == pair.b2
+                    && equal::<V>(hay.add(p), needle, m)
+                {
+                    return PairResult::Found(p);
+                }
+            }
+            return PairResult::NotFound;
+        }
+        let (h1, h2) = (hay.add(pair.i1), hay.add(pair.i2));
+        let last = npos - w;
+        // The first block here, so that a match near the start costs no call to the scan.
+        let c1 = V::cmpeq(V::load(h1), V::splat(pair.b1));
+        let c2 = V::cmpeq(V::load(h2), V::splat(pair.b2));
+        let bits = V::cmp_bits(V::cmp_and(c1, c2));
+        if let Some(r) = candidates::<V>(bits, 0, false, hay, npos, needle, m, &mut work) {
+            return r;
+        }
+        let mut pos = w;
+        loop {
+            let (p, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, pos, last);
+            if bits == 0 {
+                pos = p;
+                break;
+            }
+            let r = candidates::<V>(bits, p, false, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+            pos = p + w;
+        }
+        if pos < npos {
+            // The last block overlaps positions already tried: skip them.
+            let (_, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, last, last);
+            let bits = clear_through::<V>(bits, pos - last - 1);
+            let r = candidates::<V>(bits, last, false, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        PairResult::NotFound
+    }
+}
+
+/// The last occurrence of `needle[..m]` in `hay[..n]`, as [`pair_find`] from the end.
+/// [`PairResult::GaveUp`]`(e)` means no occurrence starts at `e - m + 1` or later (so the
+/// caller continues in `hay[..e]`).
+///
+/// # Safety
+///
+/// As [`pair_find`].
+#[inline(always)]
+pub(crate) unsafe fn pair_rfind<V: Vector>(
+    hay: *const u8,
+    n: usize,
+    needle: *const u8,
+    m: usize,
+    pair: Pair,
+    k: PairKernels,
+) -> PairResult {
+    let w = V::W;
+    let npos = n - m + 1;
+    let mut work = 0usize;
+    // SAFETY: (whole body) as in `pair_find`.
+    unsafe {
+        if npos < w {
+            for p in (0..npos).rev() {
+                if *hay.add(p + pair.i1) == pair.b1
+                    && *hay.add(p + pair.i2) == pair.b2
+                    && equal::<V>(hay.add(p), needle, m)
+                {
+                    return PairResult::Found(p);
+                }
+            }
+            return PairResult::NotFound;
+        }
+        let (h1, h2) = (hay.add(pair.i1), hay.add(pair.i2));
+        let mut end = npos;
+        loop {
+            let (p, bits) = (k.rscan)(h1, h2, pair.b1, pair.b2, end);
+            if bits == 0 {
+                end = p;
+                break;
+            }
+            let r = candidates::<V>(bits, p, true, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+            end = p;
+        }
+        if end > 0 {
+            // The first block overlaps positions already tried: keep those below `end`.
+            let (_, bits) = (k.rscan)(h1, h2, pair.b1, pair.b2, w);
+            let bits = keep_before::<V>(bits, end);
+            let r = candidates::<V>(bits, 0, true, hay, npos, needle, m, &mut work);
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        PairResult::NotFound
+    }
+}
+
+use super::{Pair, PairResult};

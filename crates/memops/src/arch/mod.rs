@@ -1,5 +1,6 @@
 //! Backends. Each exposes the same operations as an [`Ops`] table (`memmove`, `memset`,
-//! `memcmp`, `bcmp`, `memchr`, `memrchr`, `count`); all but riscv64's RVV loops are the
+//! `memcmp`, `bcmp`, `memchr`, `memrchr`, `count`, the two- and three-byte searches and the
+//! substring prefilter); all but riscv64's RVV loops are the
 //! algorithms of [`generic`] instantiated over one vector type.
 
 pub(crate) mod generic;
@@ -25,6 +26,37 @@ pub(crate) struct Ops {
     pub(crate) memchr: unsafe fn(*const u8, usize, u8) -> Option<usize>,
     pub(crate) memrchr: unsafe fn(*const u8, usize, u8) -> Option<usize>,
     pub(crate) count: unsafe fn(*const u8, usize, u8) -> usize,
+    pub(crate) memchr2: unsafe fn(*const u8, usize, [u8; 2]) -> Option<usize>,
+    pub(crate) memchr3: unsafe fn(*const u8, usize, [u8; 3]) -> Option<usize>,
+    pub(crate) memrchr2: unsafe fn(*const u8, usize, [u8; 2]) -> Option<usize>,
+    pub(crate) memrchr3: unsafe fn(*const u8, usize, [u8; 3]) -> Option<usize>,
+    /// `(hay, n, needle, m, pair)`: see [`generic::pair_find`] (`2 <= m <= n`, pair offsets
+    /// below `m`).
+    pub(crate) pair_find: unsafe fn(*const u8, usize, *const u8, usize, Pair) -> PairResult,
+    /// See [`generic::pair_rfind`].
+    pub(crate) pair_rfind: unsafe fn(*const u8, usize, *const u8, usize, Pair) -> PairResult,
+}
+
+/// Two bytes of a substring and their offsets in it, the prefilter of a substring search:
+/// only start positions `p` with `hay[p + i1] == b1` and `hay[p + i2] == b2` are verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pair {
+    pub(crate) i1: usize,
+    pub(crate) i2: usize,
+    pub(crate) b1: u8,
+    pub(crate) b2: u8,
+}
+
+/// The answer of a prefiltered substring search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairResult {
+    /// The needle starts here.
+    Found(usize),
+    /// It does not occur.
+    NotFound,
+    /// The prefilter stopped paying for itself. Forward: no occurrence starts before this
+    /// position. Backward: none ends after this length (search the prefix of this length).
+    GaveUp(usize),
 }
 
 /// Defines the seven entry points of a backend over vector type `$v`, each carrying
@@ -178,6 +210,75 @@ macro_rules! backend {
                 // SAFETY: the caller upholds the contract and the CPU check.
                 unsafe { g::count::<$v>(p, n, b) }
             }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memchr2(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::find::<$v, 2, 2>(p, n, b) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memchr3(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::find::<$v, 3, 2>(p, n, b) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memrchr2(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::rfind::<$v, 2, 2>(p, n, b) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memrchr3(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::rfind::<$v, 3, 2>(p, n, b) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            #[inline(never)]
+            unsafe fn pair_scan(
+                h1: *const u8,
+                h2: *const u8,
+                b1: u8,
+                b2: u8,
+                pos: usize,
+                last: usize,
+            ) -> (usize, u64) {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_scan::<$v>(h1, h2, b1, b2, pos, last) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            #[inline(never)]
+            unsafe fn pair_rscan(
+                h1: *const u8,
+                h2: *const u8,
+                b1: u8,
+                b2: u8,
+                end: usize,
+            ) -> (usize, u64) {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_rscan::<$v>(h1, h2, b1, b2, end) }
+            }
+            const PAIR: g::PairKernels =
+                g::PairKernels { scan: pair_scan, rscan: pair_rscan };
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn pair_find(
+                h: *const u8,
+                n: usize,
+                s: *const u8,
+                m: usize,
+                pair: $crate::arch::Pair,
+            ) -> $crate::arch::PairResult {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_find::<$v>(h, n, s, m, pair, PAIR) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn pair_rfind(
+                h: *const u8,
+                n: usize,
+                s: *const u8,
+                m: usize,
+                pair: $crate::arch::Pair,
+            ) -> $crate::arch::PairResult {
+                // SAFETY: the caller upholds the contract and the CPU check.
+                unsafe { g::pair_rfind::<$v>(h, n, s, m, pair, PAIR) }
+            }
             let inline = <$v as g::Vector>::INLINE_SMALL;
             $crate::arch::Ops {
                 name: $name,
@@ -188,6 +289,12 @@ macro_rules! backend {
                 memchr,
                 memrchr,
                 count,
+                memchr2,
+                memchr3,
+                memrchr2,
+                memrchr3,
+                pair_find,
+                pair_rfind,
             }
         };
     };

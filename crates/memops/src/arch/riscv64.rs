@@ -285,6 +285,21 @@ unsafe fn count(p: *const u8, n: usize, b: u8) -> usize {
     total
 }
 
-/// The RVV backend's operations.
-pub(crate) static RVV: super::Ops =
-    super::Ops { name: "rvv", memmove, memset, memcmp, bcmp, memchr, memrchr, count };
+/// The RVV backend's operations. The two- and three-byte searches and the substring
+/// prefilter are the portable backend's 64-bit-word kernels.
+pub(crate) static RVV: super::Ops = super::Ops {
+    name: "rvv",
+    memmove,
+    memset,
+    memcmp,
+    bcmp,
+    memchr,
+    memrchr,
+    count,
+    memchr2: super::PORTABLE.memchr2,
+    memchr3: super::PORTABLE.memchr3,
+    memrchr2: super::PORTABLE.memrchr2,
+    memrchr3: super::PORTABLE.memrchr3,
+    pair_find: super::PORTABLE.pair_find,
+    pair_rfind: super::PORTABLE.pair_rfind,
+};

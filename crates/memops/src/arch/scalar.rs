@@ -229,27 +229,28 @@ const fn eq_bytes(x: u64, y: u64) -> u64 {
     !(((d & LOW7) + LOW7) | d | LOW7)
 }
 
-/// `memchr` of any length (below one word: bytes; above: words, see `memchr::<Word>`).
+/// The first byte of `p[..n]` equal to any of the `K` needles, any length (below one word:
+/// bytes; above: words, see `find::<Word>`).
 #[inline(always)]
-pub(crate) unsafe fn memchr(p: *const u8, n: usize, b: u8) -> Option<usize> {
+pub(crate) unsafe fn find<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
     // SAFETY: same contract.
     unsafe {
         if n >= 8 {
-            return super::generic::memchr::<Word>(p, n, b);
+            return super::generic::find::<Word, K, 4>(p, n, b);
         }
-        (0..n).find(|&i| *p.add(i) == b)
+        (0..n).find(|&i| b.contains(&*p.add(i)))
     }
 }
 
-/// `memrchr` of any length.
+/// The last byte of `p[..n]` equal to any of the `K` needles, any length.
 #[inline(always)]
-pub(crate) unsafe fn memrchr(p: *const u8, n: usize, b: u8) -> Option<usize> {
+pub(crate) unsafe fn rfind<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
     // SAFETY: same contract.
     unsafe {
         if n >= 8 {
-            return super::generic::memrchr::<Word>(p, n, b);
+            return super::generic::rfind::<Word, K, 4>(p, n, b);
         }
-        (0..n).rev().find(|&i| *p.add(i) == b)
+        (0..n).rev().find(|&i| b.contains(&*p.add(i)))
     }
 }
 
@@ -329,14 +330,14 @@ impl Vector for Word {
         unsafe { set_le16(dst, b, n) }
     }
     #[inline(always)]
-    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract (`n < 8`).
-        (0..n).find(|&i| unsafe { *p.add(i) } == b)
+        (0..n).find(|&i| b.contains(unsafe { &*p.add(i) }))
     }
     #[inline(always)]
-    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract (`n < 8`).
-        (0..n).rev().find(|&i| unsafe { *p.add(i) } == b)
+        (0..n).rev().find(|&i| b.contains(unsafe { &*p.add(i) }))
     }
     #[inline(always)]
     unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {

@@ -268,14 +268,14 @@ movemask_vector!(
             unsafe { generic::equal::<__m128i>(a, b, n) }
         }
         #[inline(always)]
-        unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
-            // SAFETY: same contract.
-            unsafe { generic::memchr::<__m128i>(p, n, b) }
+        unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
+            // SAFETY: same contract; `n < 32`, so the 16-byte kernel needs no loop.
+            unsafe { generic::find::<__m128i, K, 1>(p, n, b) }
         }
         #[inline(always)]
-        unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+        unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
             // SAFETY: same contract.
-            unsafe { generic::memrchr::<__m128i>(p, n, b) }
+            unsafe { generic::rfind::<__m128i, K, 1>(p, n, b) }
         }
         #[inline(always)]
         unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
@@ -477,19 +477,20 @@ unsafe fn first_diff(a: *const u8, b: *const u8, ne: u64) -> i32 {
     r
 }
 
-/// The mask of the bytes of `p[..n]` (`n < 64`) equal to `b`, with one masked load.
+/// The mask of the bytes of `p[..n]` (`n < 64`) equal to any of the `K` needles, with one
+/// masked load.
 ///
 /// # Safety
 ///
 /// `p` valid for reads of `n` bytes; AVX-512BW. Masked-off bytes are neither read nor faulted
 /// on (AVX-512 fault suppression).
 #[inline(always)]
-unsafe fn masked_eq(p: *const u8, n: usize, b: u8) -> u64 {
+unsafe fn masked_eq<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> u64 {
     let k = low_mask(n);
     // SAFETY: as documented above.
     unsafe {
         let x = _mm512_maskz_loadu_epi8(k, p.cast());
-        _mm512_mask_cmpeq_epi8_mask(k, x, _mm512_set1_epi8(b as i8))
+        b.iter().fold(0, |m, &b| m | _mm512_mask_cmpeq_epi8_mask(k, x, _mm512_set1_epi8(b as i8)))
     }
 }
 
@@ -598,13 +599,13 @@ impl Vector for __m512i {
         unsafe { eq_mid(a, b, n) }
     }
     #[inline(always)]
-    unsafe fn find_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
         let m = unsafe { masked_eq(p, n, b) };
         (m != 0).then(|| m.trailing_zeros() as usize)
     }
     #[inline(always)]
-    unsafe fn rfind_small(p: *const u8, n: usize, b: u8) -> Option<usize> {
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
         // SAFETY: same contract.
         let m = unsafe { masked_eq(p, n, b) };
         (m != 0).then(|| 63 - m.leading_zeros() as usize)
@@ -612,7 +613,7 @@ impl Vector for __m512i {
     #[inline(always)]
     unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
         // SAFETY: same contract.
-        let m = unsafe { masked_eq(p, n, b) };
+        let m = unsafe { masked_eq(p, n, [b]) };
         m.count_ones() as usize
     }
     #[inline(always)]
@@ -629,7 +630,26 @@ impl Vector for __m512i {
 
 super::backend!(SSE2, "sse2", __m128i);
 super::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
-super::backend!(AVX512, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+super::backend!(AVX512_ALL, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+
+/// The AVX-512 backend: its moves, fills, compares and count, with the AVX2 backend's
+/// searches (every CPU with the AVX-512 backend's features has AVX2's). On this AMD EPYC
+/// (Zen, AVX-512), compares into mask registers and the mask ORs of the 64-byte kernels, or
+/// of 32-byte kernels compiled with AVX-512 enabled (LLVM then also compares into masks), are
+/// slower than AVX2's `vpcmpeqb`/`vpor`/`vpmovmskb`. Min of 7 alternated runs, ns,
+/// AVX-512 / AVX2 / memchr crate: `memchr` 16 KiB 121/79/86; `memchr3` 16 KiB 316/229/203,
+/// 256 KiB 4586/3394/3349; 32-byte kernels built with AVX-512: `memchr` 16 KiB 192.
+const AVX512: super::Ops = super::Ops {
+    memchr: AVX2.memchr,
+    memrchr: AVX2.memrchr,
+    memchr2: AVX2.memchr2,
+    memchr3: AVX2.memchr3,
+    memrchr2: AVX2.memrchr2,
+    memrchr3: AVX2.memrchr3,
+    pair_find: AVX2.pair_find,
+    pair_rfind: AVX2.pair_rfind,
+    ..AVX512_ALL
+};
 
 /// The backends this CPU supports, most preferred first (SSE2 is always there).
 pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
