@@ -30,6 +30,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::fma::Fma;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ifma::Ifma;
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
@@ -181,6 +183,10 @@ enum Engine {
     Portable,
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma),
+    /// AVX2 + FMA on doubles ([`crate::arch::fma`]), the 50-bit primes: residues are held as
+    /// the bits of an `f64`, twiddles plain.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Fma(Fma),
 }
 
 impl Engine {
@@ -192,6 +198,12 @@ impl Engine {
         {
             return Engine::Ifma(t);
         }
+        #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
+        if n.trailing_zeros() <= IFMA_MAX_LOG_LEN
+            && let Some(t) = Fma::new()
+        {
+            return Engine::Fma(t);
+        }
         let _ = n;
         Engine::Portable
     }
@@ -201,6 +213,8 @@ impl Engine {
             Engine::Portable => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_) => "avx512ifma",
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => "avx2-fma",
         }
     }
 
@@ -208,7 +222,7 @@ impl Engine {
         match self {
             Engine::Portable => FIELDS,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => FIELDS52,
+            Engine::Ifma(_) | Engine::Fma(_) => FIELDS52,
         }
     }
 
@@ -217,6 +231,8 @@ impl Engine {
             Engine::Portable => 0,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_) => 1,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => 2,
         }
     }
 
@@ -228,6 +244,18 @@ impl Engine {
             Engine::Portable => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_) => f.redc(u128::from(x)),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => (f.redc(u128::from(x)) as f64).to_bits(),
+        }
+    }
+
+    /// A plain residue as the transforms hold it (the inverse of [`Engine::unload`]).
+    #[cfg(test)]
+    fn encode(self, x: u64) -> u64 {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => (x as f64).to_bits(),
+            _ => x,
         }
     }
 
@@ -237,6 +265,8 @@ impl Engine {
             Engine::Portable => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_) => f.mul(f.to_mont(w), (1 << 52) % f.p),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => (w as f64).to_bits(),
         }
     }
 
@@ -252,6 +282,12 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_) => {
                 let two = pow_mod(2, 244, f.p);
+                ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
+            }
+            // n·c·2⁻⁶⁴·2⁻⁶⁴ (plain pointwise products) → c: s = n⁻¹·2¹⁹².
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => {
+                let two = pow_mod(2, 192, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
         }
@@ -275,6 +311,47 @@ impl Engine {
                     }
                 }
             }
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t) => {
+                if x.len().is_multiple_of(4) {
+                    t.pointwise(x, y, f.p as f64);
+                } else {
+                    let m = |a: u64, b: u64| {
+                        (f64_mulmod(f, f64::from_bits(a) as u64, b) as f64).to_bits()
+                    };
+                    match y {
+                        Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = m(*x, y)),
+                        None => x.iter_mut().for_each(|x| *x = m(*x, *x)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The twiddle-free stage `h = 1` (the last of the forward transform, the first of the
+    /// inverse).
+    #[inline(always)]
+    fn radix2(self, f: Field, x: &mut [u64]) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t) => {
+                if x.len().is_multiple_of(8) {
+                    t.radix2(x, f.p as f64);
+                } else {
+                    f64_scalar(x, |x| radix2_stage(f, x));
+                }
+            }
+            _ => radix2_stage(f, x),
+        }
+    }
+
+    /// A transform's output as plain residues (the FMA engine's are `f64` bits).
+    #[inline(always)]
+    fn unload(self, x: u64) -> u64 {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_) => f64::from_bits(x) as u64,
+            _ => x,
         }
     }
 
@@ -292,8 +369,35 @@ impl Engine {
                     scalar_stage::<DIT>(f, x, h, w, Field::mul52);
                 }
             }
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t) => {
+                if x.len() >= 8 {
+                    t.stage::<DIT>(x, h, w, f.p as f64);
+                } else {
+                    f64_scalar(x, |x| {
+                        scalar_stage::<DIT>(f, x, h, w, |f, a, w| f64_mulmod(f, a, w))
+                    });
+                }
+            }
         }
     }
+}
+
+/// `a·b mod p` for a plain residue `a` and a residue `b` held as `f64` bits (the FMA
+/// engine's twiddles and transforms), plain.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_mulmod(f: Field, a: u64, b: u64) -> u64 {
+    let b = f64::from_bits(b) as u64;
+    ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64
+}
+
+/// Runs the scalar `stage` on `x` (residues as `f64` bits) as plain integers: the FMA
+/// engine's transforms too short for its vectors.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_scalar(x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
+    x.iter_mut().for_each(|v| *v = f64::from_bits(*v) as u64);
+    stage(x);
+    x.iter_mut().for_each(|v| *v = (*v as f64).to_bits());
 }
 
 /// The IFMA token (detected once per process, in `nab-isa`, under `NAB_MAX_ISA`).
@@ -344,7 +448,8 @@ impl Tables {
 
 /// Tables for at least `len` coefficients, shared with every other product of the engine.
 fn tables(e: Engine, len: usize) -> Arc<Tables> {
-    static CACHE: [Mutex<Option<Arc<Tables>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+    static CACHE: [Mutex<Option<Arc<Tables>>>; 3] =
+        [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
     let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
@@ -402,7 +507,7 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
             h /= 2;
         }
         if n >= 2 {
-            radix2_stage(f, x);
+            e.radix2(f, x);
         }
     } else {
         let h = n / 2;
@@ -418,7 +523,7 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
         if n >= 2 {
-            radix2_stage(f, x);
+            e.radix2(f, x);
         }
         let mut h = 2;
         while h < n {
@@ -529,7 +634,7 @@ fn cyclic(
         inverse(e, f, &mut x, &tabs.inv[k]);
         let scale = e.scale(f, n);
         for x in x.iter_mut() {
-            *x = f.mul(*x, scale);
+            *x = f.mul(e.unload(*x), scale);
         }
         x
     })
@@ -659,8 +764,8 @@ impl Crt {
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
 fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
-    static CRT: [std::sync::OnceLock<Crt>; 2] =
-        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    static CRT: [std::sync::OnceLock<Crt>; 3] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new(), std::sync::OnceLock::new()];
     let [f1, f2, f3] = e.fields();
     let c = CRT[e.index()].get_or_init(|| Crt::new(e.fields()));
     let count = residues[0].len();
@@ -707,6 +812,10 @@ mod tests {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = ifma() {
             v.push(Engine::Ifma(t));
+        }
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some(t) = Fma::new() {
+            v.push(Engine::Fma(t));
         }
         v
     }
@@ -813,9 +922,10 @@ mod tests {
                     let x: Vec<u64> = (0..n as u64)
                         .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
                         .collect();
-                    let mut y = x.clone();
+                    let mut y: Vec<u64> = x.iter().map(|&v| e.encode(v)).collect();
                     forward(e, f, &mut y, &tabs.fwd[k]);
                     inverse(e, f, &mut y, &tabs.inv[k]);
+                    y.iter_mut().for_each(|v| *v = e.unload(*v));
                     for (a, b) in x.iter().zip(&y) {
                         assert_eq!(u128::from(*b), u128::from(*a) * n as u128 % m, "{e:?} 2^{log}");
                     }
@@ -928,20 +1038,22 @@ mod tests {
         }
     }
 
-    /// The IFMA engine's largest transforms, with all-ones operands (the largest
+    /// The 50-bit engines' largest transforms, with all-ones operands (the largest
     /// coefficients the CRT bound must cover): against the portable engine.
     #[test]
     #[cfg_attr(miri, ignore)]
-    fn ifma_engine_at_its_longest_transform() {
-        let Some(ifma) = engines().get(1).copied() else { return };
+    fn vector_engines_at_their_longest_transform() {
         let n = 1usize << 20; // a product of 2·2²⁰ limbs: a transform of 2²¹
         let a = vec![u64::MAX; n];
-        let (mut r1, mut r2) = (vec![0u64; 2 * n], vec![0u64; 2 * n]);
-        convolve(ifma, &mut r1, &a, None);
-        convolve(Engine::Portable, &mut r2, &a, None);
-        assert!(r1 == r2, "(B^{n} − 1)² differs between the engines");
+        let mut want = vec![0u64; 2 * n];
+        convolve(Engine::Portable, &mut want, &a, None);
         // (B^n − 1)² = B^2n − 2B^n + 1
-        assert_eq!(r1[0], 1);
-        assert_eq!(r1[n], u64::MAX - 1);
+        assert_eq!(want[0], 1);
+        assert_eq!(want[n], u64::MAX - 1);
+        for e in engines().into_iter().skip(1) {
+            let mut got = vec![0u64; 2 * n];
+            convolve(e, &mut got, &a, None);
+            assert!(got == want, "(B^{n} − 1)² differs between {e:?} and the portable engine");
+        }
     }
 }

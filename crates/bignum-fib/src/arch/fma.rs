@@ -1,0 +1,216 @@
+//! The NTT's butterflies on IEEE doubles with AVX2 + FMA: four residues per `ymm` register,
+//! for the primes below `2⁵⁰` of `crate::ntt`'s 50-bit field set (the design of FLINT 3's
+//! `fft_small`, written anew here).
+//!
+//! Residues are integers in `[0, p)` held exactly in `f64` (the `u64` slices of the NTT hold
+//! their bit patterns). Per lane, with `p < 2⁵⁰` and `pinv = fl(1/p)`:
+//! - `add`: `t = (a + b) − p`, then `t < 0 ? t + p : t` (a blend on the sign bit);
+//! - `sub`: `d = a − b`, then `d < 0 ? d + p : d`;
+//! - `mulmod(a, b)` for `a, b ∈ [0, p)`: `h = fl(a·b)`, `l = a·b − h` exactly (one FMA),
+//!   `q = round(h·pinv)`, `r = h − q·p` (one FMA, exact), result `r + l` (exact), then one
+//!   correction by `p` if negative. The bound: `a·b < 2¹⁰⁰`, so `|l| ≤ ulp(h)/2 ≤ 2⁴⁷`;
+//!   `h·pinv` is within three roundings (relative `3·2⁻⁵³`) of `a·b/p < 2⁵⁰`, so within 0.38 of
+//!   it, and `q` within 0.88 of `a·b/p`: `|a·b − q·p| < 0.88·p`. `h − q·p` is an integer of
+//!   that size (`h` is an integer: `h ≥ 2⁵³` or `h = a·b`), below `2⁵³`, so the FMA computes
+//!   it exactly, and `r + l = a·b − q·p` is exact too: the result is `a·b mod p` in
+//!   `(−p, p)`, and `[0, p)` after the correction. (The bound holds for any `p < 2⁵⁰`.)
+//!
+//! Stages with half-length `h ≥ 4` pair whole vectors; `h = 2` regroups two vectors with
+//! 128-bit lane permutes, and the twiddle-free `h = 1` stage with unpacks.
+
+use core::arch::x86_64::*;
+
+nab_isa::token! {
+    /// Proof that AVX2 and FMA may be used (x86-64-v3): the CPU (and the OS, for the ymm
+    /// state) supports them and `NAB_MAX_ISA` allows them, or the build enables them. Only
+    /// `Fma::new` makes one.
+    pub(crate) struct Fma = AVX2 | FMA;
+}
+
+impl Fma {
+    /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
+    /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
+    /// twiddles (plain residues as `f64` bits). `h ≥ 2` is a power of two; `x.len()` a
+    /// multiple of `2h` and of 8.
+    pub(crate) fn stage<const DIT: bool>(self, x: &mut [u64], h: usize, w: &[u64], p: f64) {
+        assert!(h >= 2 && h.is_power_of_two() && w.len() >= h);
+        assert!(x.len().is_multiple_of(2 * h) && x.len().is_multiple_of(8));
+        // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage`).
+        unsafe { stage::<DIT>(x, h, w, p) }
+    }
+
+    /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
+    /// `x.len()` a multiple of 8.
+    pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
+        assert!(x.len().is_multiple_of(8));
+        // SAFETY: `self` proves AVX2 + FMA; the length is checked just above.
+        unsafe { radix2(x, p) }
+    }
+
+    /// `x[i] = x[i]·y[i] mod p` (`y = None`: `x[i]²`), for `x.len()` a multiple of 4.
+    pub(crate) fn pointwise(self, x: &mut [u64], y: Option<&[u64]>, p: f64) {
+        assert!(x.len().is_multiple_of(4) && y.is_none_or(|y| y.len() == x.len()));
+        // SAFETY: `self` proves the CPU support; lengths checked just above.
+        unsafe { pointwise(x, y, p) }
+    }
+}
+
+/// Register-only helpers: callers (inlined into the `target_feature` functions below) must
+/// have AVX2 + FMA.
+#[inline(always)]
+unsafe fn mulmod(a: __m256d, b: __m256d, p: __m256d, pinv: __m256d) -> __m256d {
+    // SAFETY: register-only AVX/FMA operations, enabled in the callers (all intrinsics).
+    unsafe {
+        let h = _mm256_mul_pd(a, b);
+        let l = _mm256_fmsub_pd(a, b, h);
+        let q = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm256_mul_pd(h, pinv),
+        );
+        let r = _mm256_add_pd(_mm256_fnmadd_pd(q, p, h), l);
+        _mm256_blendv_pd(r, _mm256_add_pd(r, p), r)
+    }
+}
+
+#[inline(always)]
+unsafe fn add(a: __m256d, b: __m256d, p: __m256d) -> __m256d {
+    // SAFETY: register-only AVX operations.
+    unsafe {
+        let t = _mm256_sub_pd(_mm256_add_pd(a, b), p);
+        _mm256_blendv_pd(t, _mm256_add_pd(t, p), t)
+    }
+}
+
+#[inline(always)]
+unsafe fn sub(a: __m256d, b: __m256d, p: __m256d) -> __m256d {
+    // SAFETY: register-only AVX operations.
+    unsafe {
+        let d = _mm256_sub_pd(a, b);
+        _mm256_blendv_pd(d, _mm256_add_pd(d, p), d)
+    }
+}
+
+/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`.
+#[inline(always)]
+unsafe fn butterfly<const DIT: bool>(
+    a: __m256d,
+    b: __m256d,
+    w: __m256d,
+    p: __m256d,
+    pinv: __m256d,
+) -> (__m256d, __m256d) {
+    // SAFETY: register-only operations (see `mulmod`).
+    unsafe {
+        if DIT {
+            let t = mulmod(b, w, p, pinv);
+            (add(a, t, p), sub(a, t, p))
+        } else {
+            (add(a, b, p), mulmod(sub(a, b, p), w, p, pinv))
+        }
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of `2h` and of 8, `w.len() >= h`, `h ≥ 2` a
+/// power of two.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let base = x.as_mut_ptr().cast::<f64>();
+    let wp = w.as_ptr().cast::<f64>();
+    let n = x.len();
+    if h >= 4 {
+        let mut j = 0;
+        while j < n {
+            let mut i = 0;
+            while i < h {
+                // SAFETY: `j + 2h <= n` and `i + 4 <= h`, so both 4-lane accesses lie in
+                // `x`; `i + 4 <= h <= w.len()`. `u64` and `f64` have the same size.
+                unsafe {
+                    let pa = base.add(j + i);
+                    let pb = base.add(j + h + i);
+                    let a = _mm256_loadu_pd(pa);
+                    let b = _mm256_loadu_pd(pb);
+                    let wv = _mm256_loadu_pd(wp.add(i));
+                    let (s, d) = butterfly::<DIT>(a, b, wv, pv, piv);
+                    _mm256_storeu_pd(pa, s);
+                    _mm256_storeu_pd(pb, d);
+                }
+                i += 4;
+            }
+            j += 2 * h;
+        }
+        return;
+    }
+    // h = 2: v0 = [x0 x1 x2 x3], v1 = [x4 x5 x6 x7]; a = [x0 x1 x4 x5], b = [x2 x3 x6 x7],
+    // twiddles [w0 w1 w0 w1]; the same permutes put the results back.
+    let wv = _mm256_setr_pd(
+        f64::from_bits(w[0]),
+        f64::from_bits(w[1]),
+        f64::from_bits(w[0]),
+        f64::from_bits(w[1]),
+    );
+    let mut j = 0;
+    while j < n {
+        // SAFETY: `j + 8 <= n` (n is a multiple of 8).
+        unsafe {
+            let p0 = base.add(j);
+            let p1 = base.add(j + 4);
+            let v0 = _mm256_loadu_pd(p0);
+            let v1 = _mm256_loadu_pd(p1);
+            let a = _mm256_permute2f128_pd::<0x20>(v0, v1);
+            let b = _mm256_permute2f128_pd::<0x31>(v0, v1);
+            let (s, d) = butterfly::<DIT>(a, b, wv, pv, piv);
+            _mm256_storeu_pd(p0, _mm256_permute2f128_pd::<0x20>(s, d));
+            _mm256_storeu_pd(p1, _mm256_permute2f128_pd::<0x31>(s, d));
+        }
+        j += 8;
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of 8.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn radix2(x: &mut [u64], p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let base = x.as_mut_ptr().cast::<f64>();
+    let mut j = 0;
+    while j < x.len() {
+        // SAFETY: `j + 8 <= x.len()`. v0 = [x0 x1 x2 x3], v1 = [x4 x5 x6 x7]:
+        // a = [x0 x4 x2 x6], b = [x1 x5 x3 x7]; unpacking (s, d) restores the order.
+        unsafe {
+            let p0 = base.add(j);
+            let p1 = base.add(j + 4);
+            let v0 = _mm256_loadu_pd(p0);
+            let v1 = _mm256_loadu_pd(p1);
+            let a = _mm256_unpacklo_pd(v0, v1);
+            let b = _mm256_unpackhi_pd(v0, v1);
+            let (s, d) = (add(a, b, pv), sub(a, b, pv));
+            _mm256_storeu_pd(p0, _mm256_unpacklo_pd(s, d));
+            _mm256_storeu_pd(p1, _mm256_unpackhi_pd(s, d));
+        }
+        j += 8;
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of 4; `y`, if any, as long as `x`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let mut i = 0;
+    while i < x.len() {
+        // SAFETY: `i + 4 <= x.len()` (a multiple of 4), and `y.len() == x.len()`.
+        unsafe {
+            let px = x.as_mut_ptr().add(i).cast::<f64>();
+            let a = _mm256_loadu_pd(px);
+            let b = match y {
+                Some(y) => _mm256_loadu_pd(y.as_ptr().add(i).cast()),
+                None => a,
+            };
+            _mm256_storeu_pd(px, mulmod(a, b, pv, piv));
+        }
+        i += 4;
+    }
+}
