@@ -163,7 +163,10 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
     // bignum-fib's NTT butterflies (reported by its own test, as `bignum-fib-ntt`).
     HostBackends {
         krate: "bignum-fib-ntt",
-        choices: &[Choice { backend: "avx512ifma", flags: &["avx512f", "avx512ifma"] }],
+        choices: &[
+            Choice { backend: "avx512ifma", flags: &["avx512f", "avx512ifma"] },
+            Choice { backend: "avx2-fma", flags: &["avx2", "fma"] },
+        ],
     },
 ];
 
@@ -349,14 +352,14 @@ mod tests {
             ("b64", "avx2"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "portable"),
+            ("bignum-fib-ntt", "avx2-fma"),
         ];
         let v3 = [
             ("nabhash", "aesni"),
             ("b64", "avx2"),
             ("memops", "avx2"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "portable"),
+            ("bignum-fib-ntt", "avx2-fma"),
         ];
         let v2 = [
             ("nabhash", "aesni"),

@@ -20,8 +20,9 @@
 //!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. See
 //!   [`Backend`].
 //! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
-//!   number-theoretic transform over three 62-bit primes (one limb per coefficient, CRT),
-//!   with the thresholds in [`Thresholds`] (measured; see the constants).
+//!   number-theoretic transform (one limb per coefficient, CRT) over three 62-bit primes
+//!   (portable), or over three or four 50-bit primes with AVX-512 IFMA or with AVX2 + FMA on
+//!   doubles, with the thresholds in [`Thresholds`] (measured; see the constants).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
@@ -35,9 +36,9 @@
 //!
 //! | `NAB_MAX_ISA` | limb kernels | NTT engine |
 //! | --- | --- | --- |
-//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512ifma` if the CPU has it |
-//! | `x86-64-v4` | `mulx-adx` | `portable` (IFMA is not in v4) |
-//! | `x86-64-v3` | `mulx-adx` | `portable` |
+//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512ifma` if the CPU has it, else `avx2-fma` if it has AVX2 and FMA |
+//! | `x86-64-v4` | `mulx-adx` | `avx2-fma` (IFMA is not in v4) |
+//! | `x86-64-v3` | `mulx-adx` | `avx2-fma` |
 //! | `x86-64-v2` | `portable` | `portable` |
 //! | `portable` | `portable` | `portable` |
 //!
@@ -58,9 +59,9 @@ mod radix;
 pub use dispatch::{Backend, backends};
 #[doc(hidden)]
 pub use mul::{
-    MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_IFMA, MUL_TOOM3_THRESHOLD,
-    SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_NTT_THRESHOLD_IFMA, SQR_TOOM3_THRESHOLD,
-    Thresholds,
+    MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_FMA, MUL_NTT_THRESHOLD_IFMA,
+    MUL_TOOM3_THRESHOLD, SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_NTT_THRESHOLD_FMA,
+    SQR_NTT_THRESHOLD_IFMA, SQR_TOOM3_THRESHOLD, Thresholds,
 };
 pub use nat::Nat;
 

@@ -18,16 +18,25 @@
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
 //!
-//! - Two engines ([`Engine`]): the portable one above, and on x86_64 CPUs with AVX-512 IFMA
-//!   one over three primes below `2⁵⁰` (product ≈2¹⁵⁰, so transforms up to `2²¹`) whose
-//!   butterflies run eight at a time in `crate::arch::ifma` (52-bit Montgomery, `R = 2⁵²`);
-//!   longer transforms take the portable engine. Loading, scaling and the CRT are the same
-//!   scalar code for both (`R = 2⁶⁴`), with the engine's primes and constants.
+//! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX-512 IFMA one
+//!   over primes below `2⁵⁰` whose butterflies run eight at a time in `crate::arch::ifma`
+//!   (52-bit Montgomery, `R = 2⁵²`); and on x86_64 CPUs with AVX2 + FMA (x86-64-v3) one over
+//!   the same primes held in doubles, four at a time in `crate::arch::fma` (FLINT 3's
+//!   `fft_small` design: the quotient and remainder of `a·b` by `p` from FMAs; the error
+//!   bound is at that module). Loading, scaling and the CRT are the same scalar code for all
+//!   (`R = 2⁶⁴`), with the engine's primes and constants.
+//! - The 50-bit engines' prime count, from the CRT bound: a cyclic convolution of length `N`
+//!   of 64-bit limbs has coefficients below `N·2¹²⁸`; three primes (product `2^149.9997`)
+//!   cover `N ≤ 2²¹`, so longer transforms add a fourth (product `2^199.9993`, enough for
+//!   every length the primes `≡ 1 mod 2³²` allow). 64-bit coefficients keep the limb layout
+//!   (the split products and the `B^n − 1` products of the decimal conversion need it); the
+//!   fourth prime costs a third more per point than three, no more than smaller coefficients
+//!   would (48-bit ones: `4/3` as many points over three primes). F(10⁹) needs `2²⁴`.
 //!
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::fma::Fma;
@@ -42,10 +51,15 @@ const BLOCK: usize = 1 << 12;
 /// `N·2¹²⁸ < p₁p₂p₃`.
 const MAX_LOG_LEN: u32 = 40;
 
-/// The largest transform of the IFMA engine: its primes' product is `2^149.9997`, and a
-/// cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
+/// The largest transform of the 50-bit engines over three primes: their product is
+/// `2^149.9997`, and a cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
+/// Longer transforms add the fourth prime (product `2^199.9993`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-const IFMA_MAX_LOG_LEN: u32 = 21;
+const NARROW_MAX_LOG_LEN: u32 = 21;
+
+/// The largest transform of the 50-bit engines: their primes are `≡ 1 (mod 2³²)`.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+const MAX_LOG_LEN52: u32 = 32;
 
 /// `2⁵² − 1`.
 const LOW52: u64 = (1 << 52) - 1;
@@ -169,40 +183,42 @@ const FIELDS: [Field; 3] = [
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
-/// The IFMA engine's primes: the three `c·2³² + 1` below `2⁵⁰` with the largest `c`.
+/// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
+/// transforms up to `2²¹` use the first three.
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
-const FIELDS52: [Field; 3] = [
+const FIELDS52: [Field; 4] = [
     Field::new(0x0003_fff3_0000_0001, 5),
     Field::new(0x0003_ffed_0000_0001, 7),
     Field::new(0x0003_ffeb_0000_0001, 3),
+    Field::new(0x0003_ffc1_0000_0001, 3),
 ];
 
 /// Which primes and butterflies a product uses (the same for all its parts).
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
+    /// AVX-512 IFMA ([`crate::arch::ifma`]), the 50-bit primes in Montgomery form; `true`:
+    /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Ifma(Ifma),
+    Ifma(Ifma, bool),
     /// AVX2 + FMA on doubles ([`crate::arch::fma`]), the 50-bit primes: residues are held as
-    /// the bits of an `f64`, twiddles plain.
+    /// the bits of an `f64`, twiddles plain; `true`: four primes, as for `Ifma`.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Fma(Fma),
+    Fma(Fma, bool),
 }
 
 impl Engine {
     /// The engine for transforms of up to `n` coefficients on this CPU.
     fn for_len(n: usize) -> Engine {
         #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
-        if n.trailing_zeros() <= IFMA_MAX_LOG_LEN
-            && let Some(t) = ifma()
-        {
-            return Engine::Ifma(t);
-        }
-        #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
-        if n.trailing_zeros() <= IFMA_MAX_LOG_LEN
-            && let Some(t) = Fma::new()
-        {
-            return Engine::Fma(t);
+        if n.trailing_zeros() <= MAX_LOG_LEN52 {
+            let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
+            if let Some(t) = ifma() {
+                return Engine::Ifma(t, wide);
+            }
+            if let Some(t) = Fma::new() {
+                return Engine::Fma(t, wide);
+            }
         }
         let _ = n;
         Engine::Portable
@@ -212,27 +228,29 @@ impl Engine {
         match self {
             Engine::Portable => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => "avx512ifma",
+            Engine::Ifma(..) => "avx512ifma",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => "avx2-fma",
+            Engine::Fma(..) => "avx2-fma",
         }
     }
 
-    fn fields(self) -> [Field; 3] {
+    /// The primes of the engine (three or four).
+    fn fields(self) -> &'static [Field] {
         match self {
-            Engine::Portable => FIELDS,
+            Engine::Portable => &FIELDS,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) | Engine::Fma(_) => FIELDS52,
+            Engine::Ifma(_, wide) | Engine::Fma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
         }
     }
 
+    /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
     fn index(self) -> usize {
         match self {
             Engine::Portable => 0,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => 1,
+            Engine::Ifma(_, wide) => 1 + usize::from(wide),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => 2,
+            Engine::Fma(_, wide) => 3 + usize::from(wide),
         }
     }
 
@@ -243,9 +261,9 @@ impl Engine {
         match self {
             Engine::Portable => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => f.redc(u128::from(x)),
+            Engine::Ifma(..) => f.redc(u128::from(x)),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => (f.redc(u128::from(x)) as f64).to_bits(),
+            Engine::Fma(..) => (f.redc(u128::from(x)) as f64).to_bits(),
         }
     }
 
@@ -254,7 +272,7 @@ impl Engine {
     fn encode(self, x: u64) -> u64 {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => (x as f64).to_bits(),
+            Engine::Fma(..) => (x as f64).to_bits(),
             _ => x,
         }
     }
@@ -264,9 +282,9 @@ impl Engine {
         match self {
             Engine::Portable => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => f.mul(f.to_mont(w), (1 << 52) % f.p),
+            Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => (w as f64).to_bits(),
+            Engine::Fma(..) => (w as f64).to_bits(),
         }
     }
 
@@ -280,13 +298,13 @@ impl Engine {
             Engine::Portable => f.to_mont(f.to_mont(inv_n)),
             // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => {
+            Engine::Ifma(..) => {
                 let two = pow_mod(2, 244, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
             // n·c·2⁻⁶⁴·2⁻⁶⁴ (plain pointwise products) → c: s = n⁻¹·2¹⁹².
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => {
+            Engine::Fma(..) => {
                 let two = pow_mod(2, 192, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
@@ -301,7 +319,7 @@ impl Engine {
                 None => x.iter_mut().for_each(|x| *x = f.mul(*x, *x)),
             },
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(t) => {
+            Engine::Ifma(t, _) => {
                 if x.len().is_multiple_of(8) {
                     t.pointwise(x, y, f.p, f.pinv52);
                 } else {
@@ -312,7 +330,7 @@ impl Engine {
                 }
             }
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(t) => {
+            Engine::Fma(t, _) => {
                 if x.len().is_multiple_of(4) {
                     t.pointwise(x, y, f.p as f64);
                 } else {
@@ -334,7 +352,7 @@ impl Engine {
     fn radix2(self, f: Field, x: &mut [u64]) {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(t) => {
+            Engine::Fma(t, _) => {
                 if x.len().is_multiple_of(8) {
                     t.radix2(x, f.p as f64);
                 } else {
@@ -350,7 +368,7 @@ impl Engine {
     fn unload(self, x: u64) -> u64 {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(_) => f64::from_bits(x) as u64,
+            Engine::Fma(..) => f64::from_bits(x) as u64,
             _ => x,
         }
     }
@@ -362,7 +380,7 @@ impl Engine {
         match self {
             Engine::Portable => scalar_stage::<DIT>(f, x, h, w, Field::mul),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(t) => {
+            Engine::Ifma(t, _) => {
                 if x.len() >= 16 {
                     t.stage::<DIT>(x, h, w, f.p, f.pinv52);
                 } else {
@@ -370,13 +388,11 @@ impl Engine {
                 }
             }
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(t) => {
+            Engine::Fma(t, _) => {
                 if x.len() >= 8 {
                     t.stage::<DIT>(x, h, w, f.p as f64);
                 } else {
-                    f64_scalar(x, |x| {
-                        scalar_stage::<DIT>(f, x, h, w, |f, a, w| f64_mulmod(f, a, w))
-                    });
+                    f64_scalar(x, |x| scalar_stage::<DIT>(f, x, h, w, f64_mulmod));
                 }
             }
         }
@@ -406,8 +422,11 @@ fn ifma() -> Option<Ifma> {
     Ifma::new()
 }
 
-/// The engine that products of up to `2²¹` coefficients use here: `avx512ifma` or
-/// `portable` (longer ones always take the portable engine).
+/// The number of engine slots in the caches ([`Engine::index`]).
+const ENGINES: usize = 5;
+
+/// The engine that products use here: `avx512ifma`, `avx2-fma` or `portable` (for every
+/// length: the 50-bit engines add a fourth prime above `2²¹` coefficients).
 pub(crate) fn engine_name() -> &'static str {
     Engine::for_len(1 << 20).name()
 }
@@ -417,8 +436,8 @@ pub(crate) fn engine_name() -> &'static str {
 /// `h = 1, 2, 4, …, len/2`.
 struct Tables {
     len: usize,
-    fwd: [Vec<u64>; 3],
-    inv: [Vec<u64>; 3],
+    fwd: Vec<Vec<u64>>,
+    inv: Vec<Vec<u64>>,
 }
 
 impl Tables {
@@ -442,14 +461,17 @@ impl Tables {
             t
         };
         let fields = e.fields();
-        Tables { len, fwd: fields.map(|f| build(f, false)), inv: fields.map(|f| build(f, true)) }
+        Tables {
+            len,
+            fwd: fields.iter().map(|&f| build(f, false)).collect(),
+            inv: fields.iter().map(|&f| build(f, true)).collect(),
+        }
     }
 }
 
 /// Tables for at least `len` coefficients, shared with every other product of the engine.
 fn tables(e: Engine, len: usize) -> Arc<Tables> {
-    static CACHE: [Mutex<Option<Arc<Tables>>>; 3] =
-        [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
+    static CACHE: [Mutex<Option<Arc<Tables>>>; ENGINES] = [const { Mutex::new(None) }; ENGINES];
     let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
@@ -574,7 +596,7 @@ pub(crate) struct Transformed {
     engine: Engine,
     n: usize,
     len: usize,
-    hat: [Vec<u64>; 3],
+    hat: Vec<Vec<u64>>,
 }
 
 /// `x` transformed for products of transform length `n` (a power of two `>= x.len()`).
@@ -586,13 +608,15 @@ fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
     assert!(n.is_power_of_two() && n >= x.len().max(2) && n.trailing_zeros() <= MAX_LOG_LEN);
     let tabs = tables(e, n);
     let fields = e.fields();
-    let hat = core::array::from_fn(|k| {
-        let f = fields[k];
-        let mut v: Vec<u64> = x.iter().map(|&l| e.load(f, l)).collect();
-        v.resize(n, 0);
-        forward(e, f, &mut v, &tabs.fwd[k]);
-        v
-    });
+    let hat = (0..fields.len())
+        .map(|k| {
+            let f = fields[k];
+            let mut v: Vec<u64> = x.iter().map(|&l| e.load(f, l)).collect();
+            v.resize(n, 0);
+            forward(e, f, &mut v, &tabs.fwd[k]);
+            v
+        })
+        .collect();
     Transformed { engine: e, n, len: x.len(), hat }
 }
 
@@ -604,40 +628,42 @@ fn cyclic(
     a: &[u64],
     b: Option<Result<&[u64], &Transformed>>,
     n: usize,
-) -> [Vec<u64>; 3] {
+) -> Vec<Vec<u64>> {
     assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
     let tabs = tables(e, n);
     let fields = e.fields();
     let mut other = Vec::new();
-    core::array::from_fn(|k| {
-        let f = fields[k];
-        let load = |x: &[u64], buf: &mut Vec<u64>| {
-            buf.clear();
-            buf.extend(x.iter().map(|&l| e.load(f, l)));
-            buf.resize(n, 0);
-        };
-        let mut x = Vec::with_capacity(n);
-        load(a, &mut x);
-        forward(e, f, &mut x, &tabs.fwd[k]);
-        match b {
-            Some(Ok(b)) => {
-                load(b, &mut other);
-                forward(e, f, &mut other, &tabs.fwd[k]);
-                e.pointwise(f, &mut x, Some(&other));
+    (0..fields.len())
+        .map(|k| {
+            let f = fields[k];
+            let load = |x: &[u64], buf: &mut Vec<u64>| {
+                buf.clear();
+                buf.extend(x.iter().map(|&l| e.load(f, l)));
+                buf.resize(n, 0);
+            };
+            let mut x = Vec::with_capacity(n);
+            load(a, &mut x);
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match b {
+                Some(Ok(b)) => {
+                    load(b, &mut other);
+                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&other));
+                }
+                Some(Err(t)) => {
+                    debug_assert!(t.n == n && t.engine.index() == e.index());
+                    e.pointwise(f, &mut x, Some(&t.hat[k]));
+                }
+                None => e.pointwise(f, &mut x, None),
             }
-            Some(Err(t)) => {
-                debug_assert!(t.n == n && t.engine.index() == e.index());
-                e.pointwise(f, &mut x, Some(&t.hat[k]));
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            let scale = e.scale(f, n);
+            for x in x.iter_mut() {
+                *x = f.mul(e.unload(*x), scale);
             }
-            None => e.pointwise(f, &mut x, None),
-        }
-        inverse(e, f, &mut x, &tabs.inv[k]);
-        let scale = e.scale(f, n);
-        for x in x.iter_mut() {
-            *x = f.mul(e.unload(*x), scale);
-        }
-        x
-    })
+            x
+        })
+        .collect()
 }
 
 /// `r = a · b` for a transformed `b`, when the product's coefficients fit the transform
@@ -701,7 +727,7 @@ const SPLIT_MIN: usize = 1 << 10;
 /// operands (every term of those coefficients comes from there), computed recursively with
 /// a transform of at most `N/2`. At F(10⁸), whose products sit just above powers of two,
 /// this halves the work.
-fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
+fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     let count = a.len() + b_len - 1;
     let n = transform_len(a.len(), b_len);
@@ -725,7 +751,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
     let top_b = b.map(|b| &b[b.len() - extra..]);
     let z = coefficients(e, top_a, top_b);
     // z has 2·extra − 1 coefficients; c_{N+j} = z[extra − 1 + j] for j < extra.
-    for ((f, y), z) in e.fields().into_iter().zip(&mut y).zip(&z) {
+    for ((f, y), z) in e.fields().iter().zip(&mut y).zip(&z) {
         let wrapped = &z[extra - 1..];
         for (y, &w) in y.iter_mut().zip(wrapped) {
             *y = f.sub(*y, w);
@@ -733,6 +759,78 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
         y.extend_from_slice(wrapped);
     }
     y
+}
+
+/// Garner's constants for four fields (the mixed-radix form
+/// `x = t₁ + p₁(t₂ + p₂(t₃ + p₃t₄))`), each `p_i⁻¹ mod p_j` in Montgomery form mod `p_j`.
+struct Crt4 {
+    inv_p1_mod_p2: u64,
+    inv_p1_mod_p3: u64,
+    inv_p2_mod_p3: u64,
+    inv_p1_mod_p4: u64,
+    inv_p2_mod_p4: u64,
+    inv_p3_mod_p4: u64,
+}
+
+impl Crt4 {
+    fn new([f1, f2, f3, f4]: [Field; 4]) -> Crt4 {
+        let inv = |x: u64, f: Field| f.to_mont(pow_mod(x % f.p, f.p - 2, f.p));
+        Crt4 {
+            inv_p1_mod_p2: inv(f1.p, f2),
+            inv_p1_mod_p3: inv(f1.p, f3),
+            inv_p2_mod_p3: inv(f2.p, f3),
+            inv_p1_mod_p4: inv(f1.p, f4),
+            inv_p2_mod_p4: inv(f2.p, f4),
+            inv_p3_mod_p4: inv(f3.p, f4),
+        }
+    }
+}
+
+/// [`crt_into`] for four primes below `2⁵⁰`, each below twice any other (so one
+/// [`Field::fix`] reduces a residue of one modulo another). The coefficients are below
+/// `N·2¹²⁸ ≤ 2¹⁶⁰` (`N ≤ 2³²`), so the running sum still fits 192 bits.
+fn crt4_into(
+    r: &mut [u64],
+    residues: &[Vec<u64>],
+    [f1, f2, f3, f4]: [Field; 4],
+    c: &Crt4,
+) -> [u64; 3] {
+    let count = residues[0].len();
+    debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
+    let (head, tail) = r.split_at_mut(count);
+    let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
+    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]).zip(&residues[3]);
+    for (limb, (((&y1, &y2), &y3), &y4)) in head.iter_mut().zip(ys) {
+        // Mixed-radix digits: t₁ = y₁; t₂ = (y₂ − t₁)/p₁ mod p₂;
+        // t₃ = ((y₃ − t₁)/p₁ − t₂)/p₂ mod p₃; t₄ = (((y₄ − t₁)/p₁ − t₂)/p₂ − t₃)/p₃ mod p₄.
+        let t2 = f2.mul(f2.sub(y2, f2.fix(y1, f2.p)), c.inv_p1_mod_p2);
+        let u = f3.mul(f3.sub(y3, f3.fix(y1, f3.p)), c.inv_p1_mod_p3);
+        let t3 = f3.mul(f3.sub(u, f3.fix(t2, f3.p)), c.inv_p2_mod_p3);
+        let v = f4.mul(f4.sub(y4, f4.fix(y1, f4.p)), c.inv_p1_mod_p4);
+        let v = f4.mul(f4.sub(v, f4.fix(t2, f4.p)), c.inv_p2_mod_p4);
+        let t4 = f4.mul(f4.sub(v, f4.fix(t3, f4.p)), c.inv_p3_mod_p4);
+        // x = t₁ + p₁(t₂ + p₂(t₃ + p₃t₄)), from the inside out (100, 150, 200 bits).
+        let v = u128::from(t4) * u128::from(f3.p) + u128::from(t3);
+        let lo = u128::from(v as u64) * u128::from(f2.p) + u128::from(t2);
+        let hi = (v >> 64) * u128::from(f2.p) + (lo >> 64);
+        let (w0, w1, w2) = (lo as u64, hi as u64, (hi >> 64) as u64);
+        let m0 = u128::from(w0) * u128::from(f1.p) + u128::from(y1);
+        let m1 = u128::from(w1) * u128::from(f1.p) + (m0 >> 64);
+        let m2 = u128::from(w2) * u128::from(f1.p) + (m1 >> 64);
+        debug_assert!(m2 >> 64 == 0, "NTT coefficient above 192 bits");
+        let s0 = u128::from(acc0) + (m0 as u64 as u128);
+        let s1 = u128::from(acc1) + (m1 as u64 as u128) + (s0 >> 64);
+        let s2 = u128::from(acc2) + (m2 as u64 as u128) + (s1 >> 64);
+        debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
+        *limb = s0 as u64;
+        (acc0, acc1) = (s1 as u64, s2 as u64);
+        acc2 = 0;
+    }
+    for limb in tail {
+        *limb = acc0;
+        (acc0, acc1, acc2) = (acc1, acc2, 0);
+    }
+    [acc0, acc1, acc2]
 }
 
 /// Garner's constants for three fields.
@@ -763,11 +861,24 @@ impl Crt {
 /// Reconstructs the coefficients from their residues and adds them with carries into `r`
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
-fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
-    static CRT: [std::sync::OnceLock<Crt>; 3] =
-        [std::sync::OnceLock::new(), std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    let [f1, f2, f3] = e.fields();
-    let c = CRT[e.index()].get_or_init(|| Crt::new(e.fields()));
+fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64; 3] {
+    static CRT: [OnceLock<Crt>; ENGINES] = [const { OnceLock::new() }; ENGINES];
+    static CRT4: OnceLock<Crt4> = OnceLock::new();
+    match *e.fields() {
+        [f1, f2, f3] => {
+            let c = CRT[e.index()].get_or_init(|| Crt::new([f1, f2, f3]));
+            crt3_into(r, residues, [f1, f2, f3], c)
+        }
+        [f1, f2, f3, f4] => {
+            let c = CRT4.get_or_init(|| Crt4::new([f1, f2, f3, f4]));
+            crt4_into(r, residues, [f1, f2, f3, f4], c)
+        }
+        _ => unreachable!("an engine has three or four primes"),
+    }
+}
+
+/// [`crt_into`] for three primes.
+fn crt3_into(r: &mut [u64], residues: &[Vec<u64>], [f1, f2, f3]: [Field; 3], c: &Crt) -> [u64; 3] {
     let count = residues[0].len();
     debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
     let (head, tail) = r.split_at_mut(count);
@@ -811,11 +922,11 @@ mod tests {
         let mut v = vec![Engine::Portable];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = ifma() {
-            v.push(Engine::Ifma(t));
+            v.extend([Engine::Ifma(t, false), Engine::Ifma(t, true)]);
         }
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = Fma::new() {
-            v.push(Engine::Fma(t));
+            v.extend([Engine::Fma(t, false), Engine::Fma(t, true)]);
         }
         v
     }
@@ -831,8 +942,8 @@ mod tests {
 
     #[test]
     fn fields_are_ntt_primes_with_the_given_generators() {
-        for (fields, two_adicity) in [(FIELDS, MAX_LOG_LEN), (FIELDS52, 32)] {
-            for f in fields {
+        for (fields, two_adicity) in [(&FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)] {
+            for &f in fields {
                 assert_eq!((f.p - 1) % (1 << two_adicity), 0);
                 assert_eq!(f.p.wrapping_mul(f.pinv), 1);
                 assert_eq!(f.p.wrapping_mul(f.pinv52) & LOW52, LOW52, "−p⁻¹ mod 2⁵²");
@@ -862,19 +973,23 @@ mod tests {
                     assert_ne!(pow_mod(f.generator, (f.p - 1) / q, f.p), 1, "{} {q}", f.p);
                 }
             }
-            // Garner's single corrections need p₁ < 2p₂ and p₁ < 2p₃.
-            assert!(fields[0].p > fields[1].p && fields[1].p > fields[2].p);
-            assert!(fields[0].p < 2 * fields[2].p);
+            // Garner's single corrections need every prime below twice every other.
+            assert!(fields.windows(2).all(|w| w[0].p > w[1].p));
+            assert!(fields[0].p < 2 * fields[fields.len() - 1].p);
         }
         for f in FIELDS {
             assert!(f.p > 1 << 61 && f.p < 1 << 62);
         }
-        // The CRT bound of the IFMA engine: p₁p₂p₃ > 2^(128 + IFMA_MAX_LOG_LEN).
-        let bits: f64 = FIELDS52.iter().map(|f| (f.p as f64).log2()).sum();
+        // The CRT bounds of the 50-bit engines: p₁p₂p₃ > 2^(128 + NARROW_MAX_LOG_LEN) and
+        // p₁p₂p₃p₄ > 2^(128 + MAX_LOG_LEN52) (a sum of N products of two limbs).
+        let bits = |k: usize| FIELDS52[..k].iter().map(|f| (f.p as f64).log2()).sum::<f64>();
         assert!(FIELDS52.iter().all(|f| f.p < 1 << 50));
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        assert!(bits > f64::from(128 + IFMA_MAX_LOG_LEN) + 0.5, "{bits}");
-        assert!(bits > 149.5, "{bits}");
+        {
+            assert!(bits(3) > f64::from(128 + NARROW_MAX_LOG_LEN) + 0.5, "{}", bits(3));
+            assert!(bits(4) > f64::from(128 + MAX_LOG_LEN52) + 0.5, "{}", bits(4));
+        }
+        assert!(bits(3) > 149.5 && bits(4) > 199.5);
     }
 
     #[test]
@@ -917,7 +1032,7 @@ mod tests {
             for &log in logs {
                 let n = 1usize << log;
                 let tabs = Tables::new(e, n);
-                for (k, f) in e.fields().into_iter().enumerate() {
+                for (k, &f) in e.fields().iter().enumerate() {
                     let m = u128::from(f.p);
                     let x: Vec<u64> = (0..n as u64)
                         .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
@@ -1054,6 +1169,39 @@ mod tests {
             let mut got = vec![0u64; 2 * n];
             convolve(e, &mut got, &a, None);
             assert!(got == want, "(B^{n} − 1)² differs between {e:?} and the portable engine");
+        }
+    }
+
+    /// The transform length F(10⁹) needs (its last squaring has 2²³·1.3 limbs: `2²⁴`
+    /// coefficients), where three 50-bit primes no longer cover the coefficients (up to
+    /// `2²³·2¹²⁸`), against the closed form `(B^n − 1)² = B^2n − 2B^n + 1`: the FMA engine
+    /// where the CPU has it, else the dispatched one (the butterflies do not depend on the
+    /// length: the other engines' are tested at `2²¹` above; this tests the twiddle tables
+    /// and the four-prime CRT at full size, ~3 s of CPU).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn engines_at_the_transform_length_of_f_1e9() {
+        let n = 1usize << 23;
+        #[allow(unused_mut)]
+        let mut e = Engine::for_len(2 * n);
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some(t) = Fma::new() {
+            e = Engine::Fma(t, true);
+        }
+        if matches!(e, Engine::Portable) {
+            return; // no 50-bit engine here (the portable one covers 2⁴⁰ with three primes)
+        }
+        assert_eq!(e.fields().len(), 4, "{e:?} at 2^24");
+        let engines = [e];
+        let a = vec![u64::MAX; n];
+        for e in engines {
+            let mut got = vec![0u64; 2 * n];
+            convolve(e, &mut got, &a, None);
+            let ok = got[0] == 1
+                && got[1..n].iter().all(|&l| l == 0)
+                && got[n] == u64::MAX - 1
+                && got[n + 1..].iter().all(|&l| l == u64::MAX);
+            assert!(ok, "(B^{n} − 1)² is wrong with {e:?}");
         }
     }
 }
