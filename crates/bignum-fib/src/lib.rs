@@ -81,6 +81,19 @@ pub fn fib(n: u64) -> Nat {
     fib::fib(n)
 }
 
+/// The number of decimal digits of `F(n)`, without computing `F(n)`: `n·log10 φ − log10 √5`
+/// in 128-bit fixed point (`F(n) = (φⁿ − ψⁿ)/√5`), and `F(n)` itself only for `n < 100` or
+/// where that value lies within `2⁻⁶⁰` of an integer (the fixed-point error is below `2⁻⁶³`).
+///
+/// ```
+/// assert_eq!(bignum_fib::fib_digits(100), 21); // 354224848179261915075
+/// assert_eq!(bignum_fib::fib_digits(0), 1);
+/// assert_eq!(bignum_fib::fib_digits(1_000_000_000), 208_987_640);
+/// ```
+pub fn fib_digits(n: u64) -> u64 {
+    fib::fib_digits(n)
+}
+
 /// `(F(n), F(n+1))`.
 pub fn fib_pair(n: u64) -> (Nat, Nat) {
     fib::fib_pair(n)
