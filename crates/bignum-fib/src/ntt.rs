@@ -263,7 +263,41 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.redc(u128::from(x)),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => (f.redc(u128::from(x)) as f64).to_bits(),
+            Engine::Fma(..) => (f.mul(f.redc(u128::from(x)), f.r2) as f64).to_bits(),
+        }
+    }
+
+    /// `dst` = the limbs of `src` loaded ([`Engine::load`]), zero-padded to `n`.
+    fn load_into(self, f: Field, src: &[u64], dst: &mut Vec<u64>, n: usize) {
+        dst.clear();
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) => {
+                let m = src.len() & !3;
+                dst.resize(m, 0);
+                t.load(dst, &src[..m], f.p as f64);
+                dst.extend(src[m..].iter().map(|&l| self.load(f, l)));
+            }
+            _ => dst.extend(src.iter().map(|&l| self.load(f, l))),
+        }
+        dst.resize(n, 0);
+    }
+
+    /// The inverse transform's output of a length-`n` product turned into the coefficients
+    /// (plain residues), by [`Engine::scale`].
+    fn finish(self, f: Field, x: &mut [u64], n: usize) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) if n.is_multiple_of(4) => {
+                let s = f.redc(u128::from(self.scale(f, n))); // plain
+                t.unload(x, s as f64, f.p as f64);
+            }
+            _ => {
+                let scale = self.scale(f, n);
+                for x in x.iter_mut() {
+                    *x = f.mul(self.unload(*x), scale);
+                }
+            }
         }
     }
 
@@ -302,12 +336,9 @@ impl Engine {
                 let two = pow_mod(2, 244, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
-            // n·c·2⁻⁶⁴·2⁻⁶⁴ (plain pointwise products) → c: s = n⁻¹·2¹⁹².
+            // n·c (plain loads and pointwise products) → c: s = n⁻¹·2⁶⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => {
-                let two = pow_mod(2, 192, f.p);
-                ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
-            }
+            Engine::Fma(..) => f.to_mont(inv_n),
         }
     }
 
@@ -341,6 +372,32 @@ impl Engine {
                         Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = m(*x, y)),
                         None => x.iter_mut().for_each(|x| *x = m(*x, *x)),
                     }
+                }
+            }
+        }
+    }
+
+    /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
+    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`.
+    #[inline(always)]
+    fn stage2<const DIT: bool>(
+        self,
+        f: Field,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+    ) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, f.p as f64),
+            _ => {
+                if DIT {
+                    self.stage::<true>(f, x, h, inner);
+                    self.stage::<true>(f, x, 2 * h, outer);
+                } else {
+                    self.stage::<false>(f, x, 2 * h, outer);
+                    self.stage::<false>(f, x, h, inner);
                 }
             }
         }
@@ -525,11 +582,23 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
-            e.stage::<false>(f, x, h, &tab[h..2 * h]);
-            h /= 2;
+            if h >= 8 {
+                e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
+                h /= 4;
+            } else {
+                e.stage::<false>(f, x, h, &tab[h..2 * h]);
+                h /= 2;
+            }
         }
         if n >= 2 {
             e.radix2(f, x);
+        }
+    } else if n / 4 >= BLOCK {
+        // The top two stages in one pass, then the quarters.
+        let h = n / 4;
+        e.stage2::<false>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        for q in x.chunks_exact_mut(h) {
+            forward(e, f, q, tab);
         }
     } else {
         let h = n / 2;
@@ -549,9 +618,20 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
         let mut h = 2;
         while h < n {
-            e.stage::<true>(f, x, h, &tab[h..2 * h]);
-            h *= 2;
+            if h >= 4 && 4 * h <= n {
+                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);
+                h *= 4;
+            } else {
+                e.stage::<true>(f, x, h, &tab[h..2 * h]);
+                h *= 2;
+            }
         }
+    } else if n / 4 >= BLOCK {
+        let h = n / 4;
+        for q in x.chunks_exact_mut(h) {
+            inverse(e, f, q, tab);
+        }
+        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
@@ -611,8 +691,8 @@ fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
     let hat = (0..fields.len())
         .map(|k| {
             let f = fields[k];
-            let mut v: Vec<u64> = x.iter().map(|&l| e.load(f, l)).collect();
-            v.resize(n, 0);
+            let mut v = Vec::with_capacity(n);
+            e.load_into(f, x, &mut v, n);
             forward(e, f, &mut v, &tabs.fwd[k]);
             v
         })
@@ -636,11 +716,7 @@ fn cyclic(
     (0..fields.len())
         .map(|k| {
             let f = fields[k];
-            let load = |x: &[u64], buf: &mut Vec<u64>| {
-                buf.clear();
-                buf.extend(x.iter().map(|&l| e.load(f, l)));
-                buf.resize(n, 0);
-            };
+            let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
             let mut x = Vec::with_capacity(n);
             load(a, &mut x);
             forward(e, f, &mut x, &tabs.fwd[k]);
@@ -657,10 +733,7 @@ fn cyclic(
                 None => e.pointwise(f, &mut x, None),
             }
             inverse(e, f, &mut x, &tabs.inv[k]);
-            let scale = e.scale(f, n);
-            for x in x.iter_mut() {
-                *x = f.mul(e.unload(*x), scale);
-            }
+            e.finish(f, &mut x, n);
             x
         })
         .collect()

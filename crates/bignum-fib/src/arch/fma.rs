@@ -39,6 +39,24 @@ impl Fma {
         unsafe { stage::<DIT>(x, h, w, p) }
     }
 
+    /// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length
+    /// `2h` with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`;
+    /// with `DIT` the stage `h` then `2h`. `h ≥ 4` a power of two, `x.len()` a multiple of
+    /// `4h`.
+    pub(crate) fn stage2<const DIT: bool>(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(x.len().is_multiple_of(4 * h));
+        // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage2`).
+        unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+    }
+
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
     /// `x.len()` a multiple of 8.
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
@@ -54,6 +72,26 @@ impl Fma {
         unsafe { pointwise(x, y, p) }
     }
 }
+
+impl Fma {
+    /// `dst[i] = src[i] mod p` as `f64` bits, for equal lengths, multiples of 4.
+    pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
+        assert!(dst.len() == src.len() && src.len().is_multiple_of(4));
+        // SAFETY: `self` proves the CPU support; lengths checked just above.
+        unsafe { load(dst, src, p) }
+    }
+
+    /// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits; `s < p` a plain residue), for
+    /// `x.len()` a multiple of 4.
+    pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
+        assert!(x.len().is_multiple_of(4));
+        // SAFETY: `self` proves the CPU support; the length is checked just above.
+        unsafe { unload(x, s, p) }
+    }
+}
+
+/// `2⁵²` as `f64` bits: `bits(2⁵² + k) = bits(2⁵²) + k` for integers `0 ≤ k < 2⁵²`.
+const MAGIC: u64 = 0x4330_0000_0000_0000;
 
 /// Register-only helpers: callers (inlined into the `target_feature` functions below) must
 /// have AVX2 + FMA.
@@ -169,6 +207,53 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 }
 
 /// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of `4h`, `h ≥ 4` a power of two,
+/// `outer.len() >= 2h`, `inner.len() >= h`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let base = x.as_mut_ptr().cast::<f64>();
+    let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let n = x.len();
+    let mut j = 0;
+    while j < n {
+        let mut i = 0;
+        while i < h {
+            // SAFETY: `j + 4h <= n` and `i + 4 <= h`: the four 4-lane accesses lie in `x`;
+            // `h + i + 4 <= 2h <= outer.len()`, `i + 4 <= h <= inner.len()`.
+            unsafe {
+                let p0 = base.add(j + i);
+                let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+                let (a0, a1) = (_mm256_loadu_pd(p0), _mm256_loadu_pd(p1));
+                let (a2, a3) = (_mm256_loadu_pd(p2), _mm256_loadu_pd(p3));
+                let (o0, o1) = (_mm256_loadu_pd(wo.add(i)), _mm256_loadu_pd(wo.add(h + i)));
+                let w = _mm256_loadu_pd(wi.add(i));
+                let (a0, a1, a2, a3) = if DIT {
+                    let (a0, a1) = butterfly::<true>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<true>(a2, a3, w, pv, piv);
+                    let (a0, a2) = butterfly::<true>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<true>(a1, a3, o1, pv, piv);
+                    (a0, a1, a2, a3)
+                } else {
+                    let (a0, a2) = butterfly::<false>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<false>(a1, a3, o1, pv, piv);
+                    let (a0, a1) = butterfly::<false>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<false>(a2, a3, w, pv, piv);
+                    (a0, a1, a2, a3)
+                };
+                _mm256_storeu_pd(p0, a0);
+                _mm256_storeu_pd(p1, a1);
+                _mm256_storeu_pd(p2, a2);
+                _mm256_storeu_pd(p3, a3);
+            }
+            i += 4;
+        }
+        j += 4 * h;
+    }
+}
+
+/// # Safety
 /// AVX2 and FMA available; `x.len()` a multiple of 8.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn radix2(x: &mut [u64], p: f64) {
@@ -210,6 +295,59 @@ unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
                 None => a,
             };
             _mm256_storeu_pd(px, mulmod(a, b, pv, piv));
+        }
+        i += 4;
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `dst.len() == src.len()`, a multiple of 4.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn load(dst: &mut [u64], src: &[u64], p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let two32 = _mm256_set1_pd(4_294_967_296.0); // 2³² < p
+    let magic = _mm256_set1_epi64x(MAGIC as i64);
+    let magic_pd = _mm256_castsi256_pd(magic);
+    let low = _mm256_set1_epi64x(0xffff_ffff);
+    let mut i = 0;
+    while i < src.len() {
+        // SAFETY: `i + 4 <= len` for both slices. x = hi·2³² + lo, with hi, lo < 2³² exact
+        // as doubles (OR-ed into the mantissa of 2⁵², minus 2⁵²); hi·2³² mod p < p, plus lo
+        // below 2p: one correction.
+        unsafe {
+            let x = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let lo = _mm256_or_si256(_mm256_and_si256(x, low), magic);
+            let hi = _mm256_or_si256(_mm256_srli_epi64::<32>(x), magic);
+            let lo = _mm256_sub_pd(_mm256_castsi256_pd(lo), magic_pd);
+            let hi = _mm256_sub_pd(_mm256_castsi256_pd(hi), magic_pd);
+            let r = mulmod(hi, two32, pv, piv);
+            let t = _mm256_sub_pd(_mm256_add_pd(r, lo), pv);
+            let r = _mm256_blendv_pd(t, _mm256_add_pd(t, pv), t);
+            _mm256_storeu_pd(dst.as_mut_ptr().add(i).cast(), r);
+        }
+        i += 4;
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of 4.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let sv = _mm256_set1_pd(s);
+    let magic = _mm256_set1_epi64x(MAGIC as i64);
+    let magic_pd = _mm256_castsi256_pd(magic);
+    let mut i = 0;
+    while i < x.len() {
+        // SAFETY: `i + 4 <= x.len()`. The product is in [0, p), below 2⁵²: adding 2⁵²
+        // puts it in the mantissa.
+        unsafe {
+            let px = x.as_mut_ptr().add(i);
+            let v = mulmod(_mm256_loadu_pd(px.cast()), sv, pv, piv);
+            let bits = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic_pd)), magic);
+            _mm256_storeu_si256(px.cast(), bits);
         }
         i += 4;
     }
