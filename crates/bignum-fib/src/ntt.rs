@@ -55,10 +55,12 @@ const MAX_LOG_LEN: u32 = 40;
 /// `2^149.9997`, and a cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
 /// Longer transforms add the fourth prime (product `2^199.9993`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 const NARROW_MAX_LOG_LEN: u32 = 21;
 
 /// The largest transform of the 50-bit engines: their primes are `≡ 1 (mod 2³²)`.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 const MAX_LOG_LEN52: u32 = 32;
 
 /// `2⁵² − 1`.
@@ -194,6 +196,7 @@ const FIELDS52: [Field; 4] = [
 ];
 
 /// Which primes and butterflies a product uses (the same for all its parts).
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
@@ -475,6 +478,7 @@ fn f64_scalar(x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
 
 /// The IFMA token (detected once per process, in `nab-isa`, under `NAB_MAX_ISA`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 fn ifma() -> Option<Ifma> {
     Ifma::new()
 }
