@@ -298,7 +298,7 @@ impl Engine {
             _ => {
                 let scale = self.scale(f, n);
                 for x in x.iter_mut() {
-                    *x = f.mul(self.unload(*x), scale);
+                    *x = f.mul(self.unload(f, *x), scale);
                 }
             }
         }
@@ -321,7 +321,12 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => (w as f64).to_bits(),
+            // Balanced, |w| ≤ p/2: the lazy products need |a·w| < p² for |a| < 2p.
+            Engine::Fma(..) => {
+                let high = i64::from(w > f.p / 2); // no branch: the values are random
+                (w as i64 - high * f.p as i64) as f64
+            }
+            .to_bits(),
         }
     }
 
@@ -368,9 +373,7 @@ impl Engine {
                 if x.len().is_multiple_of(4) {
                     t.pointwise(x, y, f.p as f64);
                 } else {
-                    let m = |a: u64, b: u64| {
-                        (f64_mulmod(f, f64::from_bits(a) as u64, b) as f64).to_bits()
-                    };
+                    let m = |a: u64, b: u64| (f64_mulmod(f, f64_decode(f, a), b) as f64).to_bits();
                     match y {
                         Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = m(*x, y)),
                         None => x.iter_mut().for_each(|x| *x = m(*x, *x)),
@@ -416,7 +419,7 @@ impl Engine {
                 if x.len().is_multiple_of(8) {
                     t.radix2(x, f.p as f64);
                 } else {
-                    f64_scalar(x, |x| radix2_stage(f, x));
+                    f64_scalar(f, x, |x| radix2_stage(f, x));
                 }
             }
             _ => radix2_stage(f, x),
@@ -425,10 +428,10 @@ impl Engine {
 
     /// A transform's output as plain residues (the FMA engine's are `f64` bits).
     #[inline(always)]
-    fn unload(self, x: u64) -> u64 {
+    fn unload(self, f: Field, x: u64) -> u64 {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => f64::from_bits(x) as u64,
+            Engine::Fma(..) => f64_decode(f, x),
             _ => x,
         }
     }
@@ -452,26 +455,32 @@ impl Engine {
                 if x.len() >= 8 {
                     t.stage::<DIT>(x, h, w, f.p as f64);
                 } else {
-                    f64_scalar(x, |x| scalar_stage::<DIT>(f, x, h, w, f64_mulmod));
+                    f64_scalar(f, x, |x| scalar_stage::<DIT>(f, x, h, w, f64_mulmod));
                 }
             }
         }
     }
 }
 
+/// The FMA engine's residue (`f64` bits of an integer in `(−2p, 2p)`) as a plain one.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_decode(f: Field, v: u64) -> u64 {
+    (f64::from_bits(v) as i64).rem_euclid(f.p as i64) as u64
+}
+
 /// `a·b mod p` for a plain residue `a` and a residue `b` held as `f64` bits (the FMA
 /// engine's twiddles and transforms), plain.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn f64_mulmod(f: Field, a: u64, b: u64) -> u64 {
-    let b = f64::from_bits(b) as u64;
+    let b = f64_decode(f, b);
     ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64
 }
 
 /// Runs the scalar `stage` on `x` (residues as `f64` bits) as plain integers: the FMA
 /// engine's transforms too short for its vectors.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-fn f64_scalar(x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
-    x.iter_mut().for_each(|v| *v = f64::from_bits(*v) as u64);
+fn f64_scalar(f: Field, x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
+    x.iter_mut().for_each(|v| *v = f64_decode(f, *v));
     stage(x);
     x.iter_mut().for_each(|v| *v = (*v as f64).to_bits());
 }
@@ -503,30 +512,41 @@ struct Tables {
 
 impl Tables {
     fn new(e: Engine, len: usize) -> Tables {
-        let build = |f: Field, inverse: bool| {
-            let mut t = vec![0u64; len.max(2)];
-            let mut h = 1;
+        let size = len.max(2);
+        let mut fwd = Vec::with_capacity(e.fields().len());
+        let mut inv = Vec::with_capacity(e.fields().len());
+        for &f in e.fields() {
+            // Plain powers, each level from the one below without a chain of dependent
+            // products: w_{2h}^{2i} = w_h^i, w_{2h}^{2i+1} = w_h^i · w_{2h}.
+            let mut t = vec![0u64; size];
+            t[1] = 1;
+            let mut h = 2;
             while h < len {
-                let w = f.root(2 * h as u64);
-                let w = if inverse { pow_mod(w, f.p - 2, f.p) } else { w };
-                let w = f.to_mont(w);
-                // Powers in the R = 2⁶⁴ form, each converted to the engine's.
-                let mut cur = f.to_mont(1);
-                let plain = |m: u64| f.redc(u128::from(m));
-                for slot in &mut t[h..2 * h] {
-                    *slot = e.twiddle(f, plain(cur));
-                    cur = f.mul(cur, w);
+                let w = f.to_mont(f.root(2 * h as u64));
+                for i in 0..h / 2 {
+                    let even = t[h / 2 + i];
+                    t[h + 2 * i] = even;
+                    t[h + 2 * i + 1] = f.mul(even, w);
                 }
                 h *= 2;
             }
-            t
-        };
-        let fields = e.fields();
-        Tables {
-            len,
-            fwd: fields.iter().map(|&f| build(f, false)).collect(),
-            inv: fields.iter().map(|&f| build(f, true)).collect(),
+            // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
+            let mut u = vec![0u64; size];
+            let mut h = 1;
+            while h < len {
+                u[h] = 1;
+                for i in 1..h {
+                    u[h + i] = f.p - t[2 * h - i];
+                }
+                h *= 2;
+            }
+            for v in [&mut t, &mut u] {
+                v.iter_mut().for_each(|x| *x = e.twiddle(f, *x));
+            }
+            fwd.push(t);
+            inv.push(u);
         }
+        Tables { len, fwd, inv }
     }
 }
 
@@ -1117,7 +1137,7 @@ mod tests {
                     let mut y: Vec<u64> = x.iter().map(|&v| e.encode(v)).collect();
                     forward(e, f, &mut y, &tabs.fwd[k]);
                     inverse(e, f, &mut y, &tabs.inv[k]);
-                    y.iter_mut().for_each(|v| *v = e.unload(*v));
+                    y.iter_mut().for_each(|v| *v = e.unload(f, *v));
                     for (a, b) in x.iter().zip(&y) {
                         assert_eq!(u128::from(*b), u128::from(*a) * n as u128 % m, "{e:?} 2^{log}");
                     }

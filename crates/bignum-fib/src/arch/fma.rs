@@ -2,18 +2,27 @@
 //! for the primes below `2⁵⁰` of `crate::ntt`'s 50-bit field set (the design of FLINT 3's
 //! `fft_small`, written anew here).
 //!
-//! Residues are integers in `[0, p)` held exactly in `f64` (the `u64` slices of the NTT hold
-//! their bit patterns). Per lane, with `p < 2⁵⁰` and `pinv = fl(1/p)`:
-//! - `add`: `t = (a + b) − p`, then `t < 0 ? t + p : t` (a blend on the sign bit);
-//! - `sub`: `d = a − b`, then `d < 0 ? d + p : d`;
-//! - `mulmod(a, b)` for `a, b ∈ [0, p)`: `h = fl(a·b)`, `l = a·b − h` exactly (one FMA),
-//!   `q = round(h·pinv)`, `r = h − q·p` (one FMA, exact), result `r + l` (exact), then one
-//!   correction by `p` if negative. The bound: `a·b < 2¹⁰⁰`, so `|l| ≤ ulp(h)/2 ≤ 2⁴⁷`;
-//!   `h·pinv` is within three roundings (relative `3·2⁻⁵³`) of `a·b/p < 2⁵⁰`, so within 0.38 of
-//!   it, and `q` within 0.88 of `a·b/p`: `|a·b − q·p| < 0.88·p`. `h − q·p` is an integer of
-//!   that size (`h` is an integer: `h ≥ 2⁵³` or `h = a·b`), below `2⁵³`, so the FMA computes
-//!   it exactly, and `r + l = a·b − q·p` is exact too: the result is `a·b mod p` in
-//!   `(−p, p)`, and `[0, p)` after the correction. (The bound holds for any `p < 2⁵⁰`.)
+//! Residues are integers held exactly in `f64` (the `u64` slices of the NTT hold their bit
+//! patterns), reduced lazily: a transform's values are in `(−p, p)`, the twiddles balanced
+//! (`|w| ≤ p/2`). Per lane, with `p < 2⁵⁰` and `pinv = fl(1/p)`:
+//! - `mulmod(a, b)` for `|a·b| < p²`: `h = fl(a·b)`, `l = a·b − h` exactly (one FMA),
+//!   `q = round(h·pinv)`, `r = h − q·p` (one FMA, exact), result `r + l` (exact). The bound:
+//!   `|a·b| < 2¹⁰⁰`, so `|l| ≤ ulp(h)/2 ≤ 2⁴⁷`; `h·pinv` is within three roundings (relative
+//!   `3·2⁻⁵³`) of `a·b/p`, `|a·b/p| < p < 2⁵⁰`, so within 0.375 of it, and `q` within 0.875:
+//!   `|a·b − q·p| < 0.875·p`. `h − q·p` is an integer of that size plus `|l|` (`h` is an
+//!   integer: `|h| ≥ 2⁵³` or `h = a·b`), below `2⁵³`, so the FMA computes it exactly, and
+//!   `r + l = a·b − q·p` is exact too: the result is `a·b mod p` in `(−0.875p, 0.875p)`.
+//!   (The bound holds for any `p < 2⁵⁰`.) `|a| < 2p` and `|w| ≤ p/2` satisfy it, and so do
+//!   `|a|, |b| < p`.
+//! - `reduce(s)` for `|s| < 4p`: `s − round(s·pinv)·p` (one FMA, exact), in `[−p/2, p/2]`
+//!   give or take one (the quotient estimate is off by far less than `1/2`).
+//! - DIF butterfly, `a, b ∈ (−p, p)`: `(reduce(a + b), mulmod(a − b, w))`; DIT:
+//!   `t = mulmod(b, w)`, `(reduce(a + t), reduce(a − t))`. In the radix-4 DIT pass the first
+//!   stage leaves `a ± t` unreduced (`|·| < 1.875p`), which the second stage's products
+//!   (`|b·w| < 0.94p²`) and reductions (`|a ± t| < 2.75p`) accept.
+//! - Loading reduces a limb to `[0, p)`, and unloading multiplies by the scale and corrects
+//!   `(−p, p)` to `[0, p)` (a blend on the sign bit), so the rest of `crate::ntt` sees
+//!   residues in `[0, p)`.
 //!
 //! Stages with half-length `h ≥ 4` pair whole vectors; `h = 2` regroups two vectors with
 //! 128-bit lane permutes, and the twiddle-free `h = 1` stage with unpacks.
@@ -104,32 +113,32 @@ unsafe fn mulmod(a: __m256d, b: __m256d, p: __m256d, pinv: __m256d) -> __m256d {
         let q = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
             _mm256_mul_pd(h, pinv),
         );
-        let r = _mm256_add_pd(_mm256_fnmadd_pd(q, p, h), l);
-        _mm256_blendv_pd(r, _mm256_add_pd(r, p), r)
+        _mm256_add_pd(_mm256_fnmadd_pd(q, p, h), l)
     }
 }
 
+/// `(−p, p)` to `[0, p)`.
 #[inline(always)]
-unsafe fn add(a: __m256d, b: __m256d, p: __m256d) -> __m256d {
+unsafe fn correct(r: __m256d, p: __m256d) -> __m256d {
     // SAFETY: register-only AVX operations.
-    unsafe {
-        let t = _mm256_sub_pd(_mm256_add_pd(a, b), p);
-        _mm256_blendv_pd(t, _mm256_add_pd(t, p), t)
-    }
+    unsafe { _mm256_blendv_pd(r, _mm256_add_pd(r, p), r) }
 }
 
 #[inline(always)]
-unsafe fn sub(a: __m256d, b: __m256d, p: __m256d) -> __m256d {
-    // SAFETY: register-only AVX operations.
+unsafe fn reduce(s: __m256d, p: __m256d, pinv: __m256d) -> __m256d {
+    // SAFETY: register-only AVX/FMA operations.
     unsafe {
-        let d = _mm256_sub_pd(a, b);
-        _mm256_blendv_pd(d, _mm256_add_pd(d, p), d)
+        let q = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm256_mul_pd(s, pinv),
+        );
+        _mm256_fnmadd_pd(q, p, s)
     }
 }
 
-/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`.
+/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`, all
+/// outputs in `(−p, p)` (`LAZY`: the DIT outputs unreduced, in `(−1.875p, 1.875p)`).
 #[inline(always)]
-unsafe fn butterfly<const DIT: bool>(
+unsafe fn butterfly<const DIT: bool, const LAZY: bool>(
     a: __m256d,
     b: __m256d,
     w: __m256d,
@@ -140,9 +149,11 @@ unsafe fn butterfly<const DIT: bool>(
     unsafe {
         if DIT {
             let t = mulmod(b, w, p, pinv);
-            (add(a, t, p), sub(a, t, p))
+            let (s, d) = (_mm256_add_pd(a, t), _mm256_sub_pd(a, t));
+            if LAZY { (s, d) } else { (reduce(s, p, pinv), reduce(d, p, pinv)) }
         } else {
-            (add(a, b, p), mulmod(sub(a, b, p), w, p, pinv))
+            let s = reduce(_mm256_add_pd(a, b), p, pinv);
+            (s, mulmod(_mm256_sub_pd(a, b), w, p, pinv))
         }
     }
 }
@@ -170,7 +181,7 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
                     let a = _mm256_loadu_pd(pa);
                     let b = _mm256_loadu_pd(pb);
                     let wv = _mm256_loadu_pd(wp.add(i));
-                    let (s, d) = butterfly::<DIT>(a, b, wv, pv, piv);
+                    let (s, d) = butterfly::<DIT, false>(a, b, wv, pv, piv);
                     _mm256_storeu_pd(pa, s);
                     _mm256_storeu_pd(pb, d);
                 }
@@ -198,7 +209,7 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
             let v1 = _mm256_loadu_pd(p1);
             let a = _mm256_permute2f128_pd::<0x20>(v0, v1);
             let b = _mm256_permute2f128_pd::<0x31>(v0, v1);
-            let (s, d) = butterfly::<DIT>(a, b, wv, pv, piv);
+            let (s, d) = butterfly::<DIT, false>(a, b, wv, pv, piv);
             _mm256_storeu_pd(p0, _mm256_permute2f128_pd::<0x20>(s, d));
             _mm256_storeu_pd(p1, _mm256_permute2f128_pd::<0x31>(s, d));
         }
@@ -230,16 +241,16 @@ unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner:
                 let (o0, o1) = (_mm256_loadu_pd(wo.add(i)), _mm256_loadu_pd(wo.add(h + i)));
                 let w = _mm256_loadu_pd(wi.add(i));
                 let (a0, a1, a2, a3) = if DIT {
-                    let (a0, a1) = butterfly::<true>(a0, a1, w, pv, piv);
-                    let (a2, a3) = butterfly::<true>(a2, a3, w, pv, piv);
-                    let (a0, a2) = butterfly::<true>(a0, a2, o0, pv, piv);
-                    let (a1, a3) = butterfly::<true>(a1, a3, o1, pv, piv);
+                    let (a0, a1) = butterfly::<true, true>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<true, true>(a2, a3, w, pv, piv);
+                    let (a0, a2) = butterfly::<true, false>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<true, false>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
                 } else {
-                    let (a0, a2) = butterfly::<false>(a0, a2, o0, pv, piv);
-                    let (a1, a3) = butterfly::<false>(a1, a3, o1, pv, piv);
-                    let (a0, a1) = butterfly::<false>(a0, a1, w, pv, piv);
-                    let (a2, a3) = butterfly::<false>(a2, a3, w, pv, piv);
+                    let (a0, a2) = butterfly::<false, false>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<false, false>(a1, a3, o1, pv, piv);
+                    let (a0, a1) = butterfly::<false, false>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<false, false>(a2, a3, w, pv, piv);
                     (a0, a1, a2, a3)
                 };
                 _mm256_storeu_pd(p0, a0);
@@ -258,6 +269,7 @@ unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner:
 #[target_feature(enable = "avx2,fma")]
 unsafe fn radix2(x: &mut [u64], p: f64) {
     let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
     let base = x.as_mut_ptr().cast::<f64>();
     let mut j = 0;
     while j < x.len() {
@@ -270,7 +282,8 @@ unsafe fn radix2(x: &mut [u64], p: f64) {
             let v1 = _mm256_loadu_pd(p1);
             let a = _mm256_unpacklo_pd(v0, v1);
             let b = _mm256_unpackhi_pd(v0, v1);
-            let (s, d) = (add(a, b, pv), sub(a, b, pv));
+            let s = reduce(_mm256_add_pd(a, b), pv, piv);
+            let d = reduce(_mm256_sub_pd(a, b), pv, piv);
             _mm256_storeu_pd(p0, _mm256_unpacklo_pd(s, d));
             _mm256_storeu_pd(p1, _mm256_unpackhi_pd(s, d));
         }
@@ -321,9 +334,9 @@ unsafe fn load(dst: &mut [u64], src: &[u64], p: f64) {
             let hi = _mm256_or_si256(_mm256_srli_epi64::<32>(x), magic);
             let lo = _mm256_sub_pd(_mm256_castsi256_pd(lo), magic_pd);
             let hi = _mm256_sub_pd(_mm256_castsi256_pd(hi), magic_pd);
-            let r = mulmod(hi, two32, pv, piv);
+            let r = correct(mulmod(hi, two32, pv, piv), pv);
             let t = _mm256_sub_pd(_mm256_add_pd(r, lo), pv);
-            let r = _mm256_blendv_pd(t, _mm256_add_pd(t, pv), t);
+            let r = correct(t, pv);
             _mm256_storeu_pd(dst.as_mut_ptr().add(i).cast(), r);
         }
         i += 4;
@@ -345,7 +358,7 @@ unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
         // puts it in the mantissa.
         unsafe {
             let px = x.as_mut_ptr().add(i);
-            let v = mulmod(_mm256_loadu_pd(px.cast()), sv, pv, piv);
+            let v = correct(mulmod(_mm256_loadu_pd(px.cast()), sv, pv, piv), pv);
             let bits = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic_pd)), magic);
             _mm256_storeu_si256(px.cast(), bits);
         }
