@@ -511,37 +511,46 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(e: Engine, len: usize) -> Tables {
+    /// The tables for `len`, reusing the levels of `old` (the layout does not depend on the
+    /// length: a shorter table is a prefix of a longer one).
+    fn new(e: Engine, len: usize, old: Option<&Tables>) -> Tables {
         let size = len.max(2);
         let mut fwd = Vec::with_capacity(e.fields().len());
         let mut inv = Vec::with_capacity(e.fields().len());
-        for &f in e.fields() {
-            // Plain powers, each level from the one below without a chain of dependent
-            // products: w_{2h}^{2i} = w_h^i, w_{2h}^{2i+1} = w_h^i · w_{2h}.
-            let mut t = vec![0u64; size];
-            t[1] = 1;
-            let mut h = 2;
-            while h < len {
-                let w = f.to_mont(f.root(2 * h as u64));
-                for i in 0..h / 2 {
-                    let even = t[h / 2 + i];
-                    t[h + 2 * i] = even;
-                    t[h + 2 * i + 1] = f.mul(even, w);
+        let mut level = Vec::new();
+        for (k, &f) in e.fields().iter().enumerate() {
+            let (mut t, mut u) = (Vec::with_capacity(size), Vec::with_capacity(size));
+            let mut h = match old {
+                Some(o) if o.len >= 2 => {
+                    t.extend_from_slice(&o.fwd[k][..o.len]);
+                    u.extend_from_slice(&o.inv[k][..o.len]);
+                    o.len
                 }
-                h *= 2;
-            }
-            // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
-            let mut u = vec![0u64; size];
-            let mut h = 1;
-            while h < len {
-                u[h] = 1;
-                for i in 1..h {
-                    u[h + i] = f.p - t[2 * h - i];
+                _ => {
+                    let one = e.twiddle(f, 1);
+                    t.extend([0, one]);
+                    u.extend([0, one]);
+                    2
                 }
+            };
+            while h < len {
+                // Plain w_{2h}^i, i < h, in eight interleaved chains (no long dependency).
+                let w = f.root(2 * h as u64);
+                let wm = f.to_mont(w);
+                level.clear();
+                level.push(1u64);
+                for i in 1..h.min(8) {
+                    level.push(f.mul(level[i - 1], wm));
+                }
+                let w8 = f.to_mont(pow_mod(w, 8, f.p));
+                for i in 8..h {
+                    level.push(f.mul(level[i - 8], w8));
+                }
+                t.extend(level.iter().map(|&x| e.twiddle(f, x)));
+                // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
+                u.push(e.twiddle(f, 1));
+                u.extend(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
                 h *= 2;
-            }
-            for v in [&mut t, &mut u] {
-                v.iter_mut().for_each(|x| *x = e.twiddle(f, *x));
             }
             fwd.push(t);
             inv.push(u);
@@ -556,8 +565,8 @@ fn tables(e: Engine, len: usize) -> Arc<Tables> {
     let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
-        _ => {
-            let t = Arc::new(Tables::new(e, len));
+        old => {
+            let t = Arc::new(Tables::new(e, len, old.as_deref()));
             *cache = Some(t.clone());
             t
         }
@@ -1128,7 +1137,10 @@ mod tests {
         for e in engines() {
             for &log in logs {
                 let n = 1usize << log;
-                let tabs = Tables::new(e, n);
+                let tabs = Tables::new(e, n, None);
+                // Grown from a shorter table: the same.
+                let grown = Tables::new(e, n, Some(&Tables::new(e, (n / 4).max(2), None)));
+                assert!(grown.fwd == tabs.fwd && grown.inv == tabs.inv, "{e:?} 2^{log}");
                 for (k, &f) in e.fields().iter().enumerate() {
                     let m = u128::from(f.p);
                     let x: Vec<u64> = (0..n as u64)
