@@ -164,7 +164,7 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
     HostBackends {
         krate: "bignum-fib-ntt",
         choices: &[
-            Choice { backend: "avx512ifma", flags: &["avx512f", "avx512ifma"] },
+            Choice { backend: "avx512f-fma", flags: &["avx512f", "avx2", "fma"] },
             Choice { backend: "avx2-fma", flags: &["avx2", "fma"] },
         ],
     },
@@ -345,14 +345,14 @@ mod tests {
             ("b64", "avx512vbmi"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "avx512ifma"),
+            ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v4 = [
             ("nabhash", "aesni"),
             ("b64", "avx2"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "avx2-fma"),
+            ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v3 = [
             ("nabhash", "aesni"),

@@ -21,8 +21,9 @@
 //!   [`Backend`].
 //! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
 //!   number-theoretic transform (one limb per coefficient, CRT) over three 62-bit primes
-//!   (portable), or over three or four 50-bit primes with AVX-512 IFMA or with AVX2 + FMA on
-//!   doubles, with the thresholds in [`Thresholds`] (measured; see the constants).
+//!   (portable), or over three or four 50-bit primes held in doubles with AVX2 + FMA or
+//!   AVX-512F (an AVX-512 IFMA engine remains for the tests: it measures slower), with the
+//!   thresholds in [`Thresholds`] (measured; see the constants).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
@@ -36,8 +37,8 @@
 //!
 //! | `NAB_MAX_ISA` | limb kernels | NTT engine |
 //! | --- | --- | --- |
-//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512ifma` if the CPU has it, else `avx2-fma` if it has AVX2 and FMA |
-//! | `x86-64-v4` | `mulx-adx` | `avx2-fma` (IFMA is not in v4) |
+//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512f-fma` if the CPU has AVX-512F and FMA, else `avx2-fma` if it has AVX2 and FMA |
+//! | `x86-64-v4` | `mulx-adx` | `avx512f-fma` |
 //! | `x86-64-v3` | `mulx-adx` | `avx2-fma` |
 //! | `x86-64-v2` | `portable` | `portable` |
 //! | `portable` | `portable` | `portable` |
@@ -65,8 +66,8 @@ pub use mul::{
 };
 pub use nat::Nat;
 
-/// The engine of the NTT multiplication for products up to `2²¹` coefficients on this CPU:
-/// `avx512ifma` or `portable` (for the benches' backend report).
+/// The engine of the NTT multiplication on this CPU: `avx512f-fma`, `avx2-fma` or `portable`
+/// (for the benches' backend report and `fib --time`).
 #[doc(hidden)]
 pub fn ntt_engine() -> &'static str {
     ntt::engine_name()

@@ -97,7 +97,7 @@ impl Thresholds {
                 sqr_ntt: SQR_NTT_THRESHOLD_IFMA,
                 ..Thresholds::DEFAULT
             },
-            "avx2-fma" => Thresholds {
+            "avx2-fma" | "avx512f-fma" => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_FMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_FMA,
                 ..Thresholds::DEFAULT

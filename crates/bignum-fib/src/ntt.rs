@@ -18,13 +18,15 @@
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
 //!
-//! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX-512 IFMA one
-//!   over primes below `2⁵⁰` whose butterflies run eight at a time in `crate::arch::ifma`
-//!   (52-bit Montgomery, `R = 2⁵²`); and on x86_64 CPUs with AVX2 + FMA (x86-64-v3) one over
-//!   the same primes held in doubles, four at a time in `crate::arch::fma` (FLINT 3's
-//!   `fft_small` design: the quotient and remainder of `a·b` by `p` from FMAs; the error
-//!   bound is at that module). Loading, scaling and the CRT are the same scalar code for all
-//!   (`R = 2⁶⁴`), with the engine's primes and constants.
+//! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX2 + FMA
+//!   (x86-64-v3) one over primes below `2⁵⁰` held in doubles, four at a time in
+//!   `crate::arch::fma` and eight with AVX-512F (`crate::arch::fma512`): FLINT 3's
+//!   `fft_small` design, the quotient and remainder of `a·b` by `p` from FMAs, lazy
+//!   reduction (the error bound is at `crate::arch::fma`); and on CPUs with AVX-512 IFMA one
+//!   over the same primes in 52-bit Montgomery form (`crate::arch::ifma`, `R = 2⁵²`), which
+//!   dispatch no longer picks (the eight-lane FMA engine measures faster) but the tests
+//!   still run. The CRT is the same scalar code for all (`R = 2⁶⁴`), with the engine's
+//!   primes and constants.
 //! - The 50-bit engines' prime count, from the CRT bound: a cyclic convolution of length `N`
 //!   of 64-bit limbs has coefficients below `N·2¹²⁸`; three primes (product `2^149.9997`)
 //!   cover `N ≤ 2²¹`, so longer transforms add a fourth (product `2^199.9993`, enough for
@@ -215,12 +217,15 @@ impl Engine {
     fn for_len(n: usize) -> Engine {
         #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
         if n.trailing_zeros() <= MAX_LOG_LEN52 {
+            // Eight lanes of doubles measure faster than IFMA's eight 52-bit Montgomery
+            // lanes (F(10⁸): 0.25 against 0.29 s of CPU to compute, 1.63 against 1.98 s with
+            // the decimal conversion), and every IFMA CPU has AVX-512F: IFMA only where
+            // FMA is not allowed (never, today).
             let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
-            if let Some(t) = ifma() {
-                return Engine::Ifma(t, wide);
-            }
-            if let Some(t) = Fma::new() {
-                return Engine::Fma(t, wide);
+            match (Fma::new(), ifma()) {
+                (Some(t), _) => return Engine::Fma(t, wide),
+                (None, Some(t)) => return Engine::Ifma(t, wide),
+                (None, None) => {}
             }
         }
         let _ = n;
@@ -233,7 +238,7 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => "avx512ifma",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => "avx2-fma",
+            Engine::Fma(t, _) => t.name(),
         }
     }
 
@@ -1033,6 +1038,9 @@ mod tests {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = Fma::new() {
             v.extend([Engine::Fma(t, false), Engine::Fma(t, true)]);
+            if t.name() != t.narrow().name() {
+                v.extend([Engine::Fma(t.narrow(), false), Engine::Fma(t.narrow(), true)]);
+            }
         }
         v
     }

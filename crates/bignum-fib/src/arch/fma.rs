@@ -32,11 +32,91 @@ use core::arch::x86_64::*;
 nab_isa::token! {
     /// Proof that AVX2 and FMA may be used (x86-64-v3): the CPU (and the OS, for the ymm
     /// state) supports them and `NAB_MAX_ISA` allows them, or the build enables them. Only
-    /// `Fma::new` makes one.
-    pub(crate) struct Fma = AVX2 | FMA;
+    /// `Fma4::new` makes one.
+    pub(crate) struct Fma4 = AVX2 | FMA;
+}
+
+/// The FMA engine's kernels: four lanes (AVX2 + FMA), and eight (`crate::arch::fma512`,
+/// AVX-512F) for the stages of half-length `h ≥ 8`, the pointwise products, loading and
+/// unloading when the CPU and the cap allow them. Both widths compute the same values.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fma {
+    v3: Fma4,
+    v4: Option<super::fma512::Fma8>,
 }
 
 impl Fma {
+    /// The widest kernels this CPU may run, if it has AVX2 + FMA.
+    #[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
+    pub(crate) fn new() -> Option<Fma> {
+        Some(Fma { v3: Fma4::new()?, v4: super::fma512::Fma8::new() })
+    }
+
+    /// The four-lane kernels only (the tests run both widths).
+    #[cfg(test)]
+    pub(crate) fn narrow(self) -> Fma {
+        Fma { v4: None, ..self }
+    }
+
+    /// `avx512f-fma` or `avx2-fma`.
+    pub(crate) fn name(self) -> &'static str {
+        if self.v4.is_some() { "avx512f-fma" } else { "avx2-fma" }
+    }
+
+    /// One stage on blocks of `2h` (see [`Fma4::stage`]).
+    pub(crate) fn stage<const DIT: bool>(self, x: &mut [u64], h: usize, w: &[u64], p: f64) {
+        match self.v4 {
+            Some(t) if h >= 8 => t.stage::<DIT>(x, h, w, p),
+            _ => self.v3.stage::<DIT>(x, h, w, p),
+        }
+    }
+
+    /// Two stages in one pass (see [`Fma4::stage2`]).
+    pub(crate) fn stage2<const DIT: bool>(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        match self.v4 {
+            Some(t) if h >= 8 => t.stage2::<DIT>(x, h, outer, inner, p),
+            _ => self.v3.stage2::<DIT>(x, h, outer, inner, p),
+        }
+    }
+
+    /// The twiddle-free stage `h = 1` (see [`Fma4::radix2`]).
+    pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
+        self.v3.radix2(x, p);
+    }
+
+    /// Pointwise products (see [`Fma4::pointwise`]).
+    pub(crate) fn pointwise(self, x: &mut [u64], y: Option<&[u64]>, p: f64) {
+        match self.v4 {
+            Some(t) if x.len().is_multiple_of(8) => t.pointwise(x, y, p),
+            _ => self.v3.pointwise(x, y, p),
+        }
+    }
+
+    /// Loading (see [`Fma4::load`]).
+    pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
+        match self.v4 {
+            Some(t) if src.len().is_multiple_of(8) => t.load(dst, src, p),
+            _ => self.v3.load(dst, src, p),
+        }
+    }
+
+    /// Unloading (see [`Fma4::unload`]).
+    pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
+        match self.v4 {
+            Some(t) if x.len().is_multiple_of(8) => t.unload(x, s, p),
+            _ => self.v3.unload(x, s, p),
+        }
+    }
+}
+
+impl Fma4 {
     /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
     /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
     /// twiddles (plain residues as `f64` bits). `h ≥ 2` is a power of two; `x.len()` a
@@ -82,7 +162,7 @@ impl Fma {
     }
 }
 
-impl Fma {
+impl Fma4 {
     /// `dst[i] = src[i] mod p` as `f64` bits, for equal lengths, multiples of 4.
     pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
         assert!(dst.len() == src.len() && src.len().is_multiple_of(4));
