@@ -262,8 +262,9 @@ impl Engine {
         }
     }
 
-    /// A limb as a residue: exact for the portable engine, times `2⁻⁶⁴` for IFMA (whose
-    /// primes are too small for [`Field::reduce`]); [`Engine::scale`] accounts for it.
+    /// A limb as a residue: exact for the portable engine and (as `f64` bits) for the FMA
+    /// engine, times `2⁻⁶⁴` for IFMA (whose primes are too small for [`Field::reduce`]);
+    /// [`Engine::scale`] accounts for it.
     #[inline(always)]
     fn load(self, f: Field, x: u64) -> u64 {
         match self {
