@@ -1279,6 +1279,9 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore)]
     fn vector_engines_at_their_longest_transform() {
+        if engines().len() == 1 {
+            return; // the portable engine alone: nothing to compare
+        }
         let n = 1usize << 20; // a product of 2·2²⁰ limbs: a transform of 2²¹
         let a = vec![u64::MAX; n];
         let mut want = vec![0u64; 2 * n];
