@@ -982,7 +982,7 @@ fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64; 3] {
     match *e.fields() {
         [f1, f2, f3] => {
             let c = CRT[e.index()].get_or_init(|| Crt::new([f1, f2, f3]));
-            crt3_into(r, residues, [f1, f2, f3], c)
+            crt3_into(e, r, residues, [f1, f2, f3], c)
         }
         [f1, f2, f3, f4] => {
             let c = CRT4.get_or_init(|| Crt4::new([f1, f2, f3, f4]));
@@ -992,33 +992,76 @@ fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64; 3] {
     }
 }
 
-/// [`crt_into`] for three primes.
-fn crt3_into(r: &mut [u64], residues: &[Vec<u64>], [f1, f2, f3]: [Field; 3], c: &Crt) -> [u64; 3] {
+/// [`crt_into`] for three primes; the FMA engine computes Garner's digits in vectors.
+fn crt3_into(
+    e: Engine,
+    r: &mut [u64],
+    residues: &[Vec<u64>],
+    [f1, f2, f3]: [Field; 3],
+    c: &Crt,
+) -> [u64; 3] {
+    /// Coefficients per batch of digits (on the stack).
+    const CHUNK: usize = 256;
     let count = residues[0].len();
     debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
     let (head, tail) = r.split_at_mut(count);
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    let vector = match e {
+        Engine::Fma(t, _) => {
+            let balanced = |f: Field, m: u64| {
+                let x = f.redc(u128::from(m)); // plain
+                if x > f.p / 2 { x as f64 - f.p as f64 } else { x as f64 }
+            };
+            let k = crate::arch::fma::Garner3 {
+                p2: f2.p as f64,
+                p3: f3.p as f64,
+                inv_p1_mod_p2: balanced(f2, c.inv_p1_mod_p2),
+                p1_mod_p3: balanced(f3, c.p1_mod_p3),
+                inv_p1p2_mod_p3: balanced(f3, c.inv_p1p2_mod_p3),
+            };
+            Some((t, k))
+        }
+        _ => None,
+    };
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = e;
     // The running sum of the coefficients that reach the current limb: 192 bits.
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
-    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]);
-    for (limb, ((&y1, &y2), &y3)) in head.iter_mut().zip(ys) {
-        // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
-        let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
-        let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
-        let y1_3 = f3.fix(y1, f3.p);
-        let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
-        let t3 = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
-        // Sum the three terms into the accumulator.
-        let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
-        let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
-        let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
-        // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
-        let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
-        let s1 =
-            u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
-        let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
-        debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
-        *limb = s0 as u64;
-        (acc0, acc1, acc2) = (s1 as u64, s2 as u64, 0);
+    let (mut t2s, mut t3s) = ([0u64; CHUNK], [0u64; CHUNK]);
+    for (start, out) in (0..count).step_by(CHUNK).zip(head.chunks_mut(CHUNK)) {
+        let ys = [0, 1, 2].map(|k| &residues[k][start..start + out.len()]);
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some((t, k)) = &vector {
+            done = t.garner3(ys, &mut t2s[..out.len()], &mut t3s[..out.len()], k);
+        }
+        for i in done..out.len() {
+            // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
+            let (y1, y2, y3) = (ys[0][i], ys[1][i], ys[2][i]);
+            let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
+            let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
+            let y1_3 = f3.fix(y1, f3.p);
+            let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
+            t2s[i] = t2;
+            t3s[i] = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
+        }
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (y1, t2, t3) = (ys[0][i], t2s[i], t3s[i]);
+            debug_assert!(t2 < f2.p && t3 < f3.p);
+            // Sum the three terms into the accumulator.
+            let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
+            let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
+            let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
+            // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
+            let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
+            let s1 =
+                u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
+            let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
+            debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
+            *limb = s0 as u64;
+            (acc0, acc1, acc2) = (s1 as u64, s2 as u64, 0);
+        }
     }
     for limb in tail {
         *limb = acc0;

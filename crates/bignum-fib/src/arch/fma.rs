@@ -445,3 +445,77 @@ unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
         i += 4;
     }
 }
+
+/// The constants of [`Fma::garner3`]: the primes `p₂`, `p₃` and, as balanced residues
+/// (`|·| ≤ p/2`), `p₁⁻¹ mod p₂`, `p₁ mod p₃`, `(p₁p₂)⁻¹ mod p₃`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Garner3 {
+    pub(crate) p2: f64,
+    pub(crate) p3: f64,
+    pub(crate) inv_p1_mod_p2: f64,
+    pub(crate) p1_mod_p3: f64,
+    pub(crate) inv_p1p2_mod_p3: f64,
+}
+
+impl Fma {
+    /// Garner's mixed-radix digits of three residues `y_k < p_k` (plain `u64`; `p₁ < 2p₂`,
+    /// `p₁ < 2p₃`, `p₂ < 2p₃`): `t2 = (y₂ − y₁)/p₁ mod p₂`, `t3 = (y₃ − y₁ − p₁t₂)/(p₁p₂) mod
+    /// p₃`, both in `[0, p)`, for the first `4⌊len/4⌋` indices (returned); all slices as long
+    /// as `y1`.
+    pub(crate) fn garner3(
+        self,
+        [y1, y2, y3]: [&[u64]; 3],
+        t2: &mut [u64],
+        t3: &mut [u64],
+        k: &Garner3,
+    ) -> usize {
+        let n = y1.len() & !3;
+        assert!([y2.len(), y3.len(), t2.len(), t3.len()].iter().all(|&l| l >= n));
+        // SAFETY: `self` proves AVX2 + FMA; every slice has at least `n` values.
+        unsafe { garner3(n, [y1, y2, y3], t2, t3, k) };
+        n
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `n` a multiple of 4, every slice at least `n` long.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn garner3(
+    n: usize,
+    [y1, y2, y3]: [&[u64]; 3],
+    t2: &mut [u64],
+    t3: &mut [u64],
+    k: &Garner3,
+) {
+    let (p2, p3) = (_mm256_set1_pd(k.p2), _mm256_set1_pd(k.p3));
+    let (pinv2, pinv3) = (_mm256_set1_pd(1.0 / k.p2), _mm256_set1_pd(1.0 / k.p3));
+    let inv12 = _mm256_set1_pd(k.inv_p1_mod_p2);
+    let p1m3 = _mm256_set1_pd(k.p1_mod_p3);
+    let inv123 = _mm256_set1_pd(k.inv_p1p2_mod_p3);
+    let magic = _mm256_set1_epi64x(MAGIC as i64);
+    let magic_pd = _mm256_castsi256_pd(magic);
+    let to_f64 =
+        |x: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic)), magic_pd);
+    let to_u64 =
+        |v: __m256d| _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic_pd)), magic);
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + 4 <= n` for every slice. The bounds (see the module docs for
+        // `mulmod`'s `|a·b| < p²` and `reduce`'s `|s| < 4p`): `y₂ − y₁ ∈ (−2p₂, p₂)` times
+        // `|p₁⁻¹| ≤ p₂/2`; `t₂ < p₂ < 2p₃` times `|p₁ mod p₃| ≤ p₃/2`; `u = y₁ + (−p₃, p₃)`
+        // and `y₃ − u ∈ (−3p₃, 2p₃)`, reduced before its product.
+        unsafe {
+            let a1 = to_f64(_mm256_loadu_si256(y1.as_ptr().add(i).cast()));
+            let a2 = to_f64(_mm256_loadu_si256(y2.as_ptr().add(i).cast()));
+            let a3 = to_f64(_mm256_loadu_si256(y3.as_ptr().add(i).cast()));
+            let d2 = mulmod(_mm256_sub_pd(a2, a1), inv12, p2, pinv2);
+            let d2 = correct(d2, p2);
+            let u = _mm256_add_pd(a1, mulmod(d2, p1m3, p3, pinv3));
+            let d3 = reduce(_mm256_sub_pd(a3, u), p3, pinv3);
+            let d3 = correct(mulmod(d3, inv123, p3, pinv3), p3);
+            _mm256_storeu_si256(t2.as_mut_ptr().add(i).cast(), to_u64(d2));
+            _mm256_storeu_si256(t3.as_mut_ptr().add(i).cast(), to_u64(d3));
+        }
+        i += 4;
+    }
+}
