@@ -1332,7 +1332,8 @@ mod tests {
         // (B^n − 1)² = B^2n − 2B^n + 1
         assert_eq!(want[0], 1);
         assert_eq!(want[n], u64::MAX - 1);
-        for e in engines().into_iter().skip(1) {
+        // Three primes (the four-prime variants: at 2²⁴ below).
+        for e in engines().into_iter().skip(1).filter(|e| e.fields().len() == 3) {
             let mut got = vec![0u64; 2 * n];
             convolve(e, &mut got, &a, None);
             assert!(got == want, "(B^{n} − 1)² differs between {e:?} and the portable engine");
