@@ -1,6 +1,7 @@
 //! kcapi: per-operation cost at 16 B and throughput at 64 KiB and 1 MiB for `sha256`,
-//! `cbc(aes)` and `gcm(aes)`, and the zero-copy path (vmsplice+splice) against plain
-//! `sendmsg` copies at the same sizes.
+//! `cbc(aes)` and `gcm(aes)`, and the zero-copy paths against plain `sendmsg` copies at the
+//! same sizes: skcipher input by vmsplice+splice; hash input in one `send` of any length,
+//! whose pages algif_hash pins rather than copies (as zero-copy as splice, fewer syscalls).
 //!
 //! The kernel must have AF_ALG (the workspace's CI hosts do not: there the bench prints why it
 //! skips and does nothing): `cargo xtask vm-test --bench` runs it in the VM. Built with

@@ -175,10 +175,8 @@ fn tcp_proxy_timed(c: &mut Criterion, cpu: bool) {
     let mut buf = vec![0u8; 64 * KIB];
     // The same copy through a pool of 1 MiB pipes (`F_SETPIPE_SZ`): 16 times fewer splice
     // calls per byte than the default 64 KiB pipes.
-    let big_pipes = splice_pool::PipePool::new(splice_pool::Config {
-        pipe_size: Some(MIB),
-        ..splice_pool::Config::default()
-    });
+    let big_pipes =
+        splice_pool::PipePool::new(splice_pool::Config::default().with_pipe_size(Some(MIB)));
     for size in benches::sizes(&PROXY_SIZES) {
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_function(BenchmarkId::new("splice-pool", size), |b| {

@@ -64,20 +64,23 @@ fn timing(quick: bool, headline: bool) -> &'static [&'static str] {
             "1000",
         ],
         // Criterion's defaults (3 s warm-up, 5 s measurement) over the ~800 benchmarks of the
-        // headline would take two hours by themselves; 0.3 s + 1.5 s per benchmark keeps them
-        // near 25 minutes, which leaves the whole run well inside its 90-minute budget.
-        // Groups that set their own times keep them.
+        // headline would take two hours by themselves. Measured (5875bb4, 2 vCPUs under load):
+        // 0.3 s + 1.5 s per benchmark took 33 minutes for the headline's 731 benchmarks, of which
+        // ~5 minutes are the F(10^8) groups that set their own times; 0.2 s + 1 s keeps the
+        // headline near 22 minutes. Groups that set their own times keep them.
         (false, true) => {
-            &["--warm-up-time", "0.3", "--measurement-time", "1.5", "--nresamples", "10000"]
+            &["--warm-up-time", "0.2", "--measurement-time", "1", "--nresamples", "10000"]
         }
-        // The tier processes time ~1700 benchmarks between them: about 0.6 s each.
+        // The seven tier processes time ~2500 benchmarks between them: 0.1 s + 0.4 s (30
+        // samples) took 0.6 s per benchmark and 5-6 minutes per process; 0.05 s + 0.25 s (20
+        // samples) takes about 0.35 s.
         (false, false) => &[
             "--warm-up-time",
-            "0.1",
+            "0.05",
             "--measurement-time",
-            "0.4",
+            "0.25",
             "--sample-size",
-            "30",
+            "20",
             "--nresamples",
             "2000",
         ],
@@ -234,6 +237,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         miri: false,
         vm: false,
         gmp: true,
+        publish: false,
     })?;
     if let Some(v) = std::env::var_os("NAB_MAX_ISA") {
         eprintln!(

@@ -16,6 +16,9 @@ pub struct Needs {
     pub lints: bool,
     /// Miri on nightly.
     pub miri: bool,
+    /// The publish stage: nightly (for `cargo doc` with `--cfg docsrs`), the MSRV toolchain,
+    /// and the std of the off-Linux target it checks.
+    pub publish: bool,
     /// The kernel-VM stage: qemu-system, static busybox, kmod, xz (`vm::PACKAGES`).
     pub vm: bool,
     /// GMP's headers and library, for the benches' GMP peer, and glibc's debug symbols, which
@@ -80,8 +83,24 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
 }
 
 fn ensure_rustup(needs: &Needs) -> Result<(), String> {
-    let stable_targets: Vec<&str> =
+    let mut stable_targets: Vec<&str> =
         needs.targets.iter().filter(|t| !t.build_std).map(|t| t.triple).collect();
+    if needs.publish {
+        stable_targets.push(crate::matrix::OFF_LINUX);
+        let toolchains =
+            output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
+        let msrv = crate::matrix::MSRV;
+        if !toolchains.lines().any(|l| l.starts_with(&format!("{msrv}-")) || l.trim() == msrv) {
+            run(Command::new("rustup").args([
+                "toolchain",
+                "install",
+                msrv,
+                "--profile",
+                "minimal",
+            ]))?;
+            eprintln!("xtask: installed the MSRV toolchain {msrv}");
+        }
+    }
     if !stable_targets.is_empty() {
         let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))
             .ok_or("`rustup target list --installed` failed: is rustup installed?")?;
@@ -110,7 +129,7 @@ fn ensure_rustup(needs: &Needs) -> Result<(), String> {
     if needs.miri {
         nightly_components.extend(["miri", "rust-src"]);
     }
-    if nightly_components.is_empty() {
+    if nightly_components.is_empty() && !needs.publish {
         return Ok(());
     }
     let toolchains = output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();

@@ -1,8 +1,8 @@
 //! `cargo xtask`: the workspace's automation (see README.md).
 //!
-//! - `cargo xtask test [--host] [--arch A]... [--vm] [--quick] [--keep-builds]`: lints and host
+//! - `cargo xtask test [--host] [--arch A]... [--vm] [--publish] [--quick] [--keep-builds]`: lints and host
 //!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
-//!   VM tests. With none of `--host/--arch/--vm` it runs everything. Installs what it needs.
+//!   VM tests, the publish checks. With none of `--host/--arch/--vm/--publish` it runs everything. Installs what it needs.
 //!   Deletes each cross build once it has run, unless `--keep-builds`.
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
 
@@ -20,14 +20,19 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--quick] [--keep-builds]
-        lints and host tests, the cross matrix under qemu-user, the kernel-VM tests;
-        with none of --host/--arch/--vm, all of them. Each cross build is deleted once it
+  test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--publish] [--quick]
+       [--keep-builds]
+        lints and host tests, the cross matrix under qemu-user, the kernel-VM tests, the
+        publish checks (cargo package, docs.rs docs, MSRV build, off-Linux check);
+        with none of --host/--arch/--vm/--publish, all of them. Each cross build is deleted once it
         has run (a small disk holds the matrix) unless --keep-builds. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
-  vm-test [--quick] [--bench]
+  vm-test [--quick] [--bench | --overhead]
         the kernel-VM tests only (same as `test --vm`): kcapi's tests in qemu-system-x86_64;
-        with --bench, kcapi's benches (against libkcapi) in the VM instead
+        with --bench, kcapi's benches (against libkcapi) in the VM instead; with --overhead,
+        kcapi's per-operation syscalls, bytes and CPU time against libkcapi (strace,
+        getrusage), written to target/vm/kcapi-overhead.md for the bench report;
+        XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
 ";
@@ -63,12 +68,17 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     match command.as_str() {
         "test" => test::run(test_options(rest)?),
         "vm-test" => {
-            if let Some(other) = rest.iter().find(|a| *a != "--quick" && *a != "--bench") {
+            if let Some(other) =
+                rest.iter().find(|a| !["--quick", "--bench", "--overhead"].contains(&a.as_str()))
+            {
                 return Err(format!("unknown option `{other}` for vm-test\n{USAGE}"));
             }
             let quick = rest.iter().any(|a| a == "--quick");
             if rest.iter().any(|a| a == "--bench") {
                 return vm::run_bench(quick);
+            }
+            if rest.iter().any(|a| a == "--overhead") {
+                return vm::run_overhead();
             }
             let mut opts = vec!["--vm".to_string()];
             if quick {
@@ -90,6 +100,7 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
         host: false,
         archs: Vec::new(),
         vm: false,
+        publish: false,
         quick: false,
         keep_builds: false,
     };
@@ -98,6 +109,7 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
         match a.as_str() {
             "--host" => opts.host = true,
             "--vm" => opts.vm = true,
+            "--publish" => opts.publish = true,
             "--quick" => opts.quick = true,
             "--keep-builds" => opts.keep_builds = true,
             "--arch" => {
@@ -113,10 +125,11 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
             other => return Err(format!("unknown option `{other}` for test\n{USAGE}")),
         }
     }
-    if !opts.host && opts.archs.is_empty() && !opts.vm {
+    if !opts.host && opts.archs.is_empty() && !opts.vm && !opts.publish {
         opts.host = true;
         opts.archs.push("all".into());
         opts.vm = true;
+        opts.publish = true;
     }
     Ok(opts)
 }

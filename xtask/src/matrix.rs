@@ -81,6 +81,30 @@ pub const TARGETS: &[Target] = &[
 /// (`nab-isa` sees only compile-time features), so those paths are the portable backends
 /// and the API layer; each crate must report `portable`. Safe code is Miri's to skip: it cannot
 /// hold undefined behaviour that these tests would find, and the host and cross rows run it.
+/// The packages published to crates.io, in dependency order (`nab-isa` first: the others
+/// depend on it). `cargo package` verifies them together, the later ones against the earlier
+/// ones' `.crate` files, so none needs to be on the registry first.
+pub const PUBLISHED: &[&str] =
+    &["nab-isa", "nabhash", "nab-b64", "memops", "bignum-fib", "splice-pool", "nab-kcapi"];
+
+/// The minimum supported Rust version: `rust-version` of `[workspace.package]` (a test checks
+/// that they agree). The publish stage builds every published crate with this toolchain.
+pub const MSRV: &str = "1.89";
+
+/// A target that is not Linux, for the publish stage's `cargo check`: every crate must compile
+/// there (splice-pool and kcapi to an empty crate).
+pub const OFF_LINUX: &str = "x86_64-unknown-freebsd";
+
+/// The package that holds a library: `b64` and `kcapi` are published as `nab-b64` and
+/// `nab-kcapi` (the short names are taken on crates.io); the other packages are their library.
+pub fn package(krate: &str) -> &str {
+    match krate {
+        "b64" => "nab-b64",
+        "kcapi" => "nab-kcapi",
+        other => other,
+    }
+}
+
 pub struct MiriRun {
     pub krate: &'static str,
     /// Cargo's target selection (`--lib`, `--test NAME`, `--doc`).
@@ -319,6 +343,37 @@ pub fn expected(h: &HostBackends, flags: &[String]) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    /// `MSRV` is the workspace's `rust-version`, and `PUBLISHED` is every member that does not
+    /// say `publish = false`.
+    #[test]
+    fn msrv_and_published_packages_match_the_manifests() {
+        let root = crate::util::root();
+        let ws = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        assert!(
+            ws.lines().any(|l| l.trim() == format!("rust-version = \"{}\"", super::MSRV)),
+            "[workspace.package] rust-version is not {}",
+            super::MSRV
+        );
+        let mut publishable = Vec::new();
+        for dir in std::fs::read_dir(root.join("crates")).unwrap() {
+            let manifest = std::fs::read_to_string(dir.unwrap().path().join("Cargo.toml")).unwrap();
+            if manifest.lines().any(|l| l.trim() == "publish = false") {
+                continue;
+            }
+            let name = manifest
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .and_then(|l| l.strip_suffix('"'))
+                .unwrap()
+                .to_string();
+            publishable.push(name);
+        }
+        publishable.sort();
+        let mut listed: Vec<String> = super::PUBLISHED.iter().map(|s| s.to_string()).collect();
+        listed.sort();
+        assert_eq!(publishable, listed);
+    }
+
     use super::{CAPS, HOST_BACKENDS, expected};
 
     /// `(crate, backend)` for each of `CAPS` on a CPU with `flags`.

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::install::{self, Needs};
 use crate::matrix::{self, Choice, HOST_BACKENDS, MIRI_RUNS, RUNS, Run, TARGETS};
-use crate::util::{cargo, nightly_cargo, root, show};
+use crate::util::{cargo, nightly_cargo, root, show, toolchain_cargo};
 
 /// Property-test cases per test: full on the host, fewer under emulation (proptest reads
 /// `PROPTEST_CASES`).
@@ -26,7 +26,8 @@ const QUICK_CASES: &str = "16";
 const MIRI_CASES: &str = "4";
 /// Optional features the host run enables: splice-pool's tokio API, kcapi's RustCrypto trait
 /// impls (skipped on the host without AF_ALG, run in the VM).
-const HOST_FEATURES: &str = "splice-pool/tokio,kcapi/digest,kcapi/aead";
+const HOST_FEATURES: &str =
+    "splice-pool/tokio,nab-kcapi/digest,nab-kcapi/aead,nab-kcapi/rand_core,nab-kcapi/cipher";
 /// Cross builds that may exist at once (built and not yet deleted): one being emulated, one
 /// waiting, one building. One cross build is 0.5-1 GB.
 const LIVE_BUILDS: usize = 3;
@@ -35,6 +36,8 @@ pub struct Options {
     pub host: bool,
     pub archs: Vec<String>,
     pub vm: bool,
+    /// The publish checks ([`publish_cmds`]).
+    pub publish: bool,
     pub quick: bool,
     /// Keep each cross run's build once it has run (by default it is deleted, so that the whole
     /// matrix fits on a small disk: one cross build is 0.5–1 GB).
@@ -96,6 +99,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         miri: opts.host,
         vm: opts.vm,
         gmp: false,
+        publish: opts.publish,
     })?;
     let timer = timer_exe()?;
     let jobs = plan(&opts, &targets);
@@ -149,6 +153,14 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
             name: "lint".into(),
             deps: vec![],
             work: Work::Commands { cmds: lint_cmds(), row: None },
+            prune: None,
+        });
+    }
+    if opts.publish {
+        jobs.push(Job {
+            name: "publish: package, docs.rs, MSRV, off-Linux".into(),
+            deps: vec![],
+            work: Work::Commands { cmds: publish_cmds(), row: None },
             prune: None,
         });
     }
@@ -546,6 +558,40 @@ fn lint_cmds() -> Vec<Command> {
     vec![fmt, clippy]
 }
 
+/// What publishing needs, checked before anything is published: for every crate of
+/// [`matrix::PUBLISHED`],
+/// - `cargo package` with its verify build (the `.crate` is unpacked and built alone, so a file
+///   left out of the package, or a path dependency without a version, fails it; the crates are
+///   verified together, each against the others' `.crate` files, so the order of publishing
+///   does not matter here);
+/// - the docs as docs.rs builds them (nightly, every feature, `--cfg docsrs`) with warnings
+///   denied (broken intra-doc links);
+/// - a build with the MSRV toolchain (every feature), so that an API newer than
+///   `rust-version` fails;
+/// - `cargo check` for a target that is not Linux (every feature).
+///
+/// Each has its own target dir, so none waits for the host build's lock.
+fn publish_cmds() -> Vec<Command> {
+    let packages: Vec<String> =
+        matrix::PUBLISHED.iter().flat_map(|p| ["--package".to_string(), p.to_string()]).collect();
+    let dir = |name: &str| root().join("target/xtask").join(name);
+    let mut package = cargo();
+    // `--allow-dirty`: the stage checks what would be packaged, also in a work tree with
+    // uncommitted edits (CI's clone is clean).
+    package.args(["package", "--allow-dirty", "--quiet"]).args(&packages);
+    package.arg("--target-dir").arg(dir("package"));
+    let mut doc = nightly_cargo();
+    doc.args(["doc", "--no-deps", "--all-features", "--quiet"]).args(&packages);
+    doc.arg("--target-dir").arg(dir("doc")).env("RUSTDOCFLAGS", "-D warnings --cfg docsrs");
+    let mut msrv = toolchain_cargo(matrix::MSRV);
+    msrv.args(["build", "--all-features", "--quiet"]).args(&packages);
+    msrv.arg("--target-dir").arg(dir("msrv"));
+    let mut off_linux = cargo();
+    off_linux.args(["check", "--all-features", "--quiet", "--target", matrix::OFF_LINUX]);
+    off_linux.args(&packages).arg("--target-dir").arg(dir("off-linux"));
+    vec![package, doc, msrv, off_linux]
+}
+
 fn host_cmd(opts: &Options, build_only: bool) -> Command {
     let mut cmd = cargo();
     // The benches crate has no tests, and testing it would build every peer (its
@@ -606,7 +652,7 @@ fn miri_cmds() -> Vec<Command> {
         .map(|m| {
             eprintln!("xtask: miri runs {} {}: {}", m.krate, m.targets.join(" "), m.why);
             let mut cmd = nightly_cargo();
-            cmd.args(["miri", "test", "--no-fail-fast", "--package", m.krate])
+            cmd.args(["miri", "test", "--no-fail-fast", "--package", matrix::package(m.krate)])
                 .args(m.targets)
                 .env(expect_var(m.krate), "portable")
                 // proptest's failure persistence needs the working directory: no isolation.
@@ -858,6 +904,8 @@ fn stage_table(done: &[Done]) {
         cpu_total += cpu;
         let kind = if name.starts_with("build:") {
             "builds"
+        } else if name.starts_with("publish:") {
+            "publish checks"
         } else if d.row.is_some() {
             "test runs"
         } else {

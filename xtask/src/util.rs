@@ -17,8 +17,13 @@ pub fn cargo() -> Command {
 
 /// `cargo` of the nightly toolchain (through rustup, which stable's `$CARGO` cannot do).
 pub fn nightly_cargo() -> Command {
+    toolchain_cargo("nightly")
+}
+
+/// `cargo` of a rustup toolchain (`nightly`, or the MSRV's `1.89`).
+pub fn toolchain_cargo(toolchain: &str) -> Command {
     let mut c = Command::new("rustup");
-    c.args(["run", "nightly", "cargo"]).current_dir(root());
+    c.args(["run", toolchain, "cargo"]).current_dir(root());
     // Inherited from the stable cargo that runs xtask; they would pin the wrong toolchain.
     for var in ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO"] {
         c.env_remove(var);

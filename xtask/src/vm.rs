@@ -77,7 +77,7 @@ pub fn run_vm(quick: bool) -> Result<VmRun, String> {
     if tests.is_empty() {
         return Err("cargo built no kcapi test binary".into());
     }
-    let initrd = initramfs(&dir, &kernel, &tests, None, quick)?;
+    let initrd = initramfs(&dir, &kernel, &tests, Payload::Tests, quick)?;
     eprintln!("xtask: VM image ready in {} s", t0.elapsed().as_secs());
     let timeout = timeout_secs();
     let (serial, finished) = boot(&vmlinux, &initrd, Duration::from_secs(timeout))?;
@@ -202,7 +202,8 @@ fn vmlinux(dir: &Path, k: &Kernel) -> Result<PathBuf, String> {
 
 /// Builds kcapi's tests statically and returns the executables.
 fn test_binaries(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let args = ["test", "-p", "kcapi", "--all-features", "--no-run"];
+    // `--tests`: the test targets only, not the examples (which `cargo test` also builds).
+    let args = ["test", "-p", "nab-kcapi", "--all-features", "--tests", "--no-run"];
     static_executables(&dir.join("cargo"), &args, "")
 }
 
@@ -245,17 +246,7 @@ fn static_executables(
 /// `libkcapi-dev`, linked statically) as the peer. Criterion's report comes back over the
 /// serial console and is written to `target/vm/bench-kcapi.txt`.
 pub fn run_bench(quick: bool) -> Result<(), String> {
-    if !crate::install::dpkg_installed(BENCH_PACKAGE) {
-        if !crate::install::is_root() {
-            return Err(format!(
-                "the VM bench links libkcapi statically; run as root: apt-get install -y {BENCH_PACKAGE}"
-            ));
-        }
-        run(Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", BENCH_PACKAGE])
-            .env("DEBIAN_FRONTEND", "noninteractive"))?;
-        eprintln!("xtask: installed Debian package {BENCH_PACKAGE}");
-    }
+    ensure_libkcapi()?;
     let dir = root().join("target/vm");
     std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let kernel = kernel_tree(&dir)?;
@@ -265,7 +256,7 @@ pub fn run_bench(quick: bool) -> Result<(), String> {
     // Cargo also builds the package's binaries for its benches: take the bench itself.
     let bench =
         exes.iter().find(|e| test_name(e) == "kcapi").ok_or("cargo built no kcapi bench binary")?;
-    let initrd = initramfs(&dir, &kernel, &[], Some(bench), quick)?;
+    let initrd = initramfs(&dir, &kernel, &[], Payload::Bench(bench), quick)?;
     let (serial, finished) = boot(&vmlinux, &initrd, Duration::from_secs(timeout_secs()))?;
     let report: String = serial
         .lines()
@@ -286,6 +277,72 @@ pub fn run_bench(quick: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Where `cargo xtask vm-test --overhead` writes its table (and `cargo xtask bench` reads it).
+pub const OVERHEAD_TABLE: &str = "target/vm/kcapi-overhead.md";
+
+/// `cargo xtask vm-test --overhead`: crates/kcapi/examples/overhead.rs in the VM, with
+/// libkcapi linked statically and strace (with its shared libraries) in the image: per bench
+/// row, syscalls and bytes per operation and CPU time per operation, ours against libkcapi.
+/// Writes [`OVERHEAD_TABLE`].
+pub fn run_overhead() -> Result<(), String> {
+    ensure_libkcapi()?;
+    let dir = root().join("target/vm");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let kernel = kernel_tree(&dir)?;
+    let vmlinux = vmlinux(&dir, &kernel)?;
+    let args = ["build", "--release", "-p", "nab-kcapi", "--example", "overhead"];
+    let exes = static_executables(&dir.join("overhead"), &args, "--cfg kcapi_bench_libkcapi")?;
+    let exe = exes
+        .iter()
+        .find(|e| test_name(e) == "overhead")
+        .ok_or("cargo built no overhead example")?;
+    let initrd = initramfs(&dir, &kernel, &[], Payload::Overhead(exe), false)?;
+    let (serial, finished) = boot(&vmlinux, &initrd, Duration::from_secs(timeout_secs()))?;
+    let table: String = serial
+        .lines()
+        .skip_while(|l| !l.starts_with("XTASK-OVERHEAD-TABLE-BEGIN"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("XTASK-OVERHEAD-TABLE-END"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if !finished {
+        return Err("the VM overhead run timed out".into());
+    }
+    if table.is_empty() || !serial.contains(&format!("{MARK} overhead-exit 0")) {
+        return Err("the overhead table failed in the VM (see the serial log)".into());
+    }
+    let text = format!(
+        "Measured inside the VM (`cargo xtask vm-test --overhead`, Debian kernel {}, TCG, one \
+         vCPU): crates/kcapi/examples/overhead.rs. Syscalls and bytes per operation are counted \
+         by `strace -f` around a loop of operations (bytes by syscall: what `send`/`sendmsg` \
+         take, which algif_skcipher and algif_aead copy and algif_hash pins; what `vmsplice` \
+         pins; what `read`/`recvmsg` copy out). CPU time is `getrusage` user + system per \
+         operation, the median (and range) of 5 alternating runs of each pair; the last column \
+         is libkcapi's time over ours (above 1: ours is cheaper).\n\n{table}",
+        kernel.release
+    );
+    let out = root().join(OVERHEAD_TABLE);
+    std::fs::write(&out, text).map_err(|e| format!("writing {}: {e}", out.display()))?;
+    eprintln!("xtask: the overhead table is in {}", out.display());
+    Ok(())
+}
+
+/// libkcapi's static library, the peer of the VM bench and of the overhead table.
+fn ensure_libkcapi() -> Result<(), String> {
+    if !crate::install::dpkg_installed(BENCH_PACKAGE) {
+        if !crate::install::is_root() {
+            return Err(format!(
+                "the VM bench links libkcapi statically; run as root: apt-get install -y {BENCH_PACKAGE}"
+            ));
+        }
+        run(Command::new("apt-get")
+            .args(["install", "-y", "--no-install-recommends", BENCH_PACKAGE])
+            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+        eprintln!("xtask: installed Debian package {BENCH_PACKAGE}");
+    }
+    Ok(())
+}
+
 fn timeout_secs() -> u64 {
     std::env::var("XTASK_VM_TIMEOUT")
         .ok()
@@ -295,11 +352,21 @@ fn timeout_secs() -> u64 {
 
 /// The initramfs: busybox, modules, tests, `/init`. Rewritten on every run (it takes well
 /// under a second) so that it always holds the tests just built.
+/// What an image runs besides its test binaries.
+#[derive(Clone, Copy)]
+enum Payload<'a> {
+    Tests,
+    /// The criterion bench (`--bench`).
+    Bench(&'a Path),
+    /// The overhead example and strace (`--overhead`).
+    Overhead(&'a Path),
+}
+
 fn initramfs(
     dir: &Path,
     k: &Kernel,
     tests: &[PathBuf],
-    bench: Option<&Path>,
+    payload: Payload<'_>,
     quick: bool,
 ) -> Result<PathBuf, String> {
     let mut cpio = Cpio::default();
@@ -313,10 +380,18 @@ fn initramfs(
         return Err("/bin/busybox is not the static one: apt-get install busybox-static".into());
     }
     cpio.file("bin/busybox", 0o755, &busybox);
-    cpio.file("init", 0o755, init_script(tests, bench.is_some(), quick).as_bytes());
-    if let Some(b) = bench {
-        cpio.dir("bench");
-        cpio.file("bench/kcapi", 0o755, &read(b)?);
+    cpio.file("init", 0o755, init_script(tests, payload, quick).as_bytes());
+    match payload {
+        Payload::Tests => {}
+        Payload::Bench(b) => {
+            cpio.dir("bench");
+            cpio.file("bench/kcapi", 0o755, &read(b)?);
+        }
+        Payload::Overhead(exe) => {
+            cpio.dir("overhead");
+            cpio.file("overhead/kcapi-overhead", 0o755, &read(exe)?);
+            add_strace(&mut cpio)?;
+        }
     }
 
     // Modules: those under MODULE_DIRS and everything they depend on, by modules.dep.
@@ -373,18 +448,64 @@ fn test_name(exe: &Path) -> String {
     }
 }
 
-fn init_script(tests: &[PathBuf], bench: bool, quick: bool) -> String {
-    // Criterion's defaults (3 s warm-up, 5 s measurement per case) would take many minutes
-    // under TCG.
-    let bench_line = if bench {
-        let times = if quick { "0.5 --measurement-time 1" } else { "1 --measurement-time 3" };
-        format!(
-            "echo \"{MARK} bench-start\"\n/bench/kcapi --bench --noplot --color never --warm-up-time {times}\necho \"{MARK} bench-exit $?\"\n"
-        )
-    } else {
-        String::new()
+/// `/usr/bin/strace` and the shared libraries `ldd` names for it, at their own paths.
+fn add_strace(cpio: &mut Cpio) -> Result<(), String> {
+    let strace = Path::new("/usr/bin/strace");
+    if !strace.is_file() {
+        return Err("the overhead table needs strace: apt-get install strace".into());
+    }
+    let ldd = output(Command::new("ldd").arg(strace))
+        .ok_or("`ldd /usr/bin/strace` failed (is strace installed?)")?;
+    let mut files = vec![strace.to_path_buf()];
+    for line in ldd.lines() {
+        // `libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)` or `/lib64/ld-linux... (0x...)`.
+        let path = line.split("=>").last().unwrap_or("").trim().split(' ').next().unwrap_or("");
+        if path.starts_with('/') {
+            files.push(PathBuf::from(path));
+        }
+    }
+    let mut made: Vec<String> = ["bin", "sbin", "usr", "usr/bin", "usr/sbin", "lib"]
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    for f in &files {
+        let rel = f.strip_prefix("/").unwrap_or(f).to_string_lossy().into_owned();
+        let mut prefix = String::new();
+        for part in rel.split('/').collect::<Vec<_>>().split_last().map_or(&[][..], |(_, d)| d) {
+            prefix = if prefix.is_empty() { part.to_string() } else { format!("{prefix}/{part}") };
+            if !made.contains(&prefix) {
+                cpio.dir(&prefix);
+                made.push(prefix.clone());
+            }
+        }
+        cpio.file(&rel, 0o755, &read(f)?);
+    }
+    Ok(())
+}
+
+fn init_script(tests: &[PathBuf], payload: Payload<'_>, quick: bool) -> String {
+    let bench_line = match payload {
+        Payload::Tests => String::new(),
+        // Criterion's defaults (3 s warm-up, 5 s measurement per case) would take many
+        // minutes under TCG.
+        Payload::Bench(_) => {
+            let times = if quick { "0.5 --measurement-time 1" } else { "1 --measurement-time 3" };
+            format!(
+                "echo \"{MARK} bench-start\"\n/bench/kcapi --bench --noplot --color never --warm-up-time {times}\necho \"{MARK} bench-exit $?\"\n"
+            )
+        }
+        Payload::Overhead(_) => {
+            format!("/overhead/kcapi-overhead table\necho \"{MARK} overhead-exit $?\"\n")
+        }
     };
     let cases = if quick { VM_QUICK_CASES } else { VM_CASES };
+    // `XTASK_VM_FILTER=name`: each test binary runs only the tests whose name contains it
+    // (libtest's filter), for a quick look at a few tests; names are [A-Za-z0-9_:] only.
+    let filter: String = std::env::var("XTASK_VM_FILTER")
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
     let modules = MODULES.join(" ");
     let count = tests.len();
     format!(
@@ -394,6 +515,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
+# The loopback interface, for kcapi's service test (a TCP server and its clients).
+ip link set lo up || echo "{MARK} lo failed"
 for m in {modules}; do
     modprobe $m || echo "{MARK} modprobe $m failed"
 done
@@ -403,7 +526,7 @@ echo "{MARK} start {count}"
 for t in $(ls /tests); do
     t=/tests/$t
     echo "{MARK} run $t"
-    $t --test-threads=1 --show-output
+    $t --test-threads=1 --show-output {filter}
     echo "{MARK} exit $? $t"
 done
 {bench_line}echo "{MARK} backend $(cat /tmp/backend-report 2>/dev/null)"
@@ -500,7 +623,7 @@ fn judge(serial: &str, finished: bool, tests: &[PathBuf], timeout: u64) -> VmRun
                 }
             } else if let Some(b) = rest.strip_prefix("backend") {
                 backends.extend(b.split_whitespace().map(str::to_string));
-            } else if rest.starts_with("modprobe") {
+            } else if rest.starts_with("modprobe") || rest.starts_with("lo failed") {
                 problems.push(rest.to_string());
             }
         }

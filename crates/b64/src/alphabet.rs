@@ -27,6 +27,7 @@ pub struct Alphabet {
 
 /// Why a byte string is not an [`Alphabet`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AlphabetError {
     /// The symbol at `index` is not printable ASCII (`0x21..=0x7e`) or is `=`.
     InvalidSymbol {

@@ -24,6 +24,7 @@ pub enum DecodePadding {
 
 /// Strict or forgiving decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeMode {
     /// Only symbols and padding (as [`DecodePadding`] says); the last symbol's unused bits
     /// must be zero (unless [`Engine::with_trailing_bits_allowed`]).
@@ -51,6 +52,7 @@ impl LineWrap {
 
 /// A line ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LineEnding {
     /// `\n`.
     Lf,

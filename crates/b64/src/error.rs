@@ -8,6 +8,7 @@ use core::fmt;
 /// The input is read from left to right and the first problem is reported; problems that can
 /// only be seen at the end (length, missing padding, the last symbol's bits) come last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// `byte` at `offset` is neither a symbol of the alphabet nor padding (nor, in forgiving
     /// mode, ASCII whitespace).
@@ -73,6 +74,7 @@ impl core::error::Error for DecodeError {}
 
 /// The output slice of an encode is too small. Nothing was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BufferTooSmall {
     /// Bytes the encoding needs.
     pub needed: usize,

@@ -73,6 +73,7 @@
 //! `decode_in_place` and the wrapped encodes into slices work. The error types implement
 //! `core::error::Error` (= `std::error::Error`) with or without `std`.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -85,8 +86,10 @@ mod encode;
 mod engine;
 mod error;
 mod portable;
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub mod read;
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub mod write;
 
@@ -134,3 +137,9 @@ pub const fn encoded_len(n: usize, padding: bool) -> Option<usize> {
 pub const fn decoded_len_estimate(n: usize) -> usize {
     n / 4 * 3 + if n.is_multiple_of(4) { 0 } else { 3 }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -46,6 +46,7 @@
 //! Always at most what the CPU has. Features enabled at compile time win (a build with
 //! `-C target-cpu=x86-64-v3` keeps `mulx-adx` under any cap). aarch64's kernels use only the
 //! base ISA and stay under every cap.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
 mod dispatch;
@@ -104,3 +105,9 @@ pub fn fib_pair(n: u64) -> (Nat, Nat) {
 pub fn lucas(n: u64) -> Nat {
     fib::lucas(n)
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -838,6 +838,7 @@ pub(crate) fn write_hex(x: &Nat, out: &mut Vec<u8>, upper: bool) {
 
 /// Why a string is not a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseNatError {
     /// The string has no digits.
     Empty,

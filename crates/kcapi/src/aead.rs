@@ -6,6 +6,8 @@
 
 use std::os::fd::AsFd;
 
+use zeroize::{Zeroize, Zeroizing};
+
 use crate::algorithms;
 use crate::error::{Error, Result, from_io};
 use crate::socket::Socket;
@@ -95,9 +97,9 @@ impl Aead {
     pub fn seal_in_place(&mut self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
         let n = buf.len();
         buf.resize(n + self.tag_len, 0);
-        let mut plain = sys::Zeroing(buf[..n].to_vec());
-        let r = self.seal_into(nonce, aad, &plain.0, buf);
-        sys::wipe(&mut plain.0);
+        // The plaintext's copy is wiped when it goes (the caller's buffer now holds ciphertext).
+        let plain = Zeroizing::new(buf[..n].to_vec());
+        let r = self.seal_into(nonce, aad, &plain, buf);
         if r.is_err() {
             buf.truncate(n);
         }
@@ -110,7 +112,7 @@ impl Aead {
         let n = ciphertext.len().checked_sub(self.tag_len).ok_or(Error::InvalidLength)?;
         let mut out = vec![0; n];
         if let Err(e) = self.open_into(nonce, aad, ciphertext, &mut out) {
-            sys::wipe(&mut out);
+            out.zeroize();
             return Err(e);
         }
         Ok(out)
@@ -147,7 +149,7 @@ impl Aead {
         self.send(ctrl, aad, ciphertext)?;
         let r = self.read_with_aad(aad.len(), out);
         if r.is_err() {
-            sys::wipe(out);
+            out.zeroize();
         }
         r
     }

@@ -35,13 +35,15 @@
 //! - Reads are exactly the size the kernel produces (a longer read blocks forever, a shorter
 //!   one truncates): lengths are validated before any syscall ([`Error::InvalidLength`]).
 //! - The kernel queues skcipher input until it is read, up to the socket send buffer (about
-//!   208 KiB): large inputs go in 64 KiB rounds, each read back before the next is sent.
+//!   208 KiB): large inputs go in rounds of what fits with two pages to spare (192 KiB by
+//!   default, a multiple of 64 KiB), each read back before the next is sent.
 //!   An AEAD message must fit whole ([`Aead::max_message_len`]).
 //! - Keys are set on the transform before `accept` (afterwards the kernel answers `ENOKEY`).
 //! - An rng is seeded before its first read.
 //! - A wrong AEAD tag is [`Error::AuthenticationFailed`] and the handle stays usable.
-//! - Large hash and skcipher inputs go through vmsplice+splice (a private pipe; no copy);
-//!   [`Hash::digest_file`] uses sendfile. AEAD input never does: splicing page-cache pages
+//! - Large skcipher inputs go through vmsplice+splice (a private pipe; no copy). Hash input
+//!   goes in one `send` of any length, which algif_hash does not copy either (it pins the
+//!   pages); [`Hash::digest_file`] uses sendfile. AEAD input never does: splicing page-cache pages
 //!   into algif_aead is CVE-2026-31431 ("Copy Fail").
 //!
 //! Handles are `Send`; `try_clone` accepts another operation socket on the same transform
@@ -49,10 +51,31 @@
 //!
 //! # Features
 //!
-//! - `digest`: RustCrypto `digest` 0.10 traits for `Sha1`, `Sha256`, `Sha384`, `Sha512`, so
-//!   they drop into code written against `digest::Digest`.
+//! - `digest`: RustCrypto `digest` 0.10 traits: `Digest` for `Sha1`, `Sha256`, `Sha384`,
+//!   `Sha512`, and `Mac` + `KeyInit` for `HmacSha1`...`HmacSha512` and `CmacAes128`/`192`/`256`,
+//!   so they drop into code written against `digest::Digest` or `digest::Mac` (`hmac`'s API).
+//!   `Clone` copies the running state ([`Hash::try_clone_state`]); the fallible constructors
+//!   are `try_new`, the traits' `Default`/`KeyInit` panic when the kernel lacks the algorithm.
 //! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
 //!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
+//! - `rand_core`: RustCrypto `rand_core` 0.6 `RngCore` + `CryptoRng` for [`Rng`].
+//! - `cipher`: RustCrypto `cipher` 0.4 traits for the kernel's `cbc(aes)` (`KeyIvInit` +
+//!   `BlockEncryptMut`/`BlockDecryptMut`: `Aes128CbcEnc`, `Aes128CbcDec`... as the `cbc`
+//!   crate's) and `ctr(aes)` (`KeyIvInit` + `StreamCipher`: `Aes128Ctr`... as `ctr`'s
+//!   `Ctr128BE`).
+//!
+//! Copies of plaintext the crate makes are wiped (`zeroize`) when dropped; keys are never
+//! copied (they go from the caller's slice straight to the kernel).
+//!
+//! # Platforms
+//!
+//! Linux only: `AF_ALG` is a Linux kernel interface. On every other target the crate compiles
+//! to nothing (as `splice-pool` does), so a portable program puts its kcapi code behind
+//! `#[cfg(target_os = "linux")]` and chooses its fallback at compile time rather than
+//! carrying handles that could only ever return an error. On Linux, a kernel built without
+//! `AF_ALG` (or without the algorithm) is a run-time [`Error::Unsupported`].
+#![cfg(target_os = "linux")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod aead;
 mod algorithms;
@@ -65,6 +88,8 @@ mod sys;
 
 #[cfg(feature = "aead")]
 mod aead_impls;
+#[cfg(feature = "cipher")]
+mod cipher_impls;
 #[cfg(feature = "digest")]
 mod digest_impls;
 
@@ -75,10 +100,21 @@ pub use hash::Hash;
 pub use rng::Rng;
 pub use skcipher::{Skcipher, Stream};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "aead")))]
 #[cfg(feature = "aead")]
 pub use aead_impls::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+#[cfg_attr(docsrs, doc(cfg(feature = "cipher")))]
+#[cfg(feature = "cipher")]
+pub use cipher_impls::{
+    Aes128CbcDec, Aes128CbcEnc, Aes128Ctr, Aes192CbcDec, Aes192CbcEnc, Aes192Ctr, Aes256CbcDec,
+    Aes256CbcEnc, Aes256Ctr,
+};
+#[cfg_attr(docsrs, doc(cfg(feature = "digest")))]
 #[cfg(feature = "digest")]
-pub use digest_impls::{Sha1, Sha256, Sha384, Sha512};
+pub use digest_impls::{
+    CmacAes128, CmacAes192, CmacAes256, HmacSha1, HmacSha256, HmacSha384, HmacSha512, Sha1, Sha256,
+    Sha384, Sha512,
+};
 
 /// Whether the kernel offers `AF_ALG` sockets at all: `Ok`, or [`Error::Unsupported`] (or
 /// another error) saying why not.
@@ -96,3 +132,9 @@ const _: () = {
     assert_send::<Aead>();
     assert_send::<Rng>();
 };
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

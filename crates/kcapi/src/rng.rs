@@ -53,3 +53,46 @@ impl std::io::Read for Rng {
         Ok(buf.len())
     }
 }
+
+/// RustCrypto's `rand_core` 0.6 traits: the kernel's DRBGs (`stdrng`, `drbg_*`) and
+/// `jitterentropy_rng` are cryptographic generators.
+///
+/// ```no_run
+/// use rand_core::RngCore;
+///
+/// let mut rng = kcapi::Rng::new("stdrng")?;
+/// let mut nonce = [0u8; 12];
+/// rng.try_fill_bytes(&mut nonce)?; // or fill_bytes, which panics on a kernel error
+/// let x = rng.next_u64();
+/// # let _ = x;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "rand_core")]
+impl rand_core::RngCore for Rng {
+    fn next_u32(&mut self) -> u32 {
+        let mut b = [0u8; 4];
+        self.fill_bytes(&mut b);
+        u32::from_le_bytes(b)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let mut b = [0u8; 8];
+        self.fill_bytes(&mut b);
+        u64::from_le_bytes(b)
+    }
+
+    /// Panics when the kernel fails the read (the trait has no error path here);
+    /// `try_fill_bytes` reports it.
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        if let Err(e) = self.fill(dest) {
+            panic!("kcapi rng {}: {e}", self.name);
+        }
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> std::result::Result<(), rand_core::Error> {
+        self.fill(dest).map_err(rand_core::Error::new)
+    }
+}
+
+#[cfg(feature = "rand_core")]
+impl rand_core::CryptoRng for Rng {}

@@ -1,15 +1,20 @@
 //! Symmetric ciphers (`skcipher` type: `cbc(aes)`, `ctr(aes)`, `xts(aes)`, `ecb(aes)`...),
 //! one-shot and streaming.
 
-use crate::algorithms;
-use crate::error::{Error, Result};
-use crate::socket::{SPLICE_MIN, Socket};
-use crate::sys::{Control, Op};
+use std::os::fd::AsFd;
 
-/// Input per send/read round trip. The kernel queues sent data until it is read, up to the
-/// socket's send buffer (about 208 KiB by default); beyond that a send blocks forever in
-/// `af_alg_wait_for_wmem`. 64 KiB per round stays far below and is a multiple of every block
-/// size.
+use crate::algorithms;
+use crate::error::{Error, Result, from_io};
+use crate::socket::{SPLICE_MIN, Socket};
+use crate::sys::{self, Control, Op};
+
+/// The unit of input per send/read round trip. The kernel queues sent data until it is read,
+/// up to the socket's send buffer (about 208 KiB by default); beyond that a send blocks
+/// forever in `af_alg_wait_for_wmem`. A round is the largest multiple of 64 KiB (a multiple of
+/// every block size) that leaves two pages of the send buffer free, as for an AEAD message
+/// (`af_alg_sendmsg`/`af_alg_sendpage` take input while a page is free): 192 KiB by default,
+/// so 1 MiB takes 6 round trips rather than 16 (`cargo xtask vm-test --overhead` counts the
+/// syscalls); never less than 64 KiB.
 const CHUNK: usize = 64 * 1024;
 
 /// A keyed symmetric cipher.
@@ -19,6 +24,8 @@ pub struct Skcipher {
     iv_len: Option<usize>,
     block: usize,
     chunk: usize,
+    /// Input per round trip (see [`CHUNK`]).
+    round: usize,
 }
 
 impl Skcipher {
@@ -30,7 +37,9 @@ impl Skcipher {
         let iv_len = info.as_ref().and_then(|a| a.iv_size);
         let block = info.as_ref().and_then(|a| a.block_size).unwrap_or(1).max(1);
         let chunk = info.as_ref().and_then(|a| a.chunk_size).unwrap_or(block).max(block);
-        Ok(Skcipher { sock, iv_len, block, chunk })
+        let sndbuf = sys::send_buffer(sock.op.as_fd()).map_err(from_io)?;
+        let round = (sndbuf.saturating_sub(2 * sys::page_size()) / CHUNK * CHUNK).max(CHUNK);
+        Ok(Skcipher { sock, iv_len, block, chunk, round })
     }
 
     /// Another handle on the same transform and key (`accept` again).
@@ -132,7 +141,8 @@ impl Skcipher {
         Ok(Stream { cipher: self, op: Op::Decrypt, iv: Some(iv.to_vec()) })
     }
 
-    /// Sends `input` in rounds of [`CHUNK`], reading each round's output before the next send.
+    /// Sends `input` in rounds (see [`CHUNK`]), reading each round's output before the next
+    /// send.
     /// `last`: the final send drops `MSG_MORE`. `zero_copy`: large inputs go through splice.
     fn crypt(
         &mut self,
@@ -153,8 +163,9 @@ impl Skcipher {
             return Ok(());
         }
         let splice = zero_copy && input.len() >= SPLICE_MIN;
-        let rounds = input.len().div_ceil(CHUNK);
-        for (i, (inc, outc)) in input.chunks(CHUNK).zip(output.chunks_mut(CHUNK)).enumerate() {
+        let round = self.round;
+        let rounds = input.len().div_ceil(round);
+        for (i, (inc, outc)) in input.chunks(round).zip(output.chunks_mut(round)).enumerate() {
             let more = !last || i + 1 < rounds;
             if splice {
                 if let Some(c) = ctrl.take() {
@@ -170,7 +181,7 @@ impl Skcipher {
     }
 
     /// [`Self::crypt`] on one buffer: `sendmsg` copies each round in before it is overwritten.
-    fn crypt_in_place(
+    pub(crate) fn crypt_in_place(
         &mut self,
         mut ctrl: Option<Control<'_>>,
         buf: &mut [u8],
@@ -182,8 +193,8 @@ impl Skcipher {
             }
             return Ok(());
         }
-        let rounds = buf.len().div_ceil(CHUNK);
-        for (i, chunk) in buf.chunks_mut(CHUNK).enumerate() {
+        let rounds = buf.len().div_ceil(self.round);
+        for (i, chunk) in buf.chunks_mut(self.round).enumerate() {
             let more = !last || i + 1 < rounds;
             self.sock.send_all(ctrl.take().unwrap_or_default(), chunk, more)?;
             self.sock.read_exact(chunk).map_err(invalid_length)?;

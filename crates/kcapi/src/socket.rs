@@ -2,6 +2,7 @@
 //! shares: complete sends, exact reads, and the vmsplice/splice path through a private pipe.
 
 use std::os::fd::{AsFd, OwnedFd};
+use std::sync::Arc;
 
 use crate::error::{Error, Result, from_bind, from_io};
 use crate::sys::{self, Control};
@@ -13,7 +14,10 @@ pub(crate) const SPLICE_MIN: usize = 64 * 1024;
 /// A transform (`bind`, key) and an operation socket (`accept`).
 #[derive(Debug)]
 pub(crate) struct Socket {
-    pub tfm: OwnedFd,
+    /// Shared by every handle accepted from it (the kernel keeps the transform, and its key,
+    /// alive while an operation socket refers to it; this keeps the descriptor for more
+    /// `accept`s).
+    pub tfm: Arc<OwnedFd>,
     pub op: OwnedFd,
     /// The private pipe of the zero-copy path, made on first use.
     pipe: Option<(OwnedFd, OwnedFd)>,
@@ -44,14 +48,22 @@ impl Socket {
             })?;
         }
         let op = sys::accept(tfm.as_fd()).map_err(from_io)?;
-        Ok(Socket { tfm, op, pipe: None, pipe_len: 0 })
+        Ok(Socket { tfm: Arc::new(tfm), op, pipe: None, pipe_len: 0 })
     }
 
-    /// A second operation socket on the same transform (and key).
+    /// A second operation socket on the same transform (and key), in the initial state:
+    /// `accept` on the transform socket.
     pub fn try_clone(&self) -> Result<Self> {
-        let tfm = self.tfm.try_clone().map_err(from_io)?;
-        let op = sys::accept(tfm.as_fd()).map_err(from_io)?;
-        Ok(Socket { tfm, op, pipe: None, pipe_len: 0 })
+        let op = sys::accept(self.tfm.as_fd()).map_err(from_io)?;
+        Ok(Socket { tfm: Arc::clone(&self.tfm), op, pipe: None, pipe_len: 0 })
+    }
+
+    /// A second operation socket that starts where this one is: `accept` on the *operation*
+    /// socket. For a hash, the kernel exports the running state of the message being hashed
+    /// and imports it into the new socket (`hash_accept` in crypto/algif_hash.c).
+    pub fn try_clone_state(&self) -> Result<Self> {
+        let op = sys::accept(self.op.as_fd()).map_err(from_io)?;
+        Ok(Socket { tfm: Arc::clone(&self.tfm), op, pipe: None, pipe_len: 0 })
     }
 
     /// Sends all of `data` (the kernel copies it): `sendmsg` when `ctrl` has something to

@@ -258,7 +258,7 @@ fn hash_sizes_and_paths() {
     for len in [0, 1, 55, 56, 64, 65_535, 65_536, 212_993, 1 << 20, top] {
         let data = pattern(len, 17);
         let want = oracle::hash("sha256", &data);
-        assert_eq!(h.digest(&data).unwrap(), want, "splice/auto len {len}");
+        assert_eq!(h.digest(&data).unwrap(), want, "update len {len}");
         h.update_copy(&data).unwrap();
         assert_eq!(h.finalize().unwrap(), want, "copy len {len}");
     }

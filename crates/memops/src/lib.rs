@@ -44,7 +44,8 @@
 //! riscv64 decides at compile time (Rust has no stable run-time detection there; `build.rs`
 //! reads `+v` from the flags because stable rustc hides the unstable `v` from
 //! `cfg(target_feature)`). `--cfg memops_backend="portable"` forces the portable backend; Miri
-//! uses it too. [`backends`] lists every backend the CPU supports, for tests and benches.
+//! uses it too. `backends()` lists every backend the CPU supports, for tests and benches
+//! (hidden from the docs: it is not part of the semver-stable API).
 //!
 //! # `NAB_MAX_ISA`
 //!
@@ -79,7 +80,7 @@
 //!   feature the crate is `#![no_builtins]`, so the compiler cannot turn its loops into calls to
 //!   them. Only with the feature: LLVM does not inline a `no_builtins` function into a caller
 //!   without the attribute, so it would put a call between every caller and the kernels.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
 
@@ -91,6 +92,7 @@ mod dispatch;
 use core::cmp::Ordering;
 use core::ops::Range;
 
+#[doc(hidden)]
 pub use dispatch::{Backend, backends};
 
 /// Copies `src` into `dst`.
@@ -229,3 +231,9 @@ pub unsafe fn memrchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
     // SAFETY: forwarded contract.
     unsafe { (dispatch::ops().memrchr)(p, n, byte) }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -70,7 +70,7 @@
 //!
 //! Miri cannot run `cpuid`: [`cpu`] is empty and only [`Features::COMPILE_TIME`] remains, so
 //! every crate takes its portable code.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 
 #[cfg(any(feature = "std", test))]
@@ -83,6 +83,7 @@ mod tier;
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub use cap::cap_warning;
 pub use cap::{Cap, CapDecided, ENV_VAR, cap, set_cap};
@@ -192,6 +193,12 @@ macro_rules! token {
         }
     };
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {

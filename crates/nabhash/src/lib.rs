@@ -140,6 +140,7 @@
 //! definition at every length. Moving keys above a measured length to v2's AES lanes would
 //! change the hashes of those keys (and `tests/data/nabhasher.txt`).
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
 mod buffer;
@@ -149,6 +150,7 @@ mod portable;
 pub mod v2;
 
 pub use hasher::{FixedState, NabHasher};
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub use hasher::{HashMap, HashMapExt, HashSet, HashSetExt, RandomState};
 
@@ -279,3 +281,9 @@ impl std::io::Write for Digest {
         Ok(())
     }
 }
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -22,6 +22,7 @@ const FALLBACK_BUF: usize = 64 * 1024;
 
 /// The kernel path a copy took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CopyPath {
     /// `copy_file_range`, file to file (reflink or in-kernel copy).
     CopyFileRange,
@@ -56,6 +57,7 @@ impl fmt::Display for CopyPath {
 
 /// What a successful copy did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CopyReport {
     /// Bytes written to the destination.
     pub bytes: u64,
@@ -73,6 +75,7 @@ pub struct CopyReport {
 /// Copy functions return it inside an [`io::Error`] of the same kind as the cause; get it
 /// back with [`CopyError::of`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct CopyError {
     /// Bytes written to the destination before the failure.
     pub copied: u64,

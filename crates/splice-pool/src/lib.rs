@@ -70,14 +70,21 @@
 //!   `SPLICE_F_NONBLOCK`.
 //!
 //! Linux only (and Android): the crate is empty elsewhere.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg(any(target_os = "linux", target_os = "android"))]
 
 mod copy;
 mod pool;
 mod sys;
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
 pub use copy::{CopyError, CopyPath, CopyReport, copy, copy_bidirectional, copy_report};
 pub use pool::{Config, PipePool, PoolError, PooledPipe, Stats};
+
+// The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift
+// from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -30,7 +30,19 @@ use crate::sys;
 const DEFAULT_PIPE_SIZE: usize = 64 * 1024;
 
 /// How a [`PipePool`] sizes, keeps and releases its pipes.
+///
+/// Start from [`Config::default`] and change fields (or chain the `with_*` methods); the
+/// struct is `#[non_exhaustive]`, so a field added later is not a breaking change.
+///
+/// ```
+/// use std::time::Duration;
+/// let config = splice_pool::Config::default()
+///     .with_pipe_size(Some(1 << 20))
+///     .with_idle_timeout(Duration::from_secs(30));
+/// assert_eq!(config.max_idle, 256);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Config {
     /// Capacity to ask for with `F_SETPIPE_SZ` (rounded up by the kernel to a power-of-two
     /// number of pages). `None` keeps the kernel default (64 KiB). A refusal (over
@@ -49,6 +61,36 @@ pub struct Config {
     pub per_thread_cache: usize,
 }
 
+impl Config {
+    /// [`pipe_size`](Self::pipe_size) set to `size`.
+    #[must_use]
+    pub const fn with_pipe_size(mut self, size: Option<usize>) -> Self {
+        self.pipe_size = size;
+        self
+    }
+
+    /// [`max_idle`](Self::max_idle) set to `n`.
+    #[must_use]
+    pub const fn with_max_idle(mut self, n: usize) -> Self {
+        self.max_idle = n;
+        self
+    }
+
+    /// [`idle_timeout`](Self::idle_timeout) set to `timeout`.
+    #[must_use]
+    pub const fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// [`per_thread_cache`](Self::per_thread_cache) set to `n`.
+    #[must_use]
+    pub const fn with_per_thread_cache(mut self, n: usize) -> Self {
+        self.per_thread_cache = n;
+        self
+    }
+}
+
 impl Default for Config {
     /// 64 KiB pipes, at most 256 idle, closed after 10 s idle, 16 per thread.
     fn default() -> Self {
@@ -64,6 +106,7 @@ impl Default for Config {
 /// Counters of a [`PipePool`], summed over all threads (each thread's part is read with
 /// relaxed loads, so a snapshot taken while other threads work is approximate).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Stats {
     /// Pipes made with `pipe2`.
     pub created: u64,
@@ -379,7 +422,7 @@ impl PipePool {
             }
             r => r,
         }
-        .map_err(|e| io::Error::new(io::Error::from(e).kind(), PoolError::Pipe(e)))
+        .map_err(|e| io::Error::new(io::Error::from(e).kind(), PoolError::Pipe(e as i32)))
     }
 
     fn create(&self) -> Result<Pipe, Errno> {
@@ -500,17 +543,22 @@ fn shrink_all() {
     }
 }
 
-/// Errors of the pool.
+/// Errors of the pool (inside the [`io::Error`] that [`PipePool::get`] returns, whose kind is
+/// the cause's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PoolError {
-    /// `pipe2` failed (after one shrink-and-retry on `EMFILE`/`ENFILE`).
-    Pipe(Errno),
+    /// `pipe2` failed (after one shrink-and-retry on `EMFILE`/`ENFILE`), with this OS error
+    /// code (`errno`; [`io::Error::from_raw_os_error`] describes it).
+    Pipe(i32),
 }
 
 impl std::fmt::Display for PoolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PoolError::Pipe(e) => write!(f, "cannot create a pipe: {}", e.desc()),
+            PoolError::Pipe(code) => {
+                write!(f, "cannot create a pipe: {}", io::Error::from_raw_os_error(*code))
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ fn emfile_shrinks_the_pools_and_retries_once() {
     let mut sink = File::options().write(true).open("/dev/null").unwrap();
 
     // Another pool holds idle pipes (in this thread's cache and its shared list).
-    let holder = PipePool::new(Config { max_idle: 8, per_thread_cache: 2, ..Config::default() });
+    let holder = PipePool::new(Config::default().with_max_idle(8).with_per_thread_cache(2));
     let pipes: Vec<_> = (0..4).map(|_| holder.get().unwrap()).collect();
     drop(pipes);
     assert_eq!(holder.stats().idle, 4);

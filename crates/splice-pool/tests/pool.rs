@@ -14,7 +14,7 @@ use common::{emulated, fd_guard, open_fds};
 use splice_pool::{Config, PipePool};
 
 fn config(max_idle: usize, per_thread_cache: usize) -> Config {
-    Config { max_idle, per_thread_cache, ..Config::default() }
+    Config::default().with_max_idle(max_idle).with_per_thread_cache(per_thread_cache)
 }
 
 #[test]
@@ -36,8 +36,7 @@ fn get_put_reuses_one_pipe() {
 fn idle_pipes_are_released_after_the_timeout() {
     let _g = fd_guard();
     // In a thread's cache: released when a later put sees them old.
-    let pool =
-        PipePool::new(Config { idle_timeout: Duration::from_millis(30), ..Config::default() });
+    let pool = PipePool::new(Config::default().with_idle_timeout(Duration::from_millis(30)));
     let (a, b) = (pool.get().unwrap(), pool.get().unwrap());
     drop((a, b));
     // Two sweeps an interval apart: the bottom pipe no get reached is closed.
@@ -52,7 +51,7 @@ fn idle_pipes_are_released_after_the_timeout() {
 
     // In the shared list (no per-thread cache): released by stats() and get().
     let before = open_fds();
-    let pool = PipePool::new(Config { idle_timeout: Duration::from_millis(30), ..config(8, 0) });
+    let pool = PipePool::new(config(8, 0).with_idle_timeout(Duration::from_millis(30)));
     drop(pool.get().unwrap());
     assert_eq!(pool.stats().idle, 1);
     assert_eq!(open_fds(), before + 2);
@@ -93,7 +92,7 @@ fn the_pool_never_holds_more_than_max_idle() {
 fn refused_pipe_sizes_keep_the_default_and_are_counted() {
     let _g = fd_guard();
     // Larger than any kernel accepts (F_SETPIPE_SZ takes an int).
-    let pool = PipePool::new(Config { pipe_size: Some(usize::MAX), ..Config::default() });
+    let pool = PipePool::new(Config::default().with_pipe_size(Some(usize::MAX)));
     let p = pool.get().unwrap();
     assert!(p.capacity() >= 4096);
     drop(p);
@@ -101,7 +100,7 @@ fn refused_pipe_sizes_keep_the_default_and_are_counted() {
 
     // 1 MiB: accepted up to /proc/sys/fs/pipe-max-size (or with CAP_SYS_RESOURCE), else
     // refused and counted; either way the pipe works.
-    let pool = PipePool::new(Config { pipe_size: Some(1 << 20), ..Config::default() });
+    let pool = PipePool::new(Config::default().with_pipe_size(Some(1 << 20)));
     let p = pool.get().unwrap();
     let refused = pool.stats().size_refused;
     if refused == 0 {

@@ -694,6 +694,13 @@ pub fn write(
                     esc(why)
                 );
             }
+            // kcapi's per-operation overhead, when `cargo xtask vm-test --overhead` has run.
+            let overhead = crate::util::root().join(crate::vm::OVERHEAD_TABLE);
+            if let Ok(table) = std::fs::read_to_string(&overhead) {
+                let title = "kcapi: overhead per operation, ours against libkcapi (VM)";
+                let _ = writeln!(body_md, "\n### {title}\n\n{table}");
+                let _ = writeln!(body_html, "<h3>{title}</h3>\n<pre>{}</pre>", esc(&table));
+            }
         }
     }
 

@@ -328,7 +328,8 @@ fn decode_groups(engine: &Engine<'_>, text: &[u8], out: &mut [u8]) -> (usize, bo
                 | DecodeError::InvalidLastSymbol { offset, .. }
                 | DecodeError::OutputTooSmall { offset },
             ) => offset,
-            Err(DecodeError::InvalidLength { .. }) => text.len() - pos,
+            // `InvalidLength` (and any error a later version adds): no valid group is known.
+            Err(_) => text.len() - pos,
         };
         // Every group before the one holding `offset` is valid.
         let group = pos + offset.min(text.len() - pos) / 4 * 4;
