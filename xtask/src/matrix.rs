@@ -187,7 +187,10 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
     // bignum-fib's NTT butterflies (reported by its own test, as `bignum-fib-ntt`).
     HostBackends {
         krate: "bignum-fib-ntt",
-        choices: &[Choice { backend: "avx512ifma", flags: &["avx512f", "avx512ifma"] }],
+        choices: &[
+            Choice { backend: "avx512f-fma", flags: &["avx512f", "avx2", "fma"] },
+            Choice { backend: "avx2-fma", flags: &["avx2", "fma"] },
+        ],
     },
 ];
 
@@ -397,21 +400,21 @@ mod tests {
             ("b64", "avx512vbmi"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "avx512ifma"),
+            ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v4 = [
             ("nabhash", "aesni"),
             ("b64", "avx2"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "portable"),
+            ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v3 = [
             ("nabhash", "aesni"),
             ("b64", "avx2"),
             ("memops", "avx2"),
             ("bignum-fib", "mulx-adx"),
-            ("bignum-fib-ntt", "portable"),
+            ("bignum-fib-ntt", "avx2-fma"),
         ];
         let v2 = [
             ("nabhash", "aesni"),

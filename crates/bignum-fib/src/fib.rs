@@ -144,3 +144,88 @@ pub(crate) fn lucas(n: u64) -> Nat {
     let (fnn, fn1) = fib2(n);
     &fnn + &(&fn1 << 1)
 }
+
+/// `log10 φ` in fixed point, `⌊log10(φ)·2¹²⁸⌋` (`0.2089876402499787337692720892375554168…`;
+/// checked against its decimal expansion by the tests).
+const LOG10_PHI: u128 = 0x3580_36c8_2451_b7f3_65d3_db23_8455_99f5;
+/// `log10 √5` in fixed point, `⌊log10(√5)·2¹²⁸⌋` (`0.3494850021680094023931305526377534866…`).
+const LOG10_SQRT5: u128 = 0x5977_d95e_c10c_0219_dc1d_a994_fd20_dba1;
+
+/// Below this `n` the digit count of `F(n)` is computed from `F(n)` itself (cheap), and
+/// `|log10(1 ∓ φ^−2n)| < 2⁻¹³⁰` is negligible above it.
+const DIGITS_EXACT_BELOW: u64 = 100;
+
+/// The number of decimal digits of `F(n)`: `⌊n·log10 φ − log10 √5⌋ + 1` in 128-bit fixed
+/// point, unless the fraction lies within `2^−margin_log` of an integer, where `F(n)` is
+/// computed and its digits counted.
+pub(crate) fn fib_digits_with_margin(n: u64, margin_log: u32) -> u64 {
+    if n < DIGITS_EXACT_BELOW {
+        return crate::radix::decimal_digits(&fib(n));
+    }
+    // n·L as a 192-bit fixed-point number (integer part in the top limb, n < 2⁶⁴).
+    let (lo, hi) = (LOG10_PHI as u64, (LOG10_PHI >> 64) as u64);
+    let p0 = u128::from(n) * u128::from(lo);
+    let p1 = u128::from(n) * u128::from(hi) + (p0 >> 64);
+    let int = (p1 >> 64) as u64;
+    let frac = (p1 << 64) | (p0 as u64 as u128);
+    // − log10 √5 (< 1): borrow from the integer part when the fraction wraps.
+    let (frac, borrow) = frac.overflowing_sub(LOG10_SQRT5);
+    let int = int - u64::from(borrow); // n ≥ 100: n·L > 20 > 1
+    // The fixed-point error is below n·2⁻¹²⁸ + 2⁻¹²⁸ < 2⁻⁶³; the ψ term below 2⁻¹³⁰.
+    let margin = 1u128 << (128 - margin_log);
+    if frac < margin || frac > u128::MAX - margin {
+        return crate::radix::decimal_digits(&fib(n));
+    }
+    int + 1
+}
+
+/// See [`crate::fib_digits`].
+pub(crate) fn fib_digits(n: u64) -> u64 {
+    // A margin of 2⁻⁶⁰: eight times the worst error; an `n` this close to a power of ten
+    // turns up with probability 2⁻⁵⁹.
+    fib_digits_with_margin(n, 60)
+}
+
+#[cfg(test)]
+mod digits_tests {
+    use super::*;
+
+    /// The constants against their decimal expansions (to 42 digits, from an
+    /// arbitrary-precision evaluation): `⌊d·2¹²⁸ / 10⁴²⌋` with exact integers.
+    #[test]
+    fn constants_match_their_decimal_expansions() {
+        use num_bigint::BigUint;
+        let fixed = |digits: &str| {
+            let d: BigUint = digits.parse().unwrap();
+            let scaled = (d << 128u32) / BigUint::from(10u32).pow(42);
+            u128::try_from(scaled).unwrap()
+        };
+        // The 42-digit truncations are below the true values by less than 10⁻⁴², i.e. 2⁻¹³⁹:
+        // the floor agrees unless the constant is within that of a multiple of 2⁻¹²⁸.
+        assert_eq!(fixed("208987640249978733769272089237555416822459"), LOG10_PHI);
+        assert_eq!(fixed("349485002168009402393130552637753486615905"), LOG10_SQRT5);
+        // And against the f64 evaluations.
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        assert!((LOG10_PHI as f64 / 2f64.powi(128) - phi.log10()).abs() < 1e-15);
+        assert!((LOG10_SQRT5 as f64 / 2f64.powi(128) - 5f64.sqrt().log10()).abs() < 1e-15);
+    }
+
+    /// Against the digits of `F(n)` itself for every `n` up to 1500 and a spread of larger
+    /// ones, through the fixed-point path and through the exact fallback (margin 1: always).
+    #[test]
+    fn digit_counts_match_the_numbers() {
+        let (last, step) = if cfg!(miri) { (120, 1) } else { (1500, 1) };
+        let mut ns: Vec<u64> = (0..=last).step_by(step).collect();
+        if !cfg!(miri) {
+            ns.extend((1..=40).map(|i| 1500 + i * i * 61));
+        }
+        let mut fixed_point_used = 0;
+        for n in ns {
+            let want = fib(n).to_string().len() as u64;
+            assert_eq!(fib_digits(n), want, "F({n})");
+            assert_eq!(fib_digits_with_margin(n, 1), want, "F({n}) by the fallback");
+            fixed_point_used += u64::from(n >= DIGITS_EXACT_BELOW);
+        }
+        assert!(fixed_point_used > 0);
+    }
+}

@@ -20,8 +20,10 @@
 //!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. See
 //!   [`Backend`].
 //! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
-//!   number-theoretic transform over three 62-bit primes (one limb per coefficient, CRT),
-//!   with the thresholds in [`Thresholds`] (measured; see the constants).
+//!   number-theoretic transform (one limb per coefficient, CRT) over three 62-bit primes
+//!   (portable), or over three or four 50-bit primes held in doubles with AVX2 + FMA or
+//!   AVX-512F (an AVX-512 IFMA engine remains for the tests: it measures slower), with the
+//!   thresholds in [`Thresholds`] (measured; see the constants).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
@@ -35,9 +37,9 @@
 //!
 //! | `NAB_MAX_ISA` | limb kernels | NTT engine |
 //! | --- | --- | --- |
-//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512ifma` if the CPU has it |
-//! | `x86-64-v4` | `mulx-adx` | `portable` (IFMA is not in v4) |
-//! | `x86-64-v3` | `mulx-adx` | `portable` |
+//! | unset (or not a tier name: ignored) | `mulx-adx` if the CPU has BMI2 and ADX | `avx512f-fma` if the CPU has AVX-512F and FMA, else `avx2-fma` if it has AVX2 and FMA |
+//! | `x86-64-v4` | `mulx-adx` | `avx512f-fma` |
+//! | `x86-64-v3` | `mulx-adx` | `avx2-fma` |
 //! | `x86-64-v2` | `portable` | `portable` |
 //! | `portable` | `portable` | `portable` |
 //!
@@ -59,14 +61,14 @@ mod radix;
 pub use dispatch::{Backend, backends};
 #[doc(hidden)]
 pub use mul::{
-    MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_IFMA, MUL_TOOM3_THRESHOLD,
-    SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_NTT_THRESHOLD_IFMA, SQR_TOOM3_THRESHOLD,
-    Thresholds,
+    MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_FMA, MUL_NTT_THRESHOLD_IFMA,
+    MUL_TOOM3_THRESHOLD, SQR_KARATSUBA_THRESHOLD, SQR_NTT_THRESHOLD, SQR_NTT_THRESHOLD_FMA,
+    SQR_NTT_THRESHOLD_IFMA, SQR_TOOM3_THRESHOLD, Thresholds,
 };
 pub use nat::Nat;
 
-/// The engine of the NTT multiplication for products up to `2²¹` coefficients on this CPU:
-/// `avx512ifma` or `portable` (for the benches' backend report).
+/// The engine of the NTT multiplication on this CPU: `avx512f-fma`, `avx2-fma` or `portable`
+/// (for the benches' backend report and `fib --time`).
 #[doc(hidden)]
 pub fn ntt_engine() -> &'static str {
     ntt::engine_name()
@@ -79,6 +81,19 @@ pub use radix::ParseNatError;
 /// it before starting).
 pub fn fib(n: u64) -> Nat {
     fib::fib(n)
+}
+
+/// The number of decimal digits of `F(n)`, without computing `F(n)`: `n·log10 φ − log10 √5`
+/// in 128-bit fixed point (`F(n) = (φⁿ − ψⁿ)/√5`), and `F(n)` itself only for `n < 100` or
+/// where that value lies within `2⁻⁶⁰` of an integer (the fixed-point error is below `2⁻⁶³`).
+///
+/// ```
+/// assert_eq!(bignum_fib::fib_digits(100), 21); // 354224848179261915075
+/// assert_eq!(bignum_fib::fib_digits(0), 1);
+/// assert_eq!(bignum_fib::fib_digits(1_000_000_000), 208_987_640);
+/// ```
+pub fn fib_digits(n: u64) -> u64 {
+    fib::fib_digits(n)
 }
 
 /// `(F(n), F(n+1))`.

@@ -49,7 +49,9 @@ pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // Toom-3 / 776770 NTT … 4000: 1333400 / 1163962 (noisy: at 3000 the NTT pads 5999 to 8192
 // coefficients); sqr 3000: 416654 / 639074, 4000: 849731 / 572247. IFMA engine: mul 250:
 // 13991 / 12422, 300: 18322 / 20177, 400: 28633 / 22560; sqr 300: 12535 / 15922, 400:
-// 19579 / 17739.
+// 19579 / 17739. AVX2 + FMA engine (`NAB_MAX_ISA=x86-64-v3`, load ~10 on the 2 cores): mul
+// 250: 21432 / 19715, 300: 25832 / 35685, 400: 44464 / 38048; sqr 400: 29229 / 29817, 500:
+// 42963 / 32049.
 
 /// Multiplication: the NTT from this many limbs of the shorter operand, portable engine.
 pub const MUL_NTT_THRESHOLD: usize = 3500;
@@ -59,6 +61,10 @@ pub const SQR_NTT_THRESHOLD: usize = 3500;
 pub const MUL_NTT_THRESHOLD_IFMA: usize = 350;
 /// Squaring: the NTT from this many limbs with the AVX-512 IFMA engine.
 pub const SQR_NTT_THRESHOLD_IFMA: usize = 400;
+/// Multiplication: the NTT from this many limbs with the AVX2 + FMA engine.
+pub const MUL_NTT_THRESHOLD_FMA: usize = 350;
+/// Squaring: the NTT from this many limbs with the AVX2 + FMA engine.
+pub const SQR_NTT_THRESHOLD_FMA: usize = 450;
 
 impl Thresholds {
     /// The tuned ladder.
@@ -85,14 +91,18 @@ impl Thresholds {
     /// The tuned ladder for this CPU: [`Thresholds::DEFAULT`], with the NTT's thresholds of
     /// the engine it runs here (what `Nat`'s operators use).
     pub fn detect() -> Thresholds {
-        if crate::ntt::engine_name() == "avx512ifma" {
-            Thresholds {
+        match crate::ntt::engine_name() {
+            "avx512ifma" => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_IFMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_IFMA,
                 ..Thresholds::DEFAULT
-            }
-        } else {
-            Thresholds::DEFAULT
+            },
+            "avx2-fma" | "avx512f-fma" => Thresholds {
+                mul_ntt: MUL_NTT_THRESHOLD_FMA,
+                sqr_ntt: SQR_NTT_THRESHOLD_FMA,
+                ..Thresholds::DEFAULT
+            },
+            _ => Thresholds::DEFAULT,
         }
     }
 }

@@ -18,17 +18,30 @@
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
 //!
-//! - Two engines ([`Engine`]): the portable one above, and on x86_64 CPUs with AVX-512 IFMA
-//!   one over three primes below `2⁵⁰` (product ≈2¹⁵⁰, so transforms up to `2²¹`) whose
-//!   butterflies run eight at a time in `crate::arch::ifma` (52-bit Montgomery, `R = 2⁵²`);
-//!   longer transforms take the portable engine. Loading, scaling and the CRT are the same
-//!   scalar code for both (`R = 2⁶⁴`), with the engine's primes and constants.
+//! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX2 + FMA
+//!   (x86-64-v3) one over primes below `2⁵⁰` held in doubles, four at a time in
+//!   `crate::arch::fma` and eight with AVX-512F (`crate::arch::fma512`): FLINT 3's
+//!   `fft_small` design, the quotient and remainder of `a·b` by `p` from FMAs, lazy
+//!   reduction (the error bound is at `crate::arch::fma`); and on CPUs with AVX-512 IFMA one
+//!   over the same primes in 52-bit Montgomery form (`crate::arch::ifma`, `R = 2⁵²`), which
+//!   dispatch no longer picks (the eight-lane FMA engine measures faster) but the tests
+//!   still run. The CRT is the same scalar code for all (`R = 2⁶⁴`), with the engine's
+//!   primes and constants.
+//! - The 50-bit engines' prime count, from the CRT bound: a cyclic convolution of length `N`
+//!   of 64-bit limbs has coefficients below `N·2¹²⁸`; three primes (product `2^149.9997`)
+//!   cover `N ≤ 2²¹`, so longer transforms add a fourth (product `2^199.9993`, enough for
+//!   every length the primes `≡ 1 mod 2³²` allow). 64-bit coefficients keep the limb layout
+//!   (the split products and the `B^n − 1` products of the decimal conversion need it); the
+//!   fourth prime costs a third more per point than three, no more than smaller coefficients
+//!   would (48-bit ones: `4/3` as many points over three primes). F(10⁹) needs `2²⁴`.
 //!
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::fma::Fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ifma::Ifma;
 
@@ -40,10 +53,17 @@ const BLOCK: usize = 1 << 12;
 /// `N·2¹²⁸ < p₁p₂p₃`.
 const MAX_LOG_LEN: u32 = 40;
 
-/// The largest transform of the IFMA engine: its primes' product is `2^149.9997`, and a
-/// cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
+/// The largest transform of the 50-bit engines over three primes: their product is
+/// `2^149.9997`, and a cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
+/// Longer transforms add the fourth prime (product `2^199.9993`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-const IFMA_MAX_LOG_LEN: u32 = 21;
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
+const NARROW_MAX_LOG_LEN: u32 = 21;
+
+/// The largest transform of the 50-bit engines: their primes are `≡ 1 (mod 2³²)`.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
+const MAX_LOG_LEN52: u32 = 32;
 
 /// `2⁵² − 1`.
 const LOW52: u64 = (1 << 52) - 1;
@@ -167,30 +187,46 @@ const FIELDS: [Field; 3] = [
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
-/// The IFMA engine's primes: the three `c·2³² + 1` below `2⁵⁰` with the largest `c`.
+/// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
+/// transforms up to `2²¹` use the first three.
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
-const FIELDS52: [Field; 3] = [
+const FIELDS52: [Field; 4] = [
     Field::new(0x0003_fff3_0000_0001, 5),
     Field::new(0x0003_ffed_0000_0001, 7),
     Field::new(0x0003_ffeb_0000_0001, 3),
+    Field::new(0x0003_ffc1_0000_0001, 3),
 ];
 
 /// Which primes and butterflies a product uses (the same for all its parts).
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
+    /// AVX-512 IFMA ([`crate::arch::ifma`]), the 50-bit primes in Montgomery form; `true`:
+    /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Ifma(Ifma),
+    Ifma(Ifma, bool),
+    /// AVX2 + FMA on doubles ([`crate::arch::fma`]), the 50-bit primes: residues are held as
+    /// the bits of an `f64`, twiddles plain; `true`: four primes, as for `Ifma`.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Fma(Fma, bool),
 }
 
 impl Engine {
     /// The engine for transforms of up to `n` coefficients on this CPU.
     fn for_len(n: usize) -> Engine {
         #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
-        if n.trailing_zeros() <= IFMA_MAX_LOG_LEN
-            && let Some(t) = ifma()
-        {
-            return Engine::Ifma(t);
+        if n.trailing_zeros() <= MAX_LOG_LEN52 {
+            // Eight lanes of doubles measure faster than IFMA's eight 52-bit Montgomery
+            // lanes (F(10⁸): 0.25 against 0.29 s of CPU to compute, 1.63 against 1.98 s with
+            // the decimal conversion), and every IFMA CPU has AVX-512F: IFMA only where
+            // FMA is not allowed (never, today).
+            let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
+            match (Fma::new(), ifma()) {
+                (Some(t), _) => return Engine::Fma(t, wide),
+                (None, Some(t)) => return Engine::Ifma(t, wide),
+                (None, None) => {}
+            }
         }
         let _ = n;
         Engine::Portable
@@ -200,34 +236,87 @@ impl Engine {
         match self {
             Engine::Portable => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => "avx512ifma",
-        }
-    }
-
-    fn fields(self) -> [Field; 3] {
-        match self {
-            Engine::Portable => FIELDS,
+            Engine::Ifma(..) => "avx512ifma",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => FIELDS52,
+            Engine::Fma(t, _) => t.name(),
         }
     }
 
+    /// The primes of the engine (three or four).
+    fn fields(self) -> &'static [Field] {
+        match self {
+            Engine::Portable => &FIELDS,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(_, wide) | Engine::Fma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
+        }
+    }
+
+    /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
     fn index(self) -> usize {
         match self {
             Engine::Portable => 0,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => 1,
+            Engine::Ifma(_, wide) => 1 + usize::from(wide),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(_, wide) => 3 + usize::from(wide),
         }
     }
 
-    /// A limb as a residue: exact for the portable engine, times `2⁻⁶⁴` for IFMA (whose
-    /// primes are too small for [`Field::reduce`]); [`Engine::scale`] accounts for it.
+    /// A limb as a residue: exact for the portable engine and (as `f64` bits) for the FMA
+    /// engine, times `2⁻⁶⁴` for IFMA (whose primes are too small for [`Field::reduce`]);
+    /// [`Engine::scale`] accounts for it.
     #[inline(always)]
     fn load(self, f: Field, x: u64) -> u64 {
         match self {
             Engine::Portable => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => f.redc(u128::from(x)),
+            Engine::Ifma(..) => f.redc(u128::from(x)),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(..) => (f.mul(f.redc(u128::from(x)), f.r2) as f64).to_bits(),
+        }
+    }
+
+    /// `dst` = the limbs of `src` loaded ([`Engine::load`]), zero-padded to `n`.
+    fn load_into(self, f: Field, src: &[u64], dst: &mut Vec<u64>, n: usize) {
+        dst.clear();
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) => {
+                let m = src.len() & !3;
+                dst.resize(m, 0);
+                t.load(dst, &src[..m], f.p as f64);
+                dst.extend(src[m..].iter().map(|&l| self.load(f, l)));
+            }
+            _ => dst.extend(src.iter().map(|&l| self.load(f, l))),
+        }
+        dst.resize(n, 0);
+    }
+
+    /// The inverse transform's output of a length-`n` product turned into the coefficients
+    /// (plain residues), by [`Engine::scale`].
+    fn finish(self, f: Field, x: &mut [u64], n: usize) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) if n.is_multiple_of(4) => {
+                let s = f.redc(u128::from(self.scale(f, n))); // plain
+                t.unload(x, s as f64, f.p as f64);
+            }
+            _ => {
+                let scale = self.scale(f, n);
+                for x in x.iter_mut() {
+                    *x = f.mul(self.unload(f, *x), scale);
+                }
+            }
+        }
+    }
+
+    /// A plain residue as the transforms hold it (the inverse of [`Engine::unload`]).
+    #[cfg(test)]
+    fn encode(self, x: u64) -> u64 {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(..) => (x as f64).to_bits(),
+            _ => x,
         }
     }
 
@@ -236,7 +325,14 @@ impl Engine {
         match self {
             Engine::Portable => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => f.mul(f.to_mont(w), (1 << 52) % f.p),
+            Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // Balanced, |w| ≤ p/2: the lazy products need |a·w| < p² for |a| < 2p.
+            Engine::Fma(..) => {
+                let high = i64::from(w > f.p / 2); // no branch: the values are random
+                (w as i64 - high * f.p as i64) as f64
+            }
+            .to_bits(),
         }
     }
 
@@ -250,10 +346,13 @@ impl Engine {
             Engine::Portable => f.to_mont(f.to_mont(inv_n)),
             // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_) => {
+            Engine::Ifma(..) => {
                 let two = pow_mod(2, 244, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
+            // n·c (plain loads and pointwise products) → c: s = n⁻¹·2⁶⁴.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(..) => f.to_mont(inv_n),
         }
     }
 
@@ -265,7 +364,7 @@ impl Engine {
                 None => x.iter_mut().for_each(|x| *x = f.mul(*x, *x)),
             },
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(t) => {
+            Engine::Ifma(t, _) => {
                 if x.len().is_multiple_of(8) {
                     t.pointwise(x, y, f.p, f.pinv52);
                 } else {
@@ -274,6 +373,74 @@ impl Engine {
                         None => x.iter_mut().for_each(|x| *x = f.mul52(*x, *x)),
                     }
                 }
+            }
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) => {
+                if x.len().is_multiple_of(4) {
+                    t.pointwise(x, y, f.p as f64);
+                } else {
+                    let m = |a: u64, b: u64| (f64_mulmod(f, f64_decode(f, a), b) as f64).to_bits();
+                    match y {
+                        Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = m(*x, y)),
+                        None => x.iter_mut().for_each(|x| *x = m(*x, *x)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
+    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`.
+    #[inline(always)]
+    fn stage2<const DIT: bool>(
+        self,
+        f: Field,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+    ) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, f.p as f64),
+            _ => {
+                if DIT {
+                    self.stage::<true>(f, x, h, inner);
+                    self.stage::<true>(f, x, 2 * h, outer);
+                } else {
+                    self.stage::<false>(f, x, 2 * h, outer);
+                    self.stage::<false>(f, x, h, inner);
+                }
+            }
+        }
+    }
+
+    /// The twiddle-free stage `h = 1` (the last of the forward transform, the first of the
+    /// inverse).
+    #[inline(always)]
+    fn radix2(self, f: Field, x: &mut [u64]) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) => {
+                if x.len().is_multiple_of(8) {
+                    t.radix2(x, f.p as f64);
+                } else {
+                    f64_scalar(f, x, |x| radix2_stage(f, x));
+                }
+            }
+            _ => radix2_stage(f, x),
+        }
+    }
+
+    /// A transform's output as plain residues (the FMA engine's are `f64` bits).
+    #[inline(always)]
+    fn unload(self, f: Field, x: u64) -> u64 {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(..) => f64_decode(f, x),
+            _ => {
+                let _ = f; // only the FMA engine needs the modulus
+                x
             }
         }
     }
@@ -285,25 +452,60 @@ impl Engine {
         match self {
             Engine::Portable => scalar_stage::<DIT>(f, x, h, w, Field::mul),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(t) => {
+            Engine::Ifma(t, _) => {
                 if x.len() >= 16 {
                     t.stage::<DIT>(x, h, w, f.p, f.pinv52);
                 } else {
                     scalar_stage::<DIT>(f, x, h, w, Field::mul52);
                 }
             }
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Fma(t, _) => {
+                if x.len() >= 8 {
+                    t.stage::<DIT>(x, h, w, f.p as f64);
+                } else {
+                    f64_scalar(f, x, |x| scalar_stage::<DIT>(f, x, h, w, f64_mulmod));
+                }
+            }
         }
     }
 }
 
+/// The FMA engine's residue (`f64` bits of an integer in `(−2p, 2p)`) as a plain one.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_decode(f: Field, v: u64) -> u64 {
+    (f64::from_bits(v) as i64).rem_euclid(f.p as i64) as u64
+}
+
+/// `a·b mod p` for a plain residue `a` and a residue `b` held as `f64` bits (the FMA
+/// engine's twiddles and transforms), plain.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_mulmod(f: Field, a: u64, b: u64) -> u64 {
+    let b = f64_decode(f, b);
+    ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64
+}
+
+/// Runs the scalar `stage` on `x` (residues as `f64` bits) as plain integers: the FMA
+/// engine's transforms too short for its vectors.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn f64_scalar(f: Field, x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
+    x.iter_mut().for_each(|v| *v = f64_decode(f, *v));
+    stage(x);
+    x.iter_mut().for_each(|v| *v = (*v as f64).to_bits());
+}
+
 /// The IFMA token (detected once per process, in `nab-isa`, under `NAB_MAX_ISA`).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 fn ifma() -> Option<Ifma> {
     Ifma::new()
 }
 
-/// The engine that products of up to `2²¹` coefficients use here: `avx512ifma` or
-/// `portable` (longer ones always take the portable engine).
+/// The number of engine slots in the caches ([`Engine::index`]).
+const ENGINES: usize = 5;
+
+/// The engine that products use here: `avx512ifma`, `avx2-fma` or `portable` (for every
+/// length: the 50-bit engines add a fourth prime above `2²¹` coefficients).
 pub(crate) fn engine_name() -> &'static str {
     Engine::for_len(1 << 20).name()
 }
@@ -313,43 +515,67 @@ pub(crate) fn engine_name() -> &'static str {
 /// `h = 1, 2, 4, …, len/2`.
 struct Tables {
     len: usize,
-    fwd: [Vec<u64>; 3],
-    inv: [Vec<u64>; 3],
+    fwd: Vec<Vec<u64>>,
+    inv: Vec<Vec<u64>>,
 }
 
 impl Tables {
-    fn new(e: Engine, len: usize) -> Tables {
-        let build = |f: Field, inverse: bool| {
-            let mut t = vec![0u64; len.max(2)];
-            let mut h = 1;
-            while h < len {
-                let w = f.root(2 * h as u64);
-                let w = if inverse { pow_mod(w, f.p - 2, f.p) } else { w };
-                let w = f.to_mont(w);
-                // Powers in the R = 2⁶⁴ form, each converted to the engine's.
-                let mut cur = f.to_mont(1);
-                let plain = |m: u64| f.redc(u128::from(m));
-                for slot in &mut t[h..2 * h] {
-                    *slot = e.twiddle(f, plain(cur));
-                    cur = f.mul(cur, w);
+    /// The tables for `len`, reusing the levels of `old` (the layout does not depend on the
+    /// length: a shorter table is a prefix of a longer one).
+    fn new(e: Engine, len: usize, old: Option<&Tables>) -> Tables {
+        let size = len.max(2);
+        let mut fwd = Vec::with_capacity(e.fields().len());
+        let mut inv = Vec::with_capacity(e.fields().len());
+        let mut level = Vec::new();
+        for (k, &f) in e.fields().iter().enumerate() {
+            let (mut t, mut u) = (Vec::with_capacity(size), Vec::with_capacity(size));
+            let mut h = match old {
+                Some(o) if o.len >= 2 => {
+                    t.extend_from_slice(&o.fwd[k][..o.len]);
+                    u.extend_from_slice(&o.inv[k][..o.len]);
+                    o.len
                 }
+                _ => {
+                    let one = e.twiddle(f, 1);
+                    t.extend([0, one]);
+                    u.extend([0, one]);
+                    2
+                }
+            };
+            while h < len {
+                // Plain w_{2h}^i, i < h, in eight interleaved chains (no long dependency).
+                let w = f.root(2 * h as u64);
+                let wm = f.to_mont(w);
+                level.clear();
+                level.push(1u64);
+                for i in 1..h.min(8) {
+                    level.push(f.mul(level[i - 1], wm));
+                }
+                let w8 = f.to_mont(pow_mod(w, 8, f.p));
+                for i in 8..h {
+                    level.push(f.mul(level[i - 8], w8));
+                }
+                t.extend(level.iter().map(|&x| e.twiddle(f, x)));
+                // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
+                u.push(e.twiddle(f, 1));
+                u.extend(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
                 h *= 2;
             }
-            t
-        };
-        let fields = e.fields();
-        Tables { len, fwd: fields.map(|f| build(f, false)), inv: fields.map(|f| build(f, true)) }
+            fwd.push(t);
+            inv.push(u);
+        }
+        Tables { len, fwd, inv }
     }
 }
 
 /// Tables for at least `len` coefficients, shared with every other product of the engine.
 fn tables(e: Engine, len: usize) -> Arc<Tables> {
-    static CACHE: [Mutex<Option<Arc<Tables>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+    static CACHE: [Mutex<Option<Arc<Tables>>>; ENGINES] = [const { Mutex::new(None) }; ENGINES];
     let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
-        _ => {
-            let t = Arc::new(Tables::new(e, len));
+        old => {
+            let t = Arc::new(Tables::new(e, len, old.as_deref()));
             *cache = Some(t.clone());
             t
         }
@@ -398,11 +624,23 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
-            e.stage::<false>(f, x, h, &tab[h..2 * h]);
-            h /= 2;
+            if h >= 8 {
+                e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
+                h /= 4;
+            } else {
+                e.stage::<false>(f, x, h, &tab[h..2 * h]);
+                h /= 2;
+            }
         }
         if n >= 2 {
-            radix2_stage(f, x);
+            e.radix2(f, x);
+        }
+    } else if n / 4 >= BLOCK {
+        // The top two stages in one pass, then the quarters.
+        let h = n / 4;
+        e.stage2::<false>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        for q in x.chunks_exact_mut(h) {
+            forward(e, f, q, tab);
         }
     } else {
         let h = n / 2;
@@ -418,13 +656,24 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
         if n >= 2 {
-            radix2_stage(f, x);
+            e.radix2(f, x);
         }
         let mut h = 2;
         while h < n {
-            e.stage::<true>(f, x, h, &tab[h..2 * h]);
-            h *= 2;
+            if h >= 4 && 4 * h <= n {
+                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);
+                h *= 4;
+            } else {
+                e.stage::<true>(f, x, h, &tab[h..2 * h]);
+                h *= 2;
+            }
         }
+    } else if n / 4 >= BLOCK {
+        let h = n / 4;
+        for q in x.chunks_exact_mut(h) {
+            inverse(e, f, q, tab);
+        }
+        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
@@ -469,7 +718,7 @@ pub(crate) struct Transformed {
     engine: Engine,
     n: usize,
     len: usize,
-    hat: [Vec<u64>; 3],
+    hat: Vec<Vec<u64>>,
 }
 
 /// `x` transformed for products of transform length `n` (a power of two `>= x.len()`).
@@ -481,13 +730,15 @@ fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
     assert!(n.is_power_of_two() && n >= x.len().max(2) && n.trailing_zeros() <= MAX_LOG_LEN);
     let tabs = tables(e, n);
     let fields = e.fields();
-    let hat = core::array::from_fn(|k| {
-        let f = fields[k];
-        let mut v: Vec<u64> = x.iter().map(|&l| e.load(f, l)).collect();
-        v.resize(n, 0);
-        forward(e, f, &mut v, &tabs.fwd[k]);
-        v
-    });
+    let hat = (0..fields.len())
+        .map(|k| {
+            let f = fields[k];
+            let mut v = Vec::with_capacity(n);
+            e.load_into(f, x, &mut v, n);
+            forward(e, f, &mut v, &tabs.fwd[k]);
+            v
+        })
+        .collect();
     Transformed { engine: e, n, len: x.len(), hat }
 }
 
@@ -499,40 +750,35 @@ fn cyclic(
     a: &[u64],
     b: Option<Result<&[u64], &Transformed>>,
     n: usize,
-) -> [Vec<u64>; 3] {
+) -> Vec<Vec<u64>> {
     assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
     let tabs = tables(e, n);
     let fields = e.fields();
     let mut other = Vec::new();
-    core::array::from_fn(|k| {
-        let f = fields[k];
-        let load = |x: &[u64], buf: &mut Vec<u64>| {
-            buf.clear();
-            buf.extend(x.iter().map(|&l| e.load(f, l)));
-            buf.resize(n, 0);
-        };
-        let mut x = Vec::with_capacity(n);
-        load(a, &mut x);
-        forward(e, f, &mut x, &tabs.fwd[k]);
-        match b {
-            Some(Ok(b)) => {
-                load(b, &mut other);
-                forward(e, f, &mut other, &tabs.fwd[k]);
-                e.pointwise(f, &mut x, Some(&other));
+    (0..fields.len())
+        .map(|k| {
+            let f = fields[k];
+            let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
+            let mut x = Vec::with_capacity(n);
+            load(a, &mut x);
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match b {
+                Some(Ok(b)) => {
+                    load(b, &mut other);
+                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&other));
+                }
+                Some(Err(t)) => {
+                    debug_assert!(t.n == n && t.engine.index() == e.index());
+                    e.pointwise(f, &mut x, Some(&t.hat[k]));
+                }
+                None => e.pointwise(f, &mut x, None),
             }
-            Some(Err(t)) => {
-                debug_assert!(t.n == n && t.engine.index() == e.index());
-                e.pointwise(f, &mut x, Some(&t.hat[k]));
-            }
-            None => e.pointwise(f, &mut x, None),
-        }
-        inverse(e, f, &mut x, &tabs.inv[k]);
-        let scale = e.scale(f, n);
-        for x in x.iter_mut() {
-            *x = f.mul(*x, scale);
-        }
-        x
-    })
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            e.finish(f, &mut x, n);
+            x
+        })
+        .collect()
 }
 
 /// `r = a · b` for a transformed `b`, when the product's coefficients fit the transform
@@ -596,7 +842,7 @@ const SPLIT_MIN: usize = 1 << 10;
 /// operands (every term of those coefficients comes from there), computed recursively with
 /// a transform of at most `N/2`. At F(10⁸), whose products sit just above powers of two,
 /// this halves the work.
-fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
+fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     let count = a.len() + b_len - 1;
     let n = transform_len(a.len(), b_len);
@@ -620,7 +866,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
     let top_b = b.map(|b| &b[b.len() - extra..]);
     let z = coefficients(e, top_a, top_b);
     // z has 2·extra − 1 coefficients; c_{N+j} = z[extra − 1 + j] for j < extra.
-    for ((f, y), z) in e.fields().into_iter().zip(&mut y).zip(&z) {
+    for ((f, y), z) in e.fields().iter().zip(&mut y).zip(&z) {
         let wrapped = &z[extra - 1..];
         for (y, &w) in y.iter_mut().zip(wrapped) {
             *y = f.sub(*y, w);
@@ -628,6 +874,78 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> [Vec<u64>; 3] {
         y.extend_from_slice(wrapped);
     }
     y
+}
+
+/// Garner's constants for four fields (the mixed-radix form
+/// `x = t₁ + p₁(t₂ + p₂(t₃ + p₃t₄))`), each `p_i⁻¹ mod p_j` in Montgomery form mod `p_j`.
+struct Crt4 {
+    inv_p1_mod_p2: u64,
+    inv_p1_mod_p3: u64,
+    inv_p2_mod_p3: u64,
+    inv_p1_mod_p4: u64,
+    inv_p2_mod_p4: u64,
+    inv_p3_mod_p4: u64,
+}
+
+impl Crt4 {
+    fn new([f1, f2, f3, f4]: [Field; 4]) -> Crt4 {
+        let inv = |x: u64, f: Field| f.to_mont(pow_mod(x % f.p, f.p - 2, f.p));
+        Crt4 {
+            inv_p1_mod_p2: inv(f1.p, f2),
+            inv_p1_mod_p3: inv(f1.p, f3),
+            inv_p2_mod_p3: inv(f2.p, f3),
+            inv_p1_mod_p4: inv(f1.p, f4),
+            inv_p2_mod_p4: inv(f2.p, f4),
+            inv_p3_mod_p4: inv(f3.p, f4),
+        }
+    }
+}
+
+/// [`crt_into`] for four primes below `2⁵⁰`, each below twice any other (so one
+/// [`Field::fix`] reduces a residue of one modulo another). The coefficients are below
+/// `N·2¹²⁸ ≤ 2¹⁶⁰` (`N ≤ 2³²`), so the running sum still fits 192 bits.
+fn crt4_into(
+    r: &mut [u64],
+    residues: &[Vec<u64>],
+    [f1, f2, f3, f4]: [Field; 4],
+    c: &Crt4,
+) -> [u64; 3] {
+    let count = residues[0].len();
+    debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
+    let (head, tail) = r.split_at_mut(count);
+    let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
+    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]).zip(&residues[3]);
+    for (limb, (((&y1, &y2), &y3), &y4)) in head.iter_mut().zip(ys) {
+        // Mixed-radix digits: t₁ = y₁; t₂ = (y₂ − t₁)/p₁ mod p₂;
+        // t₃ = ((y₃ − t₁)/p₁ − t₂)/p₂ mod p₃; t₄ = (((y₄ − t₁)/p₁ − t₂)/p₂ − t₃)/p₃ mod p₄.
+        let t2 = f2.mul(f2.sub(y2, f2.fix(y1, f2.p)), c.inv_p1_mod_p2);
+        let u = f3.mul(f3.sub(y3, f3.fix(y1, f3.p)), c.inv_p1_mod_p3);
+        let t3 = f3.mul(f3.sub(u, f3.fix(t2, f3.p)), c.inv_p2_mod_p3);
+        let v = f4.mul(f4.sub(y4, f4.fix(y1, f4.p)), c.inv_p1_mod_p4);
+        let v = f4.mul(f4.sub(v, f4.fix(t2, f4.p)), c.inv_p2_mod_p4);
+        let t4 = f4.mul(f4.sub(v, f4.fix(t3, f4.p)), c.inv_p3_mod_p4);
+        // x = t₁ + p₁(t₂ + p₂(t₃ + p₃t₄)), from the inside out (100, 150, 200 bits).
+        let v = u128::from(t4) * u128::from(f3.p) + u128::from(t3);
+        let lo = u128::from(v as u64) * u128::from(f2.p) + u128::from(t2);
+        let hi = (v >> 64) * u128::from(f2.p) + (lo >> 64);
+        let (w0, w1, w2) = (lo as u64, hi as u64, (hi >> 64) as u64);
+        let m0 = u128::from(w0) * u128::from(f1.p) + u128::from(y1);
+        let m1 = u128::from(w1) * u128::from(f1.p) + (m0 >> 64);
+        let m2 = u128::from(w2) * u128::from(f1.p) + (m1 >> 64);
+        debug_assert!(m2 >> 64 == 0, "NTT coefficient above 192 bits");
+        let s0 = u128::from(acc0) + (m0 as u64 as u128);
+        let s1 = u128::from(acc1) + (m1 as u64 as u128) + (s0 >> 64);
+        let s2 = u128::from(acc2) + (m2 as u64 as u128) + (s1 >> 64);
+        debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
+        *limb = s0 as u64;
+        (acc0, acc1) = (s1 as u64, s2 as u64);
+        acc2 = 0;
+    }
+    for limb in tail {
+        *limb = acc0;
+        (acc0, acc1, acc2) = (acc1, acc2, 0);
+    }
+    [acc0, acc1, acc2]
 }
 
 /// Garner's constants for three fields.
@@ -658,36 +976,92 @@ impl Crt {
 /// Reconstructs the coefficients from their residues and adds them with carries into `r`
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
-fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>; 3]) -> [u64; 3] {
-    static CRT: [std::sync::OnceLock<Crt>; 2] =
-        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    let [f1, f2, f3] = e.fields();
-    let c = CRT[e.index()].get_or_init(|| Crt::new(e.fields()));
+fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64; 3] {
+    static CRT: [OnceLock<Crt>; ENGINES] = [const { OnceLock::new() }; ENGINES];
+    static CRT4: OnceLock<Crt4> = OnceLock::new();
+    match *e.fields() {
+        [f1, f2, f3] => {
+            let c = CRT[e.index()].get_or_init(|| Crt::new([f1, f2, f3]));
+            crt3_into(e, r, residues, [f1, f2, f3], c)
+        }
+        [f1, f2, f3, f4] => {
+            let c = CRT4.get_or_init(|| Crt4::new([f1, f2, f3, f4]));
+            crt4_into(r, residues, [f1, f2, f3, f4], c)
+        }
+        _ => unreachable!("an engine has three or four primes"),
+    }
+}
+
+/// [`crt_into`] for three primes; the FMA engine computes Garner's digits in vectors.
+fn crt3_into(
+    e: Engine,
+    r: &mut [u64],
+    residues: &[Vec<u64>],
+    [f1, f2, f3]: [Field; 3],
+    c: &Crt,
+) -> [u64; 3] {
+    /// Coefficients per batch of digits (on the stack).
+    const CHUNK: usize = 256;
     let count = residues[0].len();
     debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
     let (head, tail) = r.split_at_mut(count);
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    let vector = match e {
+        Engine::Fma(t, _) => {
+            let balanced = |f: Field, m: u64| {
+                let x = f.redc(u128::from(m)); // plain
+                if x > f.p / 2 { x as f64 - f.p as f64 } else { x as f64 }
+            };
+            let k = crate::arch::fma::Garner3 {
+                p2: f2.p as f64,
+                p3: f3.p as f64,
+                inv_p1_mod_p2: balanced(f2, c.inv_p1_mod_p2),
+                p1_mod_p3: balanced(f3, c.p1_mod_p3),
+                inv_p1p2_mod_p3: balanced(f3, c.inv_p1p2_mod_p3),
+            };
+            Some((t, k))
+        }
+        _ => None,
+    };
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = e;
     // The running sum of the coefficients that reach the current limb: 192 bits.
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
-    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]);
-    for (limb, ((&y1, &y2), &y3)) in head.iter_mut().zip(ys) {
-        // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
-        let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
-        let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
-        let y1_3 = f3.fix(y1, f3.p);
-        let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
-        let t3 = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
-        // Sum the three terms into the accumulator.
-        let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
-        let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
-        let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
-        // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
-        let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
-        let s1 =
-            u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
-        let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
-        debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
-        *limb = s0 as u64;
-        (acc0, acc1, acc2) = (s1 as u64, s2 as u64, 0);
+    let (mut t2s, mut t3s) = ([0u64; CHUNK], [0u64; CHUNK]);
+    for (start, out) in (0..count).step_by(CHUNK).zip(head.chunks_mut(CHUNK)) {
+        let ys = [0, 1, 2].map(|k| &residues[k][start..start + out.len()]);
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some((t, k)) = &vector {
+            done = t.garner3(ys, &mut t2s[..out.len()], &mut t3s[..out.len()], k);
+        }
+        for i in done..out.len() {
+            // x = y1 + p₁·t2 + p₁p₂·t3 with t2 < p₂ and t3 < p₃.
+            let (y1, y2, y3) = (ys[0][i], ys[1][i], ys[2][i]);
+            let y1_2 = f2.fix(y1, f2.p); // y1 mod p₂, as p₁ < 2·p₂
+            let t2 = f2.mul(f2.sub(y2, y1_2), c.inv_p1_mod_p2);
+            let y1_3 = f3.fix(y1, f3.p);
+            let u = f3.add(y1_3, f3.mul(t2, c.p1_mod_p3));
+            t2s[i] = t2;
+            t3s[i] = f3.mul(f3.sub(y3, u), c.inv_p1p2_mod_p3);
+        }
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (y1, t2, t3) = (ys[0][i], t2s[i], t3s[i]);
+            debug_assert!(t2 < f2.p && t3 < f3.p);
+            // Sum the three terms into the accumulator.
+            let lo = u128::from(y1) + u128::from(t2) * u128::from(f1.p); // < 2¹²⁵
+            let hi_lo = u128::from(t3) * (c.p1p2 as u64 as u128);
+            let hi_hi = u128::from(t3) * (c.p1p2 >> 64);
+            // x = lo + hi_lo + hi_hi·2⁶⁴, added limb by limb with the carries.
+            let s0 = u128::from(acc0) + (lo as u64 as u128) + (hi_lo as u64 as u128);
+            let s1 =
+                u128::from(acc1) + (lo >> 64) + (hi_lo >> 64) + (hi_hi as u64 as u128) + (s0 >> 64);
+            let s2 = u128::from(acc2) + (hi_hi >> 64) + (s1 >> 64);
+            debug_assert!(s2 >> 64 == 0, "NTT coefficient sum overflows 192 bits");
+            *limb = s0 as u64;
+            (acc0, acc1, acc2) = (s1 as u64, s2 as u64, 0);
+        }
     }
     for limb in tail {
         *limb = acc0;
@@ -706,7 +1080,14 @@ mod tests {
         let mut v = vec![Engine::Portable];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = ifma() {
-            v.push(Engine::Ifma(t));
+            v.extend([Engine::Ifma(t, false), Engine::Ifma(t, true)]);
+        }
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some(t) = Fma::new() {
+            v.extend([Engine::Fma(t, false), Engine::Fma(t, true)]);
+            if t.name() != t.narrow().name() {
+                v.extend([Engine::Fma(t.narrow(), false), Engine::Fma(t.narrow(), true)]);
+            }
         }
         v
     }
@@ -722,8 +1103,8 @@ mod tests {
 
     #[test]
     fn fields_are_ntt_primes_with_the_given_generators() {
-        for (fields, two_adicity) in [(FIELDS, MAX_LOG_LEN), (FIELDS52, 32)] {
-            for f in fields {
+        for (fields, two_adicity) in [(&FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)] {
+            for &f in fields {
                 assert_eq!((f.p - 1) % (1 << two_adicity), 0);
                 assert_eq!(f.p.wrapping_mul(f.pinv), 1);
                 assert_eq!(f.p.wrapping_mul(f.pinv52) & LOW52, LOW52, "−p⁻¹ mod 2⁵²");
@@ -753,19 +1134,23 @@ mod tests {
                     assert_ne!(pow_mod(f.generator, (f.p - 1) / q, f.p), 1, "{} {q}", f.p);
                 }
             }
-            // Garner's single corrections need p₁ < 2p₂ and p₁ < 2p₃.
-            assert!(fields[0].p > fields[1].p && fields[1].p > fields[2].p);
-            assert!(fields[0].p < 2 * fields[2].p);
+            // Garner's single corrections need every prime below twice every other.
+            assert!(fields.windows(2).all(|w| w[0].p > w[1].p));
+            assert!(fields[0].p < 2 * fields[fields.len() - 1].p);
         }
         for f in FIELDS {
             assert!(f.p > 1 << 61 && f.p < 1 << 62);
         }
-        // The CRT bound of the IFMA engine: p₁p₂p₃ > 2^(128 + IFMA_MAX_LOG_LEN).
-        let bits: f64 = FIELDS52.iter().map(|f| (f.p as f64).log2()).sum();
+        // The CRT bounds of the 50-bit engines: p₁p₂p₃ > 2^(128 + NARROW_MAX_LOG_LEN) and
+        // p₁p₂p₃p₄ > 2^(128 + MAX_LOG_LEN52) (a sum of N products of two limbs).
+        let bits = |k: usize| FIELDS52[..k].iter().map(|f| (f.p as f64).log2()).sum::<f64>();
         assert!(FIELDS52.iter().all(|f| f.p < 1 << 50));
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        assert!(bits > f64::from(128 + IFMA_MAX_LOG_LEN) + 0.5, "{bits}");
-        assert!(bits > 149.5, "{bits}");
+        {
+            assert!(bits(3) > f64::from(128 + NARROW_MAX_LOG_LEN) + 0.5, "{}", bits(3));
+            assert!(bits(4) > f64::from(128 + MAX_LOG_LEN52) + 0.5, "{}", bits(4));
+        }
+        assert!(bits(3) > 149.5 && bits(4) > 199.5);
     }
 
     #[test]
@@ -807,15 +1192,19 @@ mod tests {
         for e in engines() {
             for &log in logs {
                 let n = 1usize << log;
-                let tabs = Tables::new(e, n);
-                for (k, f) in e.fields().into_iter().enumerate() {
+                let tabs = Tables::new(e, n, None);
+                // Grown from a shorter table: the same.
+                let grown = Tables::new(e, n, Some(&Tables::new(e, (n / 4).max(2), None)));
+                assert!(grown.fwd == tabs.fwd && grown.inv == tabs.inv, "{e:?} 2^{log}");
+                for (k, &f) in e.fields().iter().enumerate() {
                     let m = u128::from(f.p);
                     let x: Vec<u64> = (0..n as u64)
                         .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
                         .collect();
-                    let mut y = x.clone();
+                    let mut y: Vec<u64> = x.iter().map(|&v| e.encode(v)).collect();
                     forward(e, f, &mut y, &tabs.fwd[k]);
                     inverse(e, f, &mut y, &tabs.inv[k]);
+                    y.iter_mut().for_each(|v| *v = e.unload(f, *v));
                     for (a, b) in x.iter().zip(&y) {
                         assert_eq!(u128::from(*b), u128::from(*a) * n as u128 % m, "{e:?} 2^{log}");
                     }
@@ -928,20 +1317,59 @@ mod tests {
         }
     }
 
-    /// The IFMA engine's largest transforms, with all-ones operands (the largest
+    /// The 50-bit engines' largest transforms, with all-ones operands (the largest
     /// coefficients the CRT bound must cover): against the portable engine.
     #[test]
     #[cfg_attr(miri, ignore)]
-    fn ifma_engine_at_its_longest_transform() {
-        let Some(ifma) = engines().get(1).copied() else { return };
+    fn vector_engines_at_their_longest_transform() {
+        if engines().len() == 1 {
+            return; // the portable engine alone: nothing to compare
+        }
         let n = 1usize << 20; // a product of 2·2²⁰ limbs: a transform of 2²¹
         let a = vec![u64::MAX; n];
-        let (mut r1, mut r2) = (vec![0u64; 2 * n], vec![0u64; 2 * n]);
-        convolve(ifma, &mut r1, &a, None);
-        convolve(Engine::Portable, &mut r2, &a, None);
-        assert!(r1 == r2, "(B^{n} − 1)² differs between the engines");
+        let mut want = vec![0u64; 2 * n];
+        convolve(Engine::Portable, &mut want, &a, None);
         // (B^n − 1)² = B^2n − 2B^n + 1
-        assert_eq!(r1[0], 1);
-        assert_eq!(r1[n], u64::MAX - 1);
+        assert_eq!(want[0], 1);
+        assert_eq!(want[n], u64::MAX - 1);
+        // Three primes (the four-prime variants: at 2²⁴ below).
+        for e in engines().into_iter().skip(1).filter(|e| e.fields().len() == 3) {
+            let mut got = vec![0u64; 2 * n];
+            convolve(e, &mut got, &a, None);
+            assert!(got == want, "(B^{n} − 1)² differs between {e:?} and the portable engine");
+        }
+    }
+
+    /// The transform length F(10⁹) needs (its last squaring has 2²³·1.3 limbs: `2²⁴`
+    /// coefficients), where three 50-bit primes no longer cover the coefficients (up to
+    /// `2²³·2¹²⁸`), against the closed form `(B^n − 1)² = B^2n − 2B^n + 1`: the FMA engine
+    /// where the CPU has it, else the dispatched one (the butterflies do not depend on the
+    /// length: the other engines' are tested at `2²¹` above; this tests the twiddle tables
+    /// and the four-prime CRT at full size, ~3 s of CPU).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn engines_at_the_transform_length_of_f_1e9() {
+        let n = 1usize << 23;
+        #[allow(unused_mut)]
+        let mut e = Engine::for_len(2 * n);
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if let Some(t) = Fma::new() {
+            e = Engine::Fma(t, true);
+        }
+        if matches!(e, Engine::Portable) {
+            return; // no 50-bit engine here (the portable one covers 2⁴⁰ with three primes)
+        }
+        assert_eq!(e.fields().len(), 4, "{e:?} at 2^24");
+        let engines = [e];
+        let a = vec![u64::MAX; n];
+        for e in engines {
+            let mut got = vec![0u64; 2 * n];
+            convolve(e, &mut got, &a, None);
+            let ok = got[0] == 1
+                && got[1..n].iter().all(|&l| l == 0)
+                && got[n] == u64::MAX - 1
+                && got[n + 1..].iter().all(|&l| l == u64::MAX);
+            assert!(ok, "(B^{n} − 1)² is wrong with {e:?}");
+        }
     }
 }

@@ -54,6 +54,12 @@ fn hex_and_digits() {
     assert_eq!(stdout(&fib(&["100", "--hex"])), "1333db76a7c594bfc3\n");
     assert_eq!(stdout(&fib(&["--digits", "100"])), "21\n");
     assert_eq!(stdout(&fib(&["--digits", "0"])), "1\n");
+    // Without computing F(N) (expected values from a 100-digit evaluation of
+    // ⌊N·log10 φ − log10 √5⌋ + 1 with Python's `decimal`).
+    assert_eq!(stdout(&fib(&["--digits", "400000000"])), "83595056\n");
+    assert_eq!(stdout(&fib(&["--digits", "1000000000"])), "208987640\n");
+    assert_eq!(stdout(&fib(&["--digits", "1000000000000000"])), "208987640249979\n");
+    assert_eq!(stdout(&fib(&["--digits", "18446744073709551615"])), "3855141514259838963\n");
 }
 
 #[test]
@@ -63,6 +69,7 @@ fn time_goes_to_stderr() {
     assert_eq!(stdout(&o).trim_end().len(), 209);
     let e = stderr(&o);
     assert!(e.contains("compute") && e.contains("decimal"), "{e}");
+    assert!(e.contains("limb kernels ") && e.contains("NTT engine "), "{e}");
 }
 
 #[test]

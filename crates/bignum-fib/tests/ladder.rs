@@ -5,8 +5,9 @@
 mod common;
 
 use bignum_fib::{
-    Backend, MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_IFMA,
-    MUL_TOOM3_THRESHOLD, Nat, SQR_KARATSUBA_THRESHOLD, SQR_TOOM3_THRESHOLD, Thresholds, backends,
+    Backend, MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_FMA,
+    MUL_NTT_THRESHOLD_IFMA, MUL_TOOM3_THRESHOLD, Nat, SQR_KARATSUBA_THRESHOLD, SQR_TOOM3_THRESHOLD,
+    Thresholds, backends,
 };
 use common::{Rng, emulated, to_big};
 
@@ -144,7 +145,7 @@ fn at_the_ntt_thresholds() {
     let toom = Thresholds { mul_ntt: usize::MAX, sqr_ntt: usize::MAX, ..Thresholds::DEFAULT };
     let here = Thresholds::detect();
     assert!(
-        here.mul_ntt == MUL_NTT_THRESHOLD || here.mul_ntt == MUL_NTT_THRESHOLD_IFMA,
+        [MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_IFMA, MUL_NTT_THRESHOLD_FMA].contains(&here.mul_ntt),
         "{here:?}"
     );
     for t in [Thresholds::DEFAULT, here] {

@@ -1,4 +1,4 @@
-//! Architecture-specific limb kernels (and the NTT's AVX-512 IFMA butterflies, `ifma`).
+//! Architecture-specific limb kernels (and the NTT's butterflies: AVX-512 IFMA in `ifma`, AVX2 + FMA on doubles in `fma`, its eight-lane AVX-512F kernels in `fma512`).
 //! Each backend is a zero-sized token implementing [`crate::dispatch::Kernels`]; its
 //! constructor checks the CPU, so holding the token proves the check and the kernels are
 //! safe to call. Miri cannot run inline assembly: under Miri
@@ -6,6 +6,10 @@
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 pub(crate) mod aarch64;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) mod fma;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) mod fma512;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod ifma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
