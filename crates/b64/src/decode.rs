@@ -20,6 +20,9 @@ pub(crate) trait Io {
         allow(dead_code)
     )]
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize);
+    /// The output buffer as far as it may be written once the input before `read` has been
+    /// read (and copied away): all of it for separate buffers, `..read` in place.
+    fn output_before(&mut self, read: usize) -> &mut [u8];
 }
 
 /// Separate input and output slices.
@@ -41,6 +44,10 @@ impl Io for Split<'_, '_> {
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
         (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
     }
+    #[inline(always)]
+    fn output_before(&mut self, _read: usize) -> &mut [u8] {
+        self.dst
+    }
 }
 
 /// One buffer decoded in place: output position <= input position at every step.
@@ -61,6 +68,38 @@ impl Io for InPlace<'_> {
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
         let p = self.buf.as_mut_ptr();
         (p.cast_const(), self.buf.len(), p, self.buf.len())
+    }
+    #[inline(always)]
+    fn output_before(&mut self, read: usize) -> &mut [u8] {
+        &mut self.buf[..read]
+    }
+}
+
+/// Bytes of the buffer of the line fast path ([`State::lines`]): large enough that the
+/// kernel's fixed cost per call is small against the bytes it decodes, small enough for the
+/// stack and L1.
+const LINES_BUF: usize = 4096;
+
+/// The longest line the line fast path measures; longer lines leave the kernels seldom
+/// enough as it is.
+const MAX_LINE: usize = 1024;
+
+/// Copies one line body to `buf[d..]` with fixed-size moves (a variable-length
+/// `copy_from_slice` is a `memcpy` call per line).
+#[inline(always)]
+fn copy_line(buf: &mut [u8; LINES_BUF], d: usize, line: &[u8]) {
+    let w = line.len();
+    if w < 16 {
+        buf[d..d + w].copy_from_slice(line);
+        return;
+    }
+    let mut k = 0;
+    while k + 16 <= w {
+        buf[d + k..d + k + 16].copy_from_slice(&line[k..k + 16]);
+        k += 16;
+    }
+    if k < w {
+        buf[d + w - 16..d + w].copy_from_slice(&line[w - 16..]);
     }
 }
 
@@ -112,6 +151,7 @@ impl State {
     ) -> Result<usize, DecodeError> {
         let table = e.alphabet().decode_table();
         let backend = e.backend();
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
         let n = io.input().len();
         while i < n {
             let b = io.input()[i];
@@ -119,15 +159,121 @@ impl State {
             if self.nq == 0 && self.pads == 0 && v != INVALID {
                 let (i2, j2) = backend.decode_bulk(e.alphabet(), io, i, j);
                 self.symbols += i2 - i;
-                (i, j) = (i2, j2);
-                if i == n {
-                    break;
+                if i2 != i {
+                    (i, j) = (i2, j2);
+                    continue;
+                }
+            } else if forgiving && self.pads == 0 && (b == b'\n' || b == b'\r') {
+                if let Some((i2, j2)) = self.lines(e, io, base, i, j) {
+                    (i, j) = (i2, j2);
+                    continue;
                 }
             }
             j = self.push(e, io, base + i, i, j)?;
             i += 1;
         }
         Ok(j)
+    }
+
+    /// The fast path of forgiving decoding for text in lines of one width with one ending
+    /// (`\n` or `\r\n`), as `base64`, MIME and PEM write it. At a line ending at input index
+    /// `i`, it measures the next line (`w` symbols, then the same ending), then copies the
+    /// bodies of the following lines of that shape into a buffer, the pending symbols of the
+    /// current group first, and decodes the buffer with the backend's bulk: one long run of
+    /// the kernel instead of one short run per line. Everything it consumes is symbols and
+    /// line endings, so no error can lie in it; where the kernel stops (a group holding a
+    /// non-symbol, a full output) or the shape breaks, the byte-at-a-time machine takes over
+    /// at the same input position as it would without this path. Returns the new `(i, j)`,
+    /// or `None` if nothing was consumed.
+    fn lines<I: Io + ?Sized>(
+        &mut self,
+        e: &Engine<'_>,
+        io: &mut I,
+        base: usize,
+        i: usize,
+        mut j: usize,
+    ) -> Option<(usize, usize)> {
+        let table = e.alphabet().decode_table();
+        let input = io.input();
+        let n = input.len();
+        let first = input[i];
+        let ending = if first == b'\n' {
+            1
+        } else if input.get(i + 1) == Some(&b'\n') {
+            2
+        } else {
+            return None;
+        };
+        let ends_line = |input: &[u8], q: usize| {
+            q + ending <= n && input[q] == first && (ending == 1 || input[q + 1] == b'\n')
+        };
+        // The width of the next line: symbols up to the same ending.
+        let start = i + ending;
+        let limit = n.min(start + MAX_LINE);
+        let mut q = start;
+        while q < limit && table[input[q] as usize] != INVALID {
+            q += 1;
+        }
+        let w = q - start;
+        if w == 0 || !ends_line(input, q) {
+            return None;
+        }
+        let stride = w + ending;
+        let mut buf = [0u8; LINES_BUF];
+        // The symbols of the current group, counted already, lead the buffer.
+        let counted = usize::from(self.nq);
+        let symbols = e.alphabet().symbols();
+        for (k, slot) in buf[..counted].iter_mut().enumerate() {
+            *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
+        }
+        let (mut pending, mut first_chunk) = (counted, true);
+        let mut resume = None;
+        let mut p = start;
+        loop {
+            // Gather whole lines (each followed by the ending) while the buffer has room.
+            let p0 = p;
+            let mut d = pending;
+            let input = io.input();
+            while d + w <= LINES_BUF && p + stride <= n && ends_line(input, p + w) {
+                copy_line(&mut buf, d, &input[p..p + w]);
+                d += w;
+                p += stride;
+            }
+            // Input index of buffer index `b >= pending` of this chunk.
+            let at = |b: usize| {
+                let t = b - pending;
+                p0 + t / w * stride + t % w
+            };
+            let out = io.output_before(p);
+            let (bi, j2) = e.backend().decode_bulk(
+                e.alphabet(),
+                &mut Split { src: &buf[..d], dst: out },
+                0,
+                j,
+            );
+            if bi == 0 {
+                break;
+            }
+            // `bi >= 4 > pending`: the pending symbols went out with the first group.
+            self.symbols += bi - if first_chunk { counted } else { 0 };
+            self.nq = 0;
+            self.acc = 0;
+            self.last = (base + at(bi - 1), buf[bi - 1]);
+            j = j2;
+            resume = Some(at(bi));
+            if d - bi >= 4 || p == p0 {
+                break;
+            }
+            // Fewer than 4 symbols left: they lead the next chunk.
+            buf.copy_within(bi..d, 0);
+            pending = d - bi;
+            first_chunk = false;
+            if d + w <= LINES_BUF {
+                // The shape broke (not a full buffer).
+                break;
+            }
+        }
+        resume.map(|r| (r, j))
     }
 
     /// One byte, at input index `i` (stream offset `off`).
@@ -234,4 +380,20 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     let mut state = State { symbols: i, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The byte-at-a-time machine alone, no bulk and no fast path: the oracle the tests hold
+/// every backend and every path to.
+pub(crate) fn decode_bytewise(
+    e: &Engine<'_>,
+    input: &[u8],
+    out: &mut [u8],
+) -> Result<usize, DecodeError> {
+    let mut io = Split { src: input, dst: out };
+    let mut state = State::default();
+    let mut j = 0;
+    for i in 0..input.len() {
+        j = state.push(e, &mut io, i, i, j)?;
+    }
+    state.finish(e, &mut io, j, input.len())
 }

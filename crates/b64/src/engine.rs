@@ -278,6 +278,17 @@ impl<'a> Engine<'a> {
         Ok(out)
     }
 
+    /// [`Engine::decode_to_slice`] by the byte-at-a-time reference machine alone (no
+    /// kernel, no fast path): the oracle of the tests and fuzz targets.
+    #[doc(hidden)]
+    pub fn decode_reference(
+        &self,
+        input: impl AsRef<[u8]>,
+        out: &mut [u8],
+    ) -> Result<usize, DecodeError> {
+        crate::decode::decode_bytewise(self, input.as_ref(), out)
+    }
+
     /// Decodes the text in `buf` into the front of `buf`; returns the decoded length. On
     /// error, `buf`'s contents are unspecified.
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
