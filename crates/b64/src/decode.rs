@@ -368,6 +368,56 @@ impl State {
     }
 }
 
+/// The last group of a text when it is `xy==` or `xyz=` and valid for `e`: writes its 1 or
+/// 2 bytes to `out[j..]` and returns the new output position. `None` (nothing written) for
+/// anything else, an error included: the general path then finds and reports it.
+#[inline]
+fn padded_group(e: &Engine<'_>, last: [u8; 4], out: &mut [u8], j: usize) -> Option<usize> {
+    let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+    if last[3] != b'=' || (!forgiving && e.decode_padding() == DecodePadding::Forbidden) {
+        return None;
+    }
+    let table = e.alphabet().decode_table();
+    let (a, b) = (table[last[0] as usize], table[last[1] as usize]);
+    if a == INVALID || b == INVALID {
+        return None;
+    }
+    let (acc, unused, len) = if last[2] == b'=' {
+        (u32::from(a) << 6 | u32::from(b), 4, 1)
+    } else {
+        let c = table[last[2] as usize];
+        if c == INVALID {
+            return None;
+        }
+        (u32::from(a) << 12 | u32::from(b) << 6 | u32::from(c), 2, 2)
+    };
+    if !forgiving && !e.trailing_bits_allowed() && acc & ((1 << unused) - 1) != 0 {
+        return None;
+    }
+    let bytes = (acc >> unused).to_be_bytes();
+    let dst = out.get_mut(j..j + len)?;
+    dst.copy_from_slice(&bytes[4 - len..]);
+    Some(j + len)
+}
+
+/// Short input in one kernel step where the backend has one (`Backend::decode_short`),
+/// a padded last group included; `None` (with `out` perhaps overwritten) to take the
+/// general path.
+#[inline]
+pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
+    let backend = e.backend();
+    let n = input.len();
+    if n >= 4 && input[n - 1] == b'=' {
+        let body = n - 4;
+        let j =
+            if body == 0 { 0 } else { backend.decode_short(e.alphabet(), &input[..body], out)? };
+        let mut last = [0u8; 4];
+        last.copy_from_slice(&input[body..]);
+        return padded_group(e, last, out, j);
+    }
+    backend.decode_short(e.alphabet(), input, out)
+}
+
 /// One-shot decode of `io.input()` into `io.output()`.
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
@@ -376,6 +426,14 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
     if i == total {
         return Ok(j);
+    }
+    // Then the common padded case: whole groups and one last padded group.
+    if i + 4 == total {
+        let mut last = [0u8; 4];
+        last.copy_from_slice(&io.input()[i..]);
+        if let Some(j) = padded_group(e, last, io.output(), j) {
+            return Ok(j);
+        }
     }
     let mut state = State { symbols: i, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;

@@ -262,7 +262,7 @@ impl<'a> Engine<'a> {
         let input = input.as_ref();
         // Short, well-formed input in one kernel step; anything else (padding, other bytes,
         // a short buffer) goes the general way, which finds and reports errors.
-        if let Some(n) = self.backend().decode_short(self.alphabet(), input, out) {
+        if let Some(n) = crate::decode::decode_short(self, input, out) {
             return Ok(n);
         }
         decode_io(self, &mut Split { src: input, dst: out })
