@@ -23,6 +23,103 @@ pub(crate) const INVALID: u8 = 0xff;
 pub struct Alphabet {
     symbols: [u8; 64],
     decode: [u8; 256],
+    nibbles: Nibbles,
+}
+
+/// The reverse table in the form of the `pshufb` kernels (the Muła–Lemire decode, its
+/// tables computed from the alphabet): a byte `x` with high nibble `h` and low nibble `l` is
+/// a symbol iff `lo_mask[l] & HI_BIT[h] == 0`, and then its value is
+/// `x + shift[h] + Σ fix_add[k] where x == fix_byte[k]` (wrapping). Every printable
+/// alphabet has the exact mask; the shifts fit when at most [`Nibbles::MAX_FIXES`] symbols
+/// differ from the most common offset of their high nibble (every built-in alphabet: 0 or
+/// 1); `fixes > MAX_FIXES` says the alphabet does not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Nibbles {
+    /// Per low nibble, the bits ([`Nibbles::HI_BIT`]) of the high nibbles it is not a
+    /// symbol with; bit 0 always (high nibbles 0, 1 and 8..=15 hold no symbol).
+    pub(crate) lo_mask: [u8; 16],
+    /// Per high nibble, what to add to a symbol byte to make its value.
+    pub(crate) shift: [u8; 16],
+    /// Symbols whose value is not `x + shift[h]`, and what to add on top.
+    pub(crate) fix_byte: [u8; Nibbles::MAX_FIXES],
+    /// See [`Nibbles::fix_byte`].
+    pub(crate) fix_add: [u8; Nibbles::MAX_FIXES],
+    /// How many of the fixes are used (`> MAX_FIXES`: the alphabet does not fit).
+    pub(crate) fixes: usize,
+}
+
+impl Nibbles {
+    /// The most fixes the kernels take (each costs 3 vector operations per block).
+    pub(crate) const MAX_FIXES: usize = 2;
+
+    /// Per high nibble, its bit in [`Nibbles::lo_mask`]: 2..=7 (printable ASCII) get bits
+    /// 1..=6, the others bit 0.
+    pub(crate) const HI_BIT: [u8; 16] = {
+        let mut t = [1u8; 16];
+        let mut h = 2;
+        while h < 8 {
+            t[h] = 1 << (h - 1);
+            h += 1;
+        }
+        t
+    };
+
+    const fn new(decode: &[u8; 256]) -> Nibbles {
+        let mut n = Nibbles {
+            lo_mask: [1; 16],
+            shift: [0; 16],
+            fix_byte: [0; Nibbles::MAX_FIXES],
+            fix_add: [0; Nibbles::MAX_FIXES],
+            fixes: 0,
+        };
+        let mut h = 2;
+        while h < 8 {
+            // The offset (value - byte) most symbols of this high nibble share.
+            let (mut best, mut best_count) = (0u8, 0);
+            let mut l = 0;
+            while l < 16 {
+                let x = (h << 4 | l) as u8;
+                if decode[x as usize] == INVALID {
+                    n.lo_mask[l] |= Nibbles::HI_BIT[h];
+                } else {
+                    let off = decode[x as usize].wrapping_sub(x);
+                    let mut count = 0;
+                    let mut m = 0;
+                    while m < 16 {
+                        let y = (h << 4 | m) as u8;
+                        if decode[y as usize] != INVALID
+                            && decode[y as usize].wrapping_sub(y) == off
+                        {
+                            count += 1;
+                        }
+                        m += 1;
+                    }
+                    if count > best_count {
+                        (best, best_count) = (off, count);
+                    }
+                }
+                l += 1;
+            }
+            n.shift[h] = best;
+            let mut l = 0;
+            while l < 16 {
+                let x = (h << 4 | l) as u8;
+                if decode[x as usize] != INVALID {
+                    let rest = decode[x as usize].wrapping_sub(x).wrapping_sub(best);
+                    if rest != 0 {
+                        if n.fixes < Nibbles::MAX_FIXES {
+                            n.fix_byte[n.fixes] = x;
+                            n.fix_add[n.fixes] = rest;
+                        }
+                        n.fixes += 1;
+                    }
+                }
+                l += 1;
+            }
+            h += 1;
+        }
+        n
+    }
 }
 
 /// Why a byte string is not an [`Alphabet`].
@@ -77,7 +174,13 @@ impl Alphabet {
             decode[byte as usize] = i as u8;
             i += 1;
         }
-        Ok(Alphabet { symbols: *symbols, decode })
+        Ok(Alphabet { symbols: *symbols, decode, nibbles: Nibbles::new(&decode) })
+    }
+
+    /// The reverse table in `pshufb` form ([`Nibbles`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const fn nibbles(&self) -> &Nibbles {
+        &self.nibbles
     }
 
     /// The 64 symbols in index order.
@@ -127,3 +230,32 @@ pub static CRYPT: Alphabet =
 /// The bcrypt ordering: `. / A-Z a-z 0-9`.
 pub static BCRYPT: Alphabet =
     build(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nibble form gives the reverse table's answer for every byte, and every built-in
+    /// alphabet fits it.
+    #[test]
+    fn nibbles_agree_with_the_reverse_table() {
+        for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT] {
+            let n = a.nibbles();
+            assert!(n.fixes <= 1, "{a:?} needs {} fixes", n.fixes);
+            for x in 0..=255u8 {
+                let (h, l) = (usize::from(x >> 4), usize::from(x & 15));
+                let symbol = n.lo_mask[l] & Nibbles::HI_BIT[h] == 0;
+                assert_eq!(symbol, a.contains(x), "{a:?} byte {x:#04x}");
+                if symbol {
+                    let mut v = x.wrapping_add(n.shift[h]);
+                    for k in 0..n.fixes {
+                        if x == n.fix_byte[k] {
+                            v = v.wrapping_add(n.fix_add[k]);
+                        }
+                    }
+                    assert_eq!(v, a.decode_table()[usize::from(x)], "{a:?} byte {x:#04x}");
+                }
+            }
+        }
+    }
+}
