@@ -163,11 +163,13 @@ impl State {
                     (i, j) = (i2, j2);
                     continue;
                 }
-            } else if forgiving && self.pads == 0 && (b == b'\n' || b == b'\r') {
-                if let Some((i2, j2)) = self.lines(e, io, base, i, j) {
-                    (i, j) = (i2, j2);
-                    continue;
-                }
+            } else if forgiving
+                && self.pads == 0
+                && (b == b'\n' || b == b'\r')
+                && let Some((i2, j2)) = self.lines(e, io, base, i, j)
+            {
+                (i, j) = (i2, j2);
+                continue;
             }
             j = self.push(e, io, base + i, i, j)?;
             i += 1;
