@@ -84,23 +84,60 @@ const LINES_BUF: usize = 4096;
 /// enough as it is.
 const MAX_LINE: usize = 1024;
 
-/// Copies one line body to `buf[d..]` with fixed-size moves (a variable-length
+/// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
 /// `copy_from_slice` is a `memcpy` call per line).
 #[inline(always)]
-fn copy_line(buf: &mut [u8; LINES_BUF], d: usize, line: &[u8]) {
+fn copy_line(out: &mut [u8], line: &[u8]) {
     let w = line.len();
     if w < 16 {
-        buf[d..d + w].copy_from_slice(line);
+        out.copy_from_slice(line);
         return;
     }
     let mut k = 0;
     while k + 16 <= w {
-        buf[d + k..d + k + 16].copy_from_slice(&line[k..k + 16]);
+        out[k..k + 16].copy_from_slice(&line[k..k + 16]);
         k += 16;
     }
     if k < w {
-        buf[d + w - 16..d + w].copy_from_slice(&line[w - 16..]);
+        out[w - 16..].copy_from_slice(&line[w - 16..]);
     }
+}
+
+/// Copies the bodies of the lines at `input[p..]` (`w` symbols, then the line ending:
+/// `first`, and `\n` after it if `ending` is 2) to `buf[d..]` while the buffer has room and
+/// the input has whole lines of that shape; returns the new `(d, p)`. `W`, `E` and `S` (the
+/// width, the ending's length and their sum) are constants for the common shapes, so the
+/// copy is a few fixed moves; 0 when only known at run time.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn gather<const W: usize, const E: usize, const S: usize>(
+    buf: &mut [u8; LINES_BUF],
+    mut d: usize,
+    input: &[u8],
+    mut p: usize,
+    w: usize,
+    first: u8,
+    ending: usize,
+) -> (usize, usize) {
+    let w = if W == 0 { w } else { W };
+    let ending = if E == 0 { ending } else { E };
+    let stride = if S == 0 { w + ending } else { S };
+    let lines = ((LINES_BUF - d) / w).min((input.len() - p) / stride);
+    let src = &input[p..p + lines * stride];
+    let dst = &mut buf[d..d + lines * w];
+    for (line, out) in src.chunks_exact(stride).zip(dst.chunks_exact_mut(w)) {
+        if line[w] != first || (ending == 2 && line[w + 1] != b'\n') {
+            break;
+        }
+        if W == 0 {
+            copy_line(out, &line[..w]);
+        } else {
+            out.copy_from_slice(&line[..W]);
+        }
+        d += w;
+        p += stride;
+    }
+    (d, p)
 }
 
 /// ASCII whitespace as WHATWG's forgiving-base64 defines it: TAB, LF, FF, CR, SPACE.
@@ -228,52 +265,57 @@ impl State {
         for (k, slot) in buf[..counted].iter_mut().enumerate() {
             *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
         }
-        let (mut pending, mut first_chunk) = (counted, true);
+        // `lead`: symbols at the front of the buffer that are not from the lines (the first
+        // chunk's `counted`); `pending`: all symbols at the front before the next lines;
+        // `taken`: line symbols consumed so far, the index of the next one.
+        let (mut lead, mut pending, mut taken) = (counted, counted, 0);
+        // Input index of the line symbol of index `t`.
+        let at = |t: usize| start + t / w * stride + t % w;
+        let backend = e.backend();
         let mut resume = None;
         let mut p = start;
         loop {
-            // Gather whole lines (each followed by the ending) while the buffer has room.
-            let p0 = p;
-            let mut d = pending;
+            // Gather whole lines (each followed by the ending) while the buffer has room;
+            // the common shapes with the copy unrolled at compile time.
             let input = io.input();
-            while d + w <= LINES_BUF && p + stride <= n && ends_line(input, p + w) {
-                copy_line(&mut buf, d, &input[p..p + w]);
-                d += w;
-                p += stride;
-            }
-            // Input index of buffer index `b >= pending` of this chunk.
-            let at = |b: usize| {
-                let t = b - pending;
-                p0 + t / w * stride + t % w
+            let d;
+            (d, p) = match w {
+                76 if ending == 1 => gather::<76, 1, 77>(&mut buf, pending, input, p, w, first, 1),
+                76 => gather::<76, 2, 78>(&mut buf, pending, input, p, w, first, 2),
+                64 if ending == 1 => gather::<64, 1, 65>(&mut buf, pending, input, p, w, first, 1),
+                64 => gather::<64, 2, 66>(&mut buf, pending, input, p, w, first, 2),
+                _ => gather::<0, 0, 0>(&mut buf, pending, input, p, w, first, ending),
             };
+            // A full buffer: more lines follow, so hand the kernel a multiple of its largest
+            // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
+            // tail at every chunk.
+            let more = d + w > LINES_BUF;
+            let given = if more { d / 256 * 256 } else { d };
             let out = io.output_before(p);
-            let (bi, j2) = e.backend().decode_bulk(
+            let (bi, j2) = backend.decode_bulk(
                 e.alphabet(),
-                &mut Split { src: &buf[..d], dst: out },
+                &mut Split { src: &buf[..given], dst: out },
                 0,
                 j,
             );
             if bi == 0 {
                 break;
             }
-            // `bi >= 4 > pending`: the pending symbols went out with the first group.
-            self.symbols += bi - if first_chunk { counted } else { 0 };
+            // `bi >= 4 > lead`: the leading symbols went out with the first group.
+            self.symbols += bi - lead;
             self.nq = 0;
             self.acc = 0;
-            self.last = (base + at(bi - 1), buf[bi - 1]);
+            self.last = (base + at(taken + bi - 1 - lead), buf[bi - 1]);
             j = j2;
-            resume = Some(at(bi));
-            if d - bi >= 4 || p == p0 {
+            taken += bi - lead;
+            resume = Some(at(taken));
+            if given - bi >= 4 || !more {
+                // The kernel stopped early, or the shape broke (or the input ended).
                 break;
             }
-            // Fewer than 4 symbols left: they lead the next chunk.
             buf.copy_within(bi..d, 0);
             pending = d - bi;
-            first_chunk = false;
-            if d + w <= LINES_BUF {
-                // The shape broke (not a full buffer).
-                break;
-            }
+            lead = 0;
         }
         resume.map(|r| (r, j))
     }
