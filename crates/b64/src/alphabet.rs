@@ -24,6 +24,64 @@ pub struct Alphabet {
     symbols: [u8; 64],
     decode: [u8; 256],
     nibbles: Nibbles,
+    runs: Runs,
+}
+
+/// The alphabet in the form of the `pshufb` encoders (Muła's "improved" lookup, its tables
+/// computed from the alphabet): the symbol of index `i` is `i + offset[class(i)]` with
+/// `class(i) = 13` below `low_end`, 0 from there to `mid_end`, and `i - mid_end` above. So
+/// it fits alphabets made of a run (symbols `i + c`) from index 0, a second run up to index
+/// 51 at least, and anything after: the standard and URL-safe ones. `fits` says whether it
+/// does; the encoders take their general four-table lookup otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Runs {
+    /// Where the first run ends (exclusive; up to 64).
+    pub(crate) low_end: u8,
+    /// Where the second run ends (inclusive): 51 (the classes above it are 1..=12).
+    pub(crate) mid_end: u8,
+    /// What to add to an index of each class.
+    pub(crate) offset: [u8; 16],
+    /// Whether the alphabet has this shape.
+    pub(crate) fits: bool,
+}
+
+impl Runs {
+    /// What to add to index `i` to make its symbol.
+    const fn off(symbols: &[u8; 64], i: usize) -> u8 {
+        symbols[i].wrapping_sub(i as u8)
+    }
+
+    const fn new(symbols: &[u8; 64]) -> Runs {
+        let mut r = Runs { low_end: 0, mid_end: 51, offset: [0; 16], fits: false };
+        // The first run, then the second.
+        let mut low_end = 1;
+        while low_end < 64 && Runs::off(symbols, low_end) == Runs::off(symbols, 0) {
+            low_end += 1;
+        }
+        if low_end >= 52 {
+            // One run to 51 at least; everything above it by its own class.
+            low_end = 52;
+        } else {
+            let mut mid_end = low_end;
+            while mid_end + 1 < 64 && Runs::off(symbols, mid_end + 1) == Runs::off(symbols, low_end)
+            {
+                mid_end += 1;
+            }
+            if mid_end < 51 {
+                return r;
+            }
+        }
+        r.low_end = low_end as u8;
+        r.offset[13] = Runs::off(symbols, 0);
+        r.offset[0] = Runs::off(symbols, low_end);
+        let mut i = 52;
+        while i < 64 {
+            r.offset[i - 51] = Runs::off(symbols, i);
+            i += 1;
+        }
+        r.fits = true;
+        r
+    }
 }
 
 /// The reverse table in the form of the `pshufb` kernels (the Muła–Lemire decode, its
@@ -174,7 +232,18 @@ impl Alphabet {
             decode[byte as usize] = i as u8;
             i += 1;
         }
-        Ok(Alphabet { symbols: *symbols, decode, nibbles: Nibbles::new(&decode) })
+        Ok(Alphabet {
+            symbols: *symbols,
+            decode,
+            nibbles: Nibbles::new(&decode),
+            runs: Runs::new(symbols),
+        })
+    }
+
+    /// The symbols in `pshufb` form ([`Runs`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const fn runs(&self) -> &Runs {
+        &self.runs
     }
 
     /// The reverse table in `pshufb` form ([`Nibbles`]).
@@ -234,6 +303,24 @@ pub static BCRYPT: Alphabet =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The run form gives every symbol where it fits, and it fits the standard and URL-safe
+    /// alphabets.
+    #[test]
+    fn runs_give_the_symbols() {
+        for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT] {
+            let r = a.runs();
+            if !r.fits {
+                continue;
+            }
+            for i in 0..64u8 {
+                let class = i.saturating_sub(r.mid_end) | if i < r.low_end { 13 } else { 0 };
+                let sym = i.wrapping_add(r.offset[usize::from(class)]);
+                assert_eq!(sym, a.symbols()[usize::from(i)], "{a:?} index {i}");
+            }
+        }
+        assert!(STANDARD.runs().fits && URL_SAFE.runs().fits);
+    }
 
     /// The nibble form gives the reverse table's answer for every byte, and every built-in
     /// alphabet fits it.

@@ -18,15 +18,15 @@ use core::arch::x86_64::{
     _mm_cmpgt_epi8, _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8,
     _mm_mulhi_epu16, _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8,
     _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_storeu_si128, _mm_sub_epi8,
-    _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-    _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mulhi_epu16,
-    _mm256_mullo_epi16, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8,
-    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_testz_si256,
+    _mm_subs_epu8, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_broadcastsi128_si256, _mm256_castsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16,
+    _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
-use crate::alphabet::{Alphabet, Nibbles};
+use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::Kernels;
 use crate::decode::Io;
 
@@ -74,9 +74,20 @@ macro_rules! run_decode {
 impl Kernels for Ssse3 {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        let runs = alphabet.runs();
         // SAFETY: `self` proves SSSE3; the pointers and lengths come from slices.
         unsafe {
-            encode_ssse3(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            if runs.fits {
+                encode_runs_ssse3(runs, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            } else {
+                encode_ssse3(
+                    alphabet.symbols(),
+                    src.as_ptr(),
+                    src.len(),
+                    dst.as_mut_ptr(),
+                    dst.len(),
+                )
+            }
         }
     }
 
@@ -104,9 +115,20 @@ impl Kernels for Ssse3 {
 impl Kernels for Avx2 {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        let runs = alphabet.runs();
         // SAFETY: `self` proves AVX2; the pointers and lengths come from slices.
         unsafe {
-            encode_avx2(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            if runs.fits {
+                encode_runs_avx2(runs, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            } else {
+                encode_avx2(
+                    alphabet.symbols(),
+                    src.as_ptr(),
+                    src.len(),
+                    dst.as_mut_ptr(),
+                    dst.len(),
+                )
+            }
         }
     }
 
@@ -140,15 +162,36 @@ fn load_table(t: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
 }
 
+/// The masks and multipliers of Muła's encode (`pand` by `0x0fc0_fc00`, `pmulhuw` by
+/// `0x0400_0040`, `pand` by `0x003f_03f0`, `pmullw` by `0x0100_0010`), hidden from the
+/// optimizer: LLVM otherwise turns the multiplies by constants of known operands into
+/// shift, zero-extend, pack and permute sequences that run at half the speed.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn multipliers_128() -> [__m128i; 4] {
+    core::hint::black_box(
+        [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm_set1_epi32(c)),
+    )
+}
+
+/// The AVX2 twin of [`multipliers_128`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn multipliers_256() -> [__m256i; 4] {
+    core::hint::black_box(
+        [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm256_set1_epi32(c)),
+    )
+}
+
 /// `s0 s1 s2` groups (12 bytes) -> the four 6-bit indices of each in the bytes of a dword.
 #[inline]
 #[target_feature(enable = "ssse3")]
-fn indices_128(x: __m128i) -> __m128i {
+fn indices_128(x: __m128i, mul: [__m128i; 4]) -> __m128i {
     let x = _mm_shuffle_epi8(x, _mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10));
-    let t0 = _mm_and_si128(x, _mm_set1_epi32(0x0fc0_fc00));
-    let t1 = _mm_mulhi_epu16(t0, _mm_set1_epi32(0x0400_0040));
-    let t2 = _mm_and_si128(x, _mm_set1_epi32(0x003f_03f0));
-    let t3 = _mm_mullo_epi16(t2, _mm_set1_epi32(0x0100_0010));
+    let t0 = _mm_and_si128(x, mul[0]);
+    let t1 = _mm_mulhi_epu16(t0, mul[1]);
+    let t2 = _mm_and_si128(x, mul[2]);
+    let t3 = _mm_mullo_epi16(t2, mul[3]);
     _mm_or_si128(t1, t3)
 }
 
@@ -177,6 +220,7 @@ unsafe fn encode_ssse3(
     cap: usize,
 ) -> usize {
     let end = (n / 3).min(cap / 4) * 3;
+    let mul = multipliers_128();
     let mut tables = [_mm_set1_epi8(0); 4];
     for (k, t) in tables.iter_mut().enumerate() {
         *t = load_table(symbols[16 * k..16 * k + 16].try_into().expect("16 symbols"));
@@ -187,7 +231,7 @@ unsafe fn encode_ssse3(
         // SAFETY: `i + 16 <= n`; `j + 16 = (i + 12) / 3 * 4 <= end / 3 * 4 <= cap`.
         unsafe {
             let x = _mm_loadu_si128(src.add(i).cast());
-            let out = lookup_128(&tables, indices_128(x), 0);
+            let out = lookup_128(&tables, indices_128(x, mul), 0);
             _mm_storeu_si128(dst.add(j).cast(), out);
         }
         i += 12;
@@ -299,7 +343,7 @@ unsafe fn encode_avx2(
             let x = _mm256_loadu_si256(src.add(i).cast());
             let x = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(x, spread), shuffle);
             let t0 = _mm256_and_si256(x, _mm256_set1_epi32(0x0fc0_fc00));
-            let t1 = _mm256_mulhi_epu16(t0, _mm256_set1_epi32(0x0400_0040));
+            let t1 = mulhi_epu16_256(t0, _mm256_set1_epi32(0x0400_0040));
             let t2 = _mm256_and_si256(x, _mm256_set1_epi32(0x003f_03f0));
             let t3 = _mm256_mullo_epi16(t2, _mm256_set1_epi32(0x0100_0010));
             let out = lookup_256(&tables, _mm256_or_si256(t1, t3), 0);
@@ -553,6 +597,176 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         }
         i += 32;
         j += 24;
+    }
+    i
+}
+
+// ---- Run encode (alphabets that fit `Runs`) ----
+
+/// Symbols of the 6-bit indices in `idx` by the [`Runs`] form: 5 operations instead of the
+/// four-table lookup's 16.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbols_runs_128(idx: __m128i, low_end: __m128i, mid_end: __m128i, offset: __m128i) -> __m128i {
+    let class = _mm_or_si128(
+        _mm_subs_epu8(idx, mid_end),
+        _mm_and_si128(_mm_cmpgt_epi8(low_end, idx), _mm_set1_epi8(13)),
+    );
+    _mm_add_epi8(idx, _mm_shuffle_epi8(offset, class))
+}
+
+/// [`encode_ssse3`] with the [`Runs`] lookup, 24 bytes per iteration.
+///
+/// # Safety
+///
+/// As [`encode_ssse3`].
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_runs_ssse3(
+    runs: &Runs,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+    let mul = multipliers_128();
+    let low_end = _mm_set1_epi8(runs.low_end as i8);
+    let mid_end = _mm_set1_epi8(runs.mid_end as i8);
+    let offset = load_table(&runs.offset);
+    let (mut i, mut j) = (0, 0);
+    while i + 28 <= n && i + 24 <= end {
+        // SAFETY: `i + 28 <= n` (loads at `i` and `i + 12`); `j + 32 = (i + 24) / 3 * 4 <= cap`.
+        unsafe {
+            let x0 = _mm_loadu_si128(src.add(i).cast());
+            let x1 = _mm_loadu_si128(src.add(i + 12).cast());
+            let s0 = symbols_runs_128(indices_128(x0, mul), low_end, mid_end, offset);
+            let s1 = symbols_runs_128(indices_128(x1, mul), low_end, mid_end, offset);
+            _mm_storeu_si128(dst.add(j).cast(), s0);
+            _mm_storeu_si128(dst.add(j + 16).cast(), s1);
+        }
+        i += 24;
+        j += 32;
+    }
+    while i + 16 <= n && i + 12 <= end {
+        // SAFETY: `i + 16 <= n`; `j + 16 = (i + 12) / 3 * 4 <= cap`.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i).cast());
+            let out = symbols_runs_128(indices_128(x, mul), low_end, mid_end, offset);
+            _mm_storeu_si128(dst.add(j).cast(), out);
+        }
+        i += 12;
+        j += 16;
+    }
+    i
+}
+
+/// The AVX2 twin of [`symbols_runs_128`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn symbols_runs_256(idx: __m256i, low_end: __m256i, mid_end: __m256i, offset: __m256i) -> __m256i {
+    let class = _mm256_or_si256(
+        _mm256_subs_epu8(idx, mid_end),
+        _mm256_and_si256(_mm256_cmpgt_epi8(low_end, idx), _mm256_set1_epi8(13)),
+    );
+    _mm256_add_epi8(idx, _mm256_shuffle_epi8(offset, class))
+}
+
+/// `vpmulhuw`, written out: LLVM lowers `_mm256_mulhi_epu16` (a widening multiply in
+/// `core::arch`) into zero-extends, two multiplies, a pack and a permute here.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mulhi_epu16_256(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: `vpmulhuw` on registers only (`nomem`, `nostack`, `pure`), and AVX2 is enabled.
+    unsafe {
+        core::arch::asm!(
+            "vpmulhuw {r}, {a}, {b}",
+            r = lateout(ymm_reg) r,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    r
+}
+
+/// Loads 24 bytes at `p` (28 readable) as two lanes, bytes 0..12 at the bottom of the low
+/// lane and 12..24 at the bottom of the high one (a 128-bit load and a `vinserti128` with a
+/// memory operand: no cross-lane permute).
+///
+/// # Safety
+///
+/// `p` is valid for reads of 28 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_groups_256(p: *const u8) -> __m256i {
+    // SAFETY: reads `p[0..16]` and `p[12..28]`.
+    unsafe {
+        let lo = _mm_loadu_si128(p.cast());
+        let hi = _mm_loadu_si128(p.add(12).cast());
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+    }
+}
+
+/// Groups as [`load_groups_256`] places them -> the four 6-bit indices of each group in the
+/// bytes of a dword.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn indices_256(x: __m256i, mul: [__m256i; 4]) -> __m256i {
+    let shuffle = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
+    ));
+    let x = _mm256_shuffle_epi8(x, shuffle);
+    let t0 = _mm256_and_si256(x, mul[0]);
+    let t1 = mulhi_epu16_256(t0, mul[1]);
+    let t2 = _mm256_and_si256(x, mul[2]);
+    let t3 = _mm256_mullo_epi16(t2, mul[3]);
+    _mm256_or_si256(t1, t3)
+}
+
+/// [`encode_avx2`] with the [`Runs`] lookup, 96 bytes per iteration.
+///
+/// # Safety
+///
+/// As [`encode_avx2`].
+#[target_feature(enable = "avx2")]
+unsafe fn encode_runs_avx2(
+    runs: &Runs,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+    let mul = multipliers_256();
+    let low_end = _mm256_set1_epi8(runs.low_end as i8);
+    let mid_end = _mm256_set1_epi8(runs.mid_end as i8);
+    let offset = load_table_256(&runs.offset);
+    let (mut i, mut j) = (0, 0);
+    while i + 100 <= n && i + 96 <= end {
+        // SAFETY: `i + 100 <= n` (the last load reads `src[i + 72..i + 100]`);
+        // `j + 128 = (i + 96) / 3 * 4 <= cap`.
+        unsafe {
+            for k in 0..4 {
+                let x = load_groups_256(src.add(i + 24 * k));
+                let s = symbols_runs_256(indices_256(x, mul), low_end, mid_end, offset);
+                _mm256_storeu_si256(dst.add(j + 32 * k).cast(), s);
+            }
+        }
+        i += 96;
+        j += 128;
+    }
+    while i + 28 <= n && i + 24 <= end {
+        // SAFETY: `i + 28 <= n`; `j + 32 = (i + 24) / 3 * 4 <= cap`.
+        unsafe {
+            let x = load_groups_256(src.add(i));
+            let out = symbols_runs_256(indices_256(x, mul), low_end, mid_end, offset);
+            _mm256_storeu_si256(dst.add(j).cast(), out);
+        }
+        i += 24;
+        j += 32;
     }
     i
 }
