@@ -4,6 +4,7 @@
 //! run this one machine, so they agree on every input and every split of it.
 
 use crate::alphabet::INVALID;
+use crate::arch::Job;
 use crate::{DecodeError, DecodeMode, DecodePadding, Engine};
 
 /// Where the decoder reads and writes: two slices, or one buffer decoded in place (output
@@ -100,6 +101,35 @@ fn copy_line(out: &mut [u8], line: &[u8]) {
     }
     if k < w {
         out[w - 16..].copy_from_slice(&line[w - 16..]);
+    }
+}
+
+/// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
+/// extensions: wider moves).
+struct Gather<'a> {
+    buf: &'a mut [u8; LINES_BUF],
+    d: usize,
+    input: &'a [u8],
+    p: usize,
+    w: usize,
+    first: u8,
+    ending: usize,
+}
+
+impl Job for Gather<'_> {
+    type Output = (usize, usize);
+
+    #[inline(always)]
+    fn run(self) -> (usize, usize) {
+        let Gather { buf, d, input, p, w, first, ending } = self;
+        // The common shapes with the copy unrolled at compile time.
+        match w {
+            76 if ending == 1 => gather::<76, 1, 77>(buf, d, input, p, w, first, 1),
+            76 => gather::<76, 2, 78>(buf, d, input, p, w, first, 2),
+            64 if ending == 1 => gather::<64, 1, 65>(buf, d, input, p, w, first, 1),
+            64 => gather::<64, 2, 66>(buf, d, input, p, w, first, 2),
+            _ => gather::<0, 0, 0>(buf, d, input, p, w, first, ending),
+        }
     }
 }
 
@@ -279,13 +309,15 @@ impl State {
             // the common shapes with the copy unrolled at compile time.
             let input = io.input();
             let d;
-            (d, p) = match w {
-                76 if ending == 1 => gather::<76, 1, 77>(&mut buf, pending, input, p, w, first, 1),
-                76 => gather::<76, 2, 78>(&mut buf, pending, input, p, w, first, 2),
-                64 if ending == 1 => gather::<64, 1, 65>(&mut buf, pending, input, p, w, first, 1),
-                64 => gather::<64, 2, 66>(&mut buf, pending, input, p, w, first, 2),
-                _ => gather::<0, 0, 0>(&mut buf, pending, input, p, w, first, ending),
-            };
+            (d, p) = backend.with_features(Gather {
+                buf: &mut buf,
+                d: pending,
+                input,
+                p,
+                w,
+                first,
+                ending,
+            });
             // A full buffer: more lines follow, so hand the kernel a multiple of its largest
             // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
             // tail at every chunk.

@@ -27,7 +27,7 @@ use core::arch::x86_64::{
 };
 
 use crate::alphabet::{Alphabet, Nibbles, Runs};
-use crate::arch::Kernels;
+use crate::arch::{Job, Kernels};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -39,6 +39,20 @@ nab_isa::token! {
 nab_isa::token! {
     /// Proof that AVX2 may be used, like [`Ssse3`].
     pub(crate) struct Avx2 = AVX2;
+}
+
+impl Avx2 {
+    /// Runs `f` compiled with AVX2 enabled (where it inlines): the line copies of forgiving
+    /// decoding then move 32 bytes at a time.
+    #[inline]
+    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
+        #[target_feature(enable = "avx2")]
+        fn inner<J: Job>(job: J) -> J::Output {
+            job.run()
+        }
+        // SAFETY: `self` proves AVX2.
+        unsafe { inner(job) }
+    }
 }
 
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
