@@ -76,6 +76,11 @@ impl Io for InPlace<'_> {
     }
 }
 
+/// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
+/// (and, for line widths that are multiples of 64, the copies into it) split no line.
+#[repr(align(64))]
+struct Aligned([u8; LINES_BUF]);
+
 /// Bytes of the buffer of the line fast path ([`State::lines`]): large enough that the
 /// kernel's fixed cost per call is small against the bytes it decodes, small enough for the
 /// stack and L1.
@@ -288,7 +293,8 @@ impl State {
             return None;
         }
         let stride = w + ending;
-        let mut buf = [0u8; LINES_BUF];
+        let mut aligned = Aligned([0u8; LINES_BUF]);
+        let buf = &mut aligned.0;
         // The symbols of the current group, counted already, lead the buffer.
         let counted = usize::from(self.nq);
         let symbols = e.alphabet().symbols();
@@ -310,7 +316,7 @@ impl State {
             let input = io.input();
             let d;
             (d, p) = backend.with_features(Gather {
-                buf: &mut buf,
+                buf: &mut *buf,
                 d: pending,
                 input,
                 p,
