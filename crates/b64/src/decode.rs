@@ -86,6 +86,11 @@ struct Aligned([u8; LINES_BUF]);
 /// stack and L1.
 const LINES_BUF: usize = 4096;
 
+/// The fewest symbols in a run of lines that the line fast path takes on (shorter runs take
+/// the byte-at-a-time path, with the kernel on each line): the buffer costs about as much to
+/// set up as decoding this many bytes the slow way.
+const MIN_RUN: usize = 256;
+
 /// The longest line the line fast path measures; longer lines leave the kernels seldom
 /// enough as it is.
 const MAX_LINE: usize = 1024;
@@ -196,6 +201,9 @@ pub(crate) struct State {
     symbols: usize,
     /// Offset and byte of the last symbol.
     last: (usize, u8),
+    /// Stream offset before which the line fast path is not tried again: the end of the
+    /// last run of lines it measured too short (each byte is measured at most once).
+    lines_from: usize,
 }
 
 impl State {
@@ -238,6 +246,7 @@ impl State {
             } else if forgiving
                 && self.pads == 0
                 && (b == b'\n' || b == b'\r')
+                && base + i >= self.lines_from
                 && let Some((i2, j2)) = self.lines(e, io, base, i, j)
             {
                 (i, j) = (i2, j2);
@@ -293,6 +302,19 @@ impl State {
             return None;
         }
         let stride = w + ending;
+        // Worth the buffer (4 KiB to initialise) only for a run of some length: count the
+        // lines of this shape ahead, up to `MIN_RUN` symbols.
+        let mut ahead = start;
+        while ahead - start < MIN_RUN / w * stride + stride
+            && ahead + stride <= n
+            && ends_line(input, ahead + w)
+        {
+            ahead += stride;
+        }
+        if (ahead - start) / stride * w < MIN_RUN {
+            self.lines_from = base + ahead;
+            return None;
+        }
         let mut aligned = Aligned([0u8; LINES_BUF]);
         let buf = &mut aligned.0;
         // The symbols of the current group, counted already, lead the buffer.
