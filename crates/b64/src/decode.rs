@@ -79,7 +79,7 @@ impl Io for InPlace<'_> {
 /// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
 /// (and, for line widths that are multiples of 64, the copies into it) split no line.
 #[repr(align(64))]
-struct Aligned([u8; LINES_BUF]);
+struct Aligned<const B: usize>([u8; B]);
 
 /// Bytes of the buffer of the line fast path ([`State::lines`]): large enough that the
 /// kernel's fixed cost per call is small against the bytes it decodes, small enough for the
@@ -117,7 +117,7 @@ fn copy_line(out: &mut [u8], line: &[u8]) {
 /// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
 /// extensions: wider moves).
 struct Gather<'a> {
-    buf: &'a mut [u8; LINES_BUF],
+    buf: &'a mut [u8],
     d: usize,
     input: &'a [u8],
     p: usize,
@@ -151,7 +151,7 @@ impl Job for Gather<'_> {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn gather<const W: usize, const E: usize, const S: usize>(
-    buf: &mut [u8; LINES_BUF],
+    buf: &mut [u8],
     mut d: usize,
     input: &[u8],
     mut p: usize,
@@ -162,7 +162,7 @@ fn gather<const W: usize, const E: usize, const S: usize>(
     let w = if W == 0 { w } else { W };
     let ending = if E == 0 { ending } else { E };
     let stride = if S == 0 { w + ending } else { S };
-    let lines = ((LINES_BUF - d) / w).min((input.len() - p) / stride);
+    let lines = ((buf.len() - d) / w).min((input.len() - p) / stride);
     let src = &input[p..p + lines * stride];
     let dst = &mut buf[d..d + lines * w];
     for (line, out) in src.chunks_exact(stride).zip(dst.chunks_exact_mut(w)) {
@@ -315,8 +315,16 @@ impl State {
             self.lines_from = base + ahead;
             return None;
         }
-        let mut aligned = Aligned([0u8; LINES_BUF]);
-        let buf = &mut aligned.0;
+        // A small buffer for a short input: initialising the large one would cost more than
+        // the copies.
+        let (mut large, mut small);
+        let buf: &mut [u8] = if n - start >= LINES_BUF {
+            large = Aligned([0u8; LINES_BUF]);
+            &mut large.0
+        } else {
+            small = Aligned([0u8; LINES_BUF / 4]);
+            &mut small.0
+        };
         // The symbols of the current group, counted already, lead the buffer.
         let counted = usize::from(self.nq);
         let symbols = e.alphabet().symbols();
@@ -349,7 +357,7 @@ impl State {
             // A full buffer: more lines follow, so hand the kernel a multiple of its largest
             // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
             // tail at every chunk.
-            let more = d + w > LINES_BUF;
+            let more = d + w > buf.len();
             let given = if more { d / 256 * 256 } else { d };
             let out = io.output_before(p);
             let (bi, j2) = backend.decode_bulk(
