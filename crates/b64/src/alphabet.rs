@@ -23,6 +23,161 @@ pub(crate) const INVALID: u8 = 0xff;
 pub struct Alphabet {
     symbols: [u8; 64],
     decode: [u8; 256],
+    nibbles: Nibbles,
+    runs: Runs,
+}
+
+/// The alphabet in the form of the `pshufb` encoders (Muła's "improved" lookup, its tables
+/// computed from the alphabet): the symbol of index `i` is `i + offset[class(i)]` with
+/// `class(i) = 13` below `low_end`, 0 from there to `mid_end`, and `i - mid_end` above. So
+/// it fits alphabets made of a run (symbols `i + c`) from index 0, a second run up to index
+/// 51 at least, and anything after: the standard and URL-safe ones. `fits` says whether it
+/// does; the encoders take their general four-table lookup otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Runs {
+    /// Where the first run ends (exclusive; up to 64).
+    pub(crate) low_end: u8,
+    /// Where the second run ends (inclusive): 51 (the classes above it are 1..=12).
+    pub(crate) mid_end: u8,
+    /// What to add to an index of each class.
+    pub(crate) offset: [u8; 16],
+    /// Whether the alphabet has this shape.
+    pub(crate) fits: bool,
+}
+
+impl Runs {
+    /// What to add to index `i` to make its symbol.
+    const fn off(symbols: &[u8; 64], i: usize) -> u8 {
+        symbols[i].wrapping_sub(i as u8)
+    }
+
+    const fn new(symbols: &[u8; 64]) -> Runs {
+        let mut r = Runs { low_end: 0, mid_end: 51, offset: [0; 16], fits: false };
+        // The first run, then the second.
+        let mut low_end = 1;
+        while low_end < 64 && Runs::off(symbols, low_end) == Runs::off(symbols, 0) {
+            low_end += 1;
+        }
+        if low_end >= 52 {
+            // One run to 51 at least; everything above it by its own class.
+            low_end = 52;
+        } else {
+            let mut mid_end = low_end;
+            while mid_end + 1 < 64 && Runs::off(symbols, mid_end + 1) == Runs::off(symbols, low_end)
+            {
+                mid_end += 1;
+            }
+            if mid_end < 51 {
+                return r;
+            }
+        }
+        r.low_end = low_end as u8;
+        r.offset[13] = Runs::off(symbols, 0);
+        r.offset[0] = Runs::off(symbols, low_end);
+        let mut i = 52;
+        while i < 64 {
+            r.offset[i - 51] = Runs::off(symbols, i);
+            i += 1;
+        }
+        r.fits = true;
+        r
+    }
+}
+
+/// The reverse table in the form of the `pshufb` kernels (the Muła–Lemire decode, its
+/// tables computed from the alphabet): a byte `x` with high nibble `h` and low nibble `l` is
+/// a symbol iff `lo_mask[l] & HI_BIT[h] == 0`, and then its value is
+/// `x + shift[h] + Σ fix_add[k] where x == fix_byte[k]` (wrapping). Every printable
+/// alphabet has the exact mask; the shifts fit when at most [`Nibbles::MAX_FIXES`] symbols
+/// differ from the most common offset of their high nibble (every built-in alphabet: 0 or
+/// 1); `fixes > MAX_FIXES` says the alphabet does not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Nibbles {
+    /// Per low nibble, the bits ([`Nibbles::HI_BIT`]) of the high nibbles it is not a
+    /// symbol with; bit 0 always (high nibbles 0, 1 and 8..=15 hold no symbol).
+    pub(crate) lo_mask: [u8; 16],
+    /// Per high nibble, what to add to a symbol byte to make its value.
+    pub(crate) shift: [u8; 16],
+    /// Symbols whose value is not `x + shift[h]`, and what to add on top.
+    pub(crate) fix_byte: [u8; Nibbles::MAX_FIXES],
+    /// See [`Nibbles::fix_byte`].
+    pub(crate) fix_add: [u8; Nibbles::MAX_FIXES],
+    /// How many of the fixes are used (`> MAX_FIXES`: the alphabet does not fit).
+    pub(crate) fixes: usize,
+}
+
+impl Nibbles {
+    /// The most fixes the kernels take (each costs 3 vector operations per block).
+    pub(crate) const MAX_FIXES: usize = 2;
+
+    /// Per high nibble, its bit in [`Nibbles::lo_mask`]: 2..=7 (printable ASCII) get bits
+    /// 1..=6, the others bit 0.
+    pub(crate) const HI_BIT: [u8; 16] = {
+        let mut t = [1u8; 16];
+        let mut h = 2;
+        while h < 8 {
+            t[h] = 1 << (h - 1);
+            h += 1;
+        }
+        t
+    };
+
+    const fn new(decode: &[u8; 256]) -> Nibbles {
+        let mut n = Nibbles {
+            lo_mask: [1; 16],
+            shift: [0; 16],
+            fix_byte: [0; Nibbles::MAX_FIXES],
+            fix_add: [0; Nibbles::MAX_FIXES],
+            fixes: 0,
+        };
+        let mut h = 2;
+        while h < 8 {
+            // The offset (value - byte) most symbols of this high nibble share.
+            let (mut best, mut best_count) = (0u8, 0);
+            let mut l = 0;
+            while l < 16 {
+                let x = (h << 4 | l) as u8;
+                if decode[x as usize] == INVALID {
+                    n.lo_mask[l] |= Nibbles::HI_BIT[h];
+                } else {
+                    let off = decode[x as usize].wrapping_sub(x);
+                    let mut count = 0;
+                    let mut m = 0;
+                    while m < 16 {
+                        let y = (h << 4 | m) as u8;
+                        if decode[y as usize] != INVALID
+                            && decode[y as usize].wrapping_sub(y) == off
+                        {
+                            count += 1;
+                        }
+                        m += 1;
+                    }
+                    if count > best_count {
+                        (best, best_count) = (off, count);
+                    }
+                }
+                l += 1;
+            }
+            n.shift[h] = best;
+            let mut l = 0;
+            while l < 16 {
+                let x = (h << 4 | l) as u8;
+                if decode[x as usize] != INVALID {
+                    let rest = decode[x as usize].wrapping_sub(x).wrapping_sub(best);
+                    if rest != 0 {
+                        if n.fixes < Nibbles::MAX_FIXES {
+                            n.fix_byte[n.fixes] = x;
+                            n.fix_add[n.fixes] = rest;
+                        }
+                        n.fixes += 1;
+                    }
+                }
+                l += 1;
+            }
+            h += 1;
+        }
+        n
+    }
 }
 
 /// Why a byte string is not an [`Alphabet`].
@@ -78,7 +233,24 @@ impl Alphabet {
             decode[byte as usize] = i as u8;
             i += 1;
         }
-        Ok(Alphabet { symbols: *symbols, decode })
+        Ok(Alphabet {
+            symbols: *symbols,
+            decode,
+            nibbles: Nibbles::new(&decode),
+            runs: Runs::new(symbols),
+        })
+    }
+
+    /// The symbols in `pshufb` form ([`Runs`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const fn runs(&self) -> &Runs {
+        &self.runs
+    }
+
+    /// The reverse table in `pshufb` form ([`Nibbles`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const fn nibbles(&self) -> &Nibbles {
+        &self.nibbles
     }
 
     /// The 64 symbols in index order.
@@ -128,3 +300,50 @@ pub static CRYPT: Alphabet =
 /// The bcrypt ordering: `. / A-Z a-z 0-9`.
 pub static BCRYPT: Alphabet =
     build(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The run form gives every symbol where it fits, and it fits the standard and URL-safe
+    /// alphabets.
+    #[test]
+    fn runs_give_the_symbols() {
+        for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT] {
+            let r = a.runs();
+            if !r.fits {
+                continue;
+            }
+            for i in 0..64u8 {
+                let class = i.saturating_sub(r.mid_end) | if i < r.low_end { 13 } else { 0 };
+                let sym = i.wrapping_add(r.offset[usize::from(class)]);
+                assert_eq!(sym, a.symbols()[usize::from(i)], "{a:?} index {i}");
+            }
+        }
+        assert!(STANDARD.runs().fits && URL_SAFE.runs().fits);
+    }
+
+    /// The nibble form gives the reverse table's answer for every byte, and every built-in
+    /// alphabet fits it.
+    #[test]
+    fn nibbles_agree_with_the_reverse_table() {
+        for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT] {
+            let n = a.nibbles();
+            assert!(n.fixes <= 1, "{a:?} needs {} fixes", n.fixes);
+            for x in 0..=255u8 {
+                let (h, l) = (usize::from(x >> 4), usize::from(x & 15));
+                let symbol = n.lo_mask[l] & Nibbles::HI_BIT[h] == 0;
+                assert_eq!(symbol, a.contains(x), "{a:?} byte {x:#04x}");
+                if symbol {
+                    let mut v = x.wrapping_add(n.shift[h]);
+                    for k in 0..n.fixes {
+                        if x == n.fix_byte[k] {
+                            v = v.wrapping_add(n.fix_add[k]);
+                        }
+                    }
+                    assert_eq!(v, a.decode_table()[usize::from(x)], "{a:?} byte {x:#04x}");
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! run this one machine, so they agree on every input and every split of it.
 
 use crate::alphabet::INVALID;
+use crate::arch::Job;
 use crate::{DecodeError, DecodeMode, DecodePadding, Engine};
 
 /// Where the decoder reads and writes: two slices, or one buffer decoded in place (output
@@ -20,6 +21,9 @@ pub(crate) trait Io {
         allow(dead_code)
     )]
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize);
+    /// The output buffer as far as it may be written once the input before `read` has been
+    /// read (and copied away): all of it for separate buffers, `..read` in place.
+    fn output_before(&mut self, read: usize) -> &mut [u8];
 }
 
 /// Separate input and output slices.
@@ -40,6 +44,10 @@ impl Io for Split<'_, '_> {
     #[inline(always)]
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
         (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
+    }
+    #[inline(always)]
+    fn output_before(&mut self, _read: usize) -> &mut [u8] {
+        self.dst
     }
 }
 
@@ -62,6 +70,114 @@ impl Io for InPlace<'_> {
         let p = self.buf.as_mut_ptr();
         (p.cast_const(), self.buf.len(), p, self.buf.len())
     }
+    #[inline(always)]
+    fn output_before(&mut self, read: usize) -> &mut [u8] {
+        &mut self.buf[..read]
+    }
+}
+
+/// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
+/// (and, for line widths that are multiples of 64, the copies into it) split no line.
+#[repr(align(64))]
+struct Aligned<const B: usize>([u8; B]);
+
+/// Bytes of the buffer of the line fast path ([`State::lines`]): large enough that the
+/// kernel's fixed cost per call is small against the bytes it decodes, small enough for the
+/// stack and L1.
+const LINES_BUF: usize = 4096;
+
+/// The fewest symbols in a run of lines that the line fast path takes on (shorter runs take
+/// the byte-at-a-time path, with the kernel on each line): the buffer costs about as much to
+/// set up as decoding this many bytes the slow way.
+const MIN_RUN: usize = 256;
+
+/// The longest line the line fast path measures; longer lines leave the kernels seldom
+/// enough as it is.
+const MAX_LINE: usize = 1024;
+
+/// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
+/// `copy_from_slice` is a `memcpy` call per line).
+#[inline(always)]
+fn copy_line(out: &mut [u8], line: &[u8]) {
+    let w = line.len();
+    if w < 16 {
+        out.copy_from_slice(line);
+        return;
+    }
+    let mut k = 0;
+    while k + 16 <= w {
+        out[k..k + 16].copy_from_slice(&line[k..k + 16]);
+        k += 16;
+    }
+    if k < w {
+        out[w - 16..].copy_from_slice(&line[w - 16..]);
+    }
+}
+
+/// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
+/// extensions: wider moves).
+struct Gather<'a> {
+    buf: &'a mut [u8],
+    d: usize,
+    input: &'a [u8],
+    p: usize,
+    w: usize,
+    first: u8,
+    ending: usize,
+}
+
+impl Job for Gather<'_> {
+    type Output = (usize, usize);
+
+    #[inline(always)]
+    fn run(self) -> (usize, usize) {
+        let Gather { buf, d, input, p, w, first, ending } = self;
+        // The common shapes with the copy unrolled at compile time.
+        match w {
+            76 if ending == 1 => gather::<76, 1, 77>(buf, d, input, p, w, first, 1),
+            76 => gather::<76, 2, 78>(buf, d, input, p, w, first, 2),
+            64 if ending == 1 => gather::<64, 1, 65>(buf, d, input, p, w, first, 1),
+            64 => gather::<64, 2, 66>(buf, d, input, p, w, first, 2),
+            _ => gather::<0, 0, 0>(buf, d, input, p, w, first, ending),
+        }
+    }
+}
+
+/// Copies the bodies of the lines at `input[p..]` (`w` symbols, then the line ending:
+/// `first`, and `\n` after it if `ending` is 2) to `buf[d..]` while the buffer has room and
+/// the input has whole lines of that shape; returns the new `(d, p)`. `W`, `E` and `S` (the
+/// width, the ending's length and their sum) are constants for the common shapes, so the
+/// copy is a few fixed moves; 0 when only known at run time.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn gather<const W: usize, const E: usize, const S: usize>(
+    buf: &mut [u8],
+    mut d: usize,
+    input: &[u8],
+    mut p: usize,
+    w: usize,
+    first: u8,
+    ending: usize,
+) -> (usize, usize) {
+    let w = if W == 0 { w } else { W };
+    let ending = if E == 0 { ending } else { E };
+    let stride = if S == 0 { w + ending } else { S };
+    let lines = ((buf.len() - d) / w).min((input.len() - p) / stride);
+    let src = &input[p..p + lines * stride];
+    let dst = &mut buf[d..d + lines * w];
+    for (line, out) in src.chunks_exact(stride).zip(dst.chunks_exact_mut(w)) {
+        if line[w] != first || (ending == 2 && line[w + 1] != b'\n') {
+            break;
+        }
+        if W == 0 {
+            copy_line(out, &line[..w]);
+        } else {
+            out.copy_from_slice(&line[..W]);
+        }
+        d += w;
+        p += stride;
+    }
+    (d, p)
 }
 
 /// ASCII whitespace as WHATWG's forgiving-base64 defines it: TAB, LF, FF, CR, SPACE.
@@ -85,6 +201,9 @@ pub(crate) struct State {
     symbols: usize,
     /// Offset and byte of the last symbol.
     last: (usize, u8),
+    /// Stream offset before which the line fast path is not tried again: the end of the
+    /// last run of lines it measured too short (each byte is measured at most once).
+    lines_from: usize,
 }
 
 impl State {
@@ -112,6 +231,7 @@ impl State {
     ) -> Result<usize, DecodeError> {
         let table = e.alphabet().decode_table();
         let backend = e.backend();
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
         let n = io.input().len();
         while i < n {
             let b = io.input()[i];
@@ -119,15 +239,153 @@ impl State {
             if self.nq == 0 && self.pads == 0 && v != INVALID {
                 let (i2, j2) = backend.decode_bulk(e.alphabet(), io, i, j);
                 self.symbols += i2 - i;
-                (i, j) = (i2, j2);
-                if i == n {
-                    break;
+                if i2 != i {
+                    (i, j) = (i2, j2);
+                    continue;
                 }
+            } else if forgiving
+                && self.pads == 0
+                && (b == b'\n' || b == b'\r')
+                && base + i >= self.lines_from
+                && let Some((i2, j2)) = self.lines(e, io, base, i, j)
+            {
+                (i, j) = (i2, j2);
+                continue;
             }
             j = self.push(e, io, base + i, i, j)?;
             i += 1;
         }
         Ok(j)
+    }
+
+    /// The fast path of forgiving decoding for text in lines of one width with one ending
+    /// (`\n` or `\r\n`), as `base64`, MIME and PEM write it. At a line ending at input index
+    /// `i`, it measures the next line (`w` symbols, then the same ending), then copies the
+    /// bodies of the following lines of that shape into a buffer, the pending symbols of the
+    /// current group first, and decodes the buffer with the backend's bulk: one long run of
+    /// the kernel instead of one short run per line. Everything it consumes is symbols and
+    /// line endings, so no error can lie in it; where the kernel stops (a group holding a
+    /// non-symbol, a full output) or the shape breaks, the byte-at-a-time machine takes over
+    /// at the same input position as it would without this path. Returns the new `(i, j)`,
+    /// or `None` if nothing was consumed.
+    fn lines<I: Io + ?Sized>(
+        &mut self,
+        e: &Engine<'_>,
+        io: &mut I,
+        base: usize,
+        i: usize,
+        mut j: usize,
+    ) -> Option<(usize, usize)> {
+        let table = e.alphabet().decode_table();
+        let input = io.input();
+        let n = input.len();
+        let first = input[i];
+        let ending = if first == b'\n' {
+            1
+        } else if input.get(i + 1) == Some(&b'\n') {
+            2
+        } else {
+            return None;
+        };
+        let ends_line = |input: &[u8], q: usize| {
+            q + ending <= n && input[q] == first && (ending == 1 || input[q + 1] == b'\n')
+        };
+        // The width of the next line: symbols up to the same ending.
+        let start = i + ending;
+        let limit = n.min(start + MAX_LINE);
+        let mut q = start;
+        while q < limit && table[input[q] as usize] != INVALID {
+            q += 1;
+        }
+        let w = q - start;
+        if w == 0 || !ends_line(input, q) {
+            return None;
+        }
+        let stride = w + ending;
+        // Worth the buffer (4 KiB to initialise) only for a run of some length: count the
+        // lines of this shape ahead, up to `MIN_RUN` symbols.
+        let mut ahead = start;
+        while ahead - start < MIN_RUN / w * stride + stride
+            && ahead + stride <= n
+            && ends_line(input, ahead + w)
+        {
+            ahead += stride;
+        }
+        if (ahead - start) / stride * w < MIN_RUN {
+            self.lines_from = base + ahead;
+            return None;
+        }
+        // A small buffer for a short input: initialising the large one would cost more than
+        // the copies.
+        let (mut large, mut small);
+        let buf: &mut [u8] = if n - start >= LINES_BUF {
+            large = Aligned([0u8; LINES_BUF]);
+            &mut large.0
+        } else {
+            small = Aligned([0u8; LINES_BUF / 4]);
+            &mut small.0
+        };
+        // The symbols of the current group, counted already, lead the buffer.
+        let counted = usize::from(self.nq);
+        let symbols = e.alphabet().symbols();
+        for (k, slot) in buf[..counted].iter_mut().enumerate() {
+            *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
+        }
+        // `lead`: symbols at the front of the buffer that are not from the lines (the first
+        // chunk's `counted`); `pending`: all symbols at the front before the next lines;
+        // `taken`: line symbols consumed so far, the index of the next one.
+        let (mut lead, mut pending, mut taken) = (counted, counted, 0);
+        // Input index of the line symbol of index `t`.
+        let at = |t: usize| start + t / w * stride + t % w;
+        let backend = e.backend();
+        let mut resume = None;
+        let mut p = start;
+        loop {
+            // Gather whole lines (each followed by the ending) while the buffer has room;
+            // the common shapes with the copy unrolled at compile time.
+            let input = io.input();
+            let d;
+            (d, p) = backend.with_features(Gather {
+                buf: &mut *buf,
+                d: pending,
+                input,
+                p,
+                w,
+                first,
+                ending,
+            });
+            // A full buffer: more lines follow, so hand the kernel a multiple of its largest
+            // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
+            // tail at every chunk.
+            let more = d + w > buf.len();
+            let given = if more { d / 256 * 256 } else { d };
+            let out = io.output_before(p);
+            let (bi, j2) = backend.decode_bulk(
+                e.alphabet(),
+                &mut Split { src: &buf[..given], dst: out },
+                0,
+                j,
+            );
+            if bi == 0 {
+                break;
+            }
+            // `bi >= 4 > lead`: the leading symbols went out with the first group.
+            self.symbols += bi - lead;
+            self.nq = 0;
+            self.acc = 0;
+            self.last = (base + at(taken + bi - 1 - lead), buf[bi - 1]);
+            j = j2;
+            taken += bi - lead;
+            resume = Some(at(taken));
+            if given - bi >= 4 || !more {
+                // The kernel stopped early, or the shape broke (or the input ended).
+                break;
+            }
+            buf.copy_within(bi..d, 0);
+            pending = d - bi;
+            lead = 0;
+        }
+        resume.map(|r| (r, j))
     }
 
     /// One byte, at input index `i` (stream offset `off`).
@@ -222,6 +480,56 @@ impl State {
     }
 }
 
+/// The last group of a text when it is `xy==` or `xyz=` and valid for `e`: writes its 1 or
+/// 2 bytes to `out[j..]` and returns the new output position. `None` (nothing written) for
+/// anything else, an error included: the general path then finds and reports it.
+#[inline]
+fn padded_group(e: &Engine<'_>, last: [u8; 4], out: &mut [u8], j: usize) -> Option<usize> {
+    let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+    if last[3] != b'=' || (!forgiving && e.decode_padding() == DecodePadding::Forbidden) {
+        return None;
+    }
+    let table = e.alphabet().decode_table();
+    let (a, b) = (table[last[0] as usize], table[last[1] as usize]);
+    if a == INVALID || b == INVALID {
+        return None;
+    }
+    let (acc, unused, len) = if last[2] == b'=' {
+        (u32::from(a) << 6 | u32::from(b), 4, 1)
+    } else {
+        let c = table[last[2] as usize];
+        if c == INVALID {
+            return None;
+        }
+        (u32::from(a) << 12 | u32::from(b) << 6 | u32::from(c), 2, 2)
+    };
+    if !forgiving && !e.trailing_bits_allowed() && acc & ((1 << unused) - 1) != 0 {
+        return None;
+    }
+    let bytes = (acc >> unused).to_be_bytes();
+    let dst = out.get_mut(j..j + len)?;
+    dst.copy_from_slice(&bytes[4 - len..]);
+    Some(j + len)
+}
+
+/// Short input in one kernel step where the backend has one (`Backend::decode_short`),
+/// a padded last group included; `None` (with `out` perhaps overwritten) to take the
+/// general path.
+#[inline]
+pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
+    let backend = e.backend();
+    let n = input.len();
+    if n >= 4 && input[n - 1] == b'=' {
+        let body = n - 4;
+        let j =
+            if body == 0 { 0 } else { backend.decode_short(e.alphabet(), &input[..body], out)? };
+        let mut last = [0u8; 4];
+        last.copy_from_slice(&input[body..]);
+        return padded_group(e, last, out, j);
+    }
+    backend.decode_short(e.alphabet(), input, out)
+}
+
 /// One-shot decode of `io.input()` into `io.output()`.
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
@@ -231,7 +539,31 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     if i == total {
         return Ok(j);
     }
+    // Then the common padded case: whole groups and one last padded group.
+    if i + 4 == total {
+        let mut last = [0u8; 4];
+        last.copy_from_slice(&io.input()[i..]);
+        if let Some(j) = padded_group(e, last, io.output(), j) {
+            return Ok(j);
+        }
+    }
     let mut state = State { symbols: i, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The byte-at-a-time machine alone, no bulk and no fast path: the oracle the tests hold
+/// every backend and every path to.
+pub(crate) fn decode_bytewise(
+    e: &Engine<'_>,
+    input: &[u8],
+    out: &mut [u8],
+) -> Result<usize, DecodeError> {
+    let mut io = Split { src: input, dst: out };
+    let mut state = State::default();
+    let mut j = 0;
+    for i in 0..input.len() {
+        j = state.push(e, &mut io, i, i, j)?;
+    }
+    state.finish(e, &mut io, j, input.len())
 }

@@ -4,6 +4,7 @@
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).
+use crate::arch::Job;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
     allow(unused_imports)
@@ -147,6 +148,19 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst),
             _ => None,
+        }
+    }
+
+    /// Runs `f` compiled with the backend's vector extensions enabled where that helps plain
+    /// code (x86_64: wider moves), else just runs it.
+    #[inline]
+    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2(t) => t.with_features(job),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.with_features(job),
+            _ => job.run(),
         }
     }
 

@@ -264,7 +264,7 @@ impl<'a> Engine<'a> {
         let input = input.as_ref();
         // Short, well-formed input in one kernel step; anything else (padding, other bytes,
         // a short buffer) goes the general way, which finds and reports errors.
-        if let Some(n) = self.backend().decode_short(self.alphabet(), input, out) {
+        if let Some(n) = crate::decode::decode_short(self, input, out) {
             return Ok(n);
         }
         decode_io(self, &mut Split { src: input, dst: out })
@@ -278,6 +278,17 @@ impl<'a> Engine<'a> {
         let n = self.decode_to_slice(input, &mut out)?;
         out.truncate(n);
         Ok(out)
+    }
+
+    /// [`Engine::decode_to_slice`] by the byte-at-a-time reference machine alone (no
+    /// kernel, no fast path): the oracle of the tests and fuzz targets.
+    #[doc(hidden)]
+    pub fn decode_reference(
+        &self,
+        input: impl AsRef<[u8]>,
+        out: &mut [u8],
+    ) -> Result<usize, DecodeError> {
+        crate::decode::decode_bytewise(self, input.as_ref(), out)
     }
 
     /// Decodes the text in `buf` into the front of `buf`; returns the decoded length. On

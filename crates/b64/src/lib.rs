@@ -33,7 +33,7 @@
 //!
 //! | arch | backends, most preferred first |
 //! | --- | --- |
-//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, masked tails; `avx2` and `ssse3`: `pshufb` (Muła–Lemire) |
+//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, masked tails; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
 //! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + `st3` |
 //! | riscv64 built with `+v` | `rvv`: RVV 1.0 in `global_asm!`, any VLEN >= 128 (tested at 128 and 256) |
 //! | everything, incl. big-endian mips64 | `portable`: 64-bit words, endian-correct |
@@ -44,6 +44,13 @@
 //! kernels are chosen at compile time. `--cfg b64_backend="portable"` forces the scalar code. A kernel stops at the first group of 4 bytes holding a non-symbol; the scalar code
 //! continues from there and reports the exact offset, so every backend gives the same result
 //! and the same error on every input.
+//!
+//! Two shapes of input stay on the kernels: a padded last group (`xy==`, `xyz=`) is checked
+//! and decoded right after the bulk, and forgiving decoding of text in lines of one width
+//! with one ending (`\n` or `\r\n`: `base64`, MIME, PEM) measures the shape at a line
+//! break, copies the line bodies into a buffer and decodes it in long kernel runs, back on
+//! the byte-by-byte path wherever the shape breaks (so errors and their offsets do not
+//! change).
 //!
 //! # `NAB_MAX_ISA`
 //!

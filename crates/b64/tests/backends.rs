@@ -1,17 +1,26 @@
-//! Every backend equals the portable one: encode, decode of valid text, and decode of
-//! corrupted text (same error, same offset), through every entry point, for every length
-//! 0..=300 and random larger ones. Case counts follow `PROPTEST_CASES`.
+//! Every backend equals the portable one on encode, and the byte-at-a-time reference machine
+//! (`Engine::decode_reference`) on decode of valid text, corrupted text (same error, same
+//! offset) and line-wrapped text with whitespace and padding in it, through every entry
+//! point, for every length 0..=300 and random larger ones. Case counts follow
+//! `PROPTEST_CASES`.
 
 mod common;
 
-use b64::{Backend, Engine, backends};
+use b64::{Backend, DecodeMode, Engine, LineEnding, LineWrap, backends};
 use proptest::prelude::*;
 
 /// Bytes that break base64 text in different ways: padding, whitespace, non-ASCII, symbols
-/// of other alphabets, controls.
-const CORRUPTIONS: &[u8] = b"= \n\r\t\x0b\x00\x80\xff+/-_.!~";
+/// of other alphabets, controls, a symbol (a non-canonical last symbol when it lands there).
+const CORRUPTIONS: &[u8] = b"= \n\r\t\x0b\x00\x80\xff+/-_.!~B";
 
-/// Decodes `text` with `engine` on `backend` through every entry point; they must agree.
+/// The reference machine's decoding of `text` (into a buffer of `decoded_len_estimate`).
+fn reference(engine: Engine<'_>, text: &[u8]) -> Result<Vec<u8>, b64::DecodeError> {
+    let mut out = vec![0u8; b64::decoded_len_estimate(text.len())];
+    engine.decode_reference(text, &mut out).map(|n| out[..n].to_vec())
+}
+
+/// Decodes `text` with `engine` on `backend` through every entry point; they must agree
+/// with each other and with the reference.
 fn decode_all_ways(
     engine: Engine<'_>,
     backend: Backend,
@@ -19,6 +28,7 @@ fn decode_all_ways(
 ) -> Result<Vec<u8>, b64::DecodeError> {
     let e = engine.with_backend(backend);
     let vec = e.decode(text);
+    assert_eq!(vec, reference(engine, text), "decode vs the reference on {}", backend.name());
     let mut buf = text.to_vec();
     let in_place = e.decode_in_place(&mut buf).map(|n| buf[..n].to_vec());
     assert_eq!(in_place, vec, "decode_in_place vs decode on {}", backend.name());
@@ -28,6 +38,13 @@ fn decode_all_ways(
         let n = e.decode_to_slice(text, &mut out[..v.len()]).expect("exact slice");
         assert_eq!(&out[..n], &v[..]);
         assert_eq!(out[v.len()], 0xa5, "wrote past the slice");
+        // One byte short: the same error as the reference's, at the same offset.
+        if let Some(short) = v.len().checked_sub(1) {
+            let mut want = vec![0u8; short];
+            let want = engine.decode_reference(text, &mut want);
+            assert!(want.is_err());
+            assert_eq!(e.decode_to_slice(text, &mut out[..short]), want, "short slice");
+        }
     }
     vec
 }
@@ -125,6 +142,93 @@ proptest! {
         for backend in backends() {
             prop_assert_eq!(decode_all_ways(engine, backend, &text), want.clone());
         }
+    }
+}
+
+/// `data` encoded with `engine` and wrapped at `width` columns with `ending`.
+fn wrapped(engine: Engine<'_>, data: &[u8], width: usize, ending: LineEnding) -> Vec<u8> {
+    let wrap = LineWrap { width, ending };
+    let mut text = vec![0u8; engine.wrapped_len(data.len(), wrap).unwrap()];
+    engine.encode_wrapped_to_slice(data, wrap, &mut text).unwrap();
+    text
+}
+
+/// Forgiving decoding of wrapped text on every backend equals the reference, clean and with
+/// one byte replaced or inserted (a break in the shape, a stray byte, padding).
+fn check_wrapped(
+    engine: Engine<'_>,
+    data: &[u8],
+    width: usize,
+    ending: LineEnding,
+    edit: Option<(usize, u8, bool)>,
+) {
+    let engine = engine.with_decode_mode(DecodeMode::Forgiving);
+    let mut text = wrapped(engine, data, width, ending);
+    if let Some((pos, byte, insert)) = edit {
+        let p = pos % (text.len() + 1);
+        if insert || p == text.len() {
+            text.insert(p, byte);
+        } else {
+            text[p] = byte;
+        }
+    }
+    let want = reference(engine, &text);
+    if edit.is_none() {
+        assert_eq!(want.as_deref(), Ok(data));
+    }
+    for backend in backends() {
+        assert_eq!(
+            decode_all_ways(engine, backend, &text),
+            want,
+            "wrapped decode on {} of {:?}",
+            backend.name(),
+            String::from_utf8_lossy(&text)
+        );
+    }
+}
+
+#[test]
+fn wrapped_text_of_every_shape() {
+    let (lens, widths): (&[usize], &[usize]) = if cfg!(miri) {
+        (&[40], &[4, 7])
+    } else if common::small() {
+        (&[700, 1531], &[1, 5, 64, 76])
+    } else {
+        (&[0, 5, 97, 700, 3100, 9000], &[1, 2, 3, 4, 5, 7, 16, 17, 57, 63, 64, 76, 100])
+    };
+    let engines = [b64::STANDARD, b64::URL_SAFE_NO_PAD];
+    for (k, &len) in lens.iter().enumerate() {
+        let data = common::bytes(len, len as u64 + 7);
+        for (m, &width) in widths.iter().enumerate() {
+            for ending in [LineEnding::Lf, LineEnding::CrLf] {
+                let engine = engines[(k + m) % 2];
+                check_wrapped(engine, &data, width, ending, None);
+                let text_len = engine.wrapped_len(len, LineWrap { width, ending }).unwrap();
+                for (n, &byte) in CORRUPTIONS.iter().enumerate() {
+                    if common::small() && n % 4 != m % 4 {
+                        continue;
+                    }
+                    let pos = (text_len * (n + 1) / (CORRUPTIONS.len() + 1)).wrapping_add(m);
+                    check_wrapped(engine, &data, width, ending, Some((pos, byte, n % 2 == 0)));
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn random_wrapped_text(
+        data in proptest::collection::vec(any::<u8>(), 0..3000),
+        width in prop_oneof![1..20usize, 56..80usize],
+        crlf in any::<bool>(),
+        engine in any::<proptest::sample::Index>(),
+        edit in proptest::option::of((any::<usize>(), 0..CORRUPTIONS.len(), any::<bool>())),
+    ) {
+        let engines = common::engines();
+        let engine = engines[engine.index(engines.len())];
+        let ending = if crlf { LineEnding::CrLf } else { LineEnding::Lf };
+        check_wrapped(engine, &data, width, ending, edit.map(|(p, c, ins)| (p, CORRUPTIONS[c], ins)));
     }
 }
 

@@ -47,3 +47,13 @@ pub(crate) trait Kernels: Copy {
         j: usize,
     ) -> (usize, usize);
 }
+
+/// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is
+/// `#[inline(always)]`, so it is compiled inside the `#[target_feature]` function (a closure
+/// may stay out of line, compiled for the baseline).
+pub(crate) trait Job {
+    /// What the job returns.
+    type Output;
+    /// Does the job.
+    fn run(self) -> Self::Output;
+}

@@ -51,11 +51,20 @@ pub fn engine(name: &str) -> Engine<'static> {
     }
 }
 
+/// An alphabet in no order that the x86 kernels' nibble tables fit (too many symbols leave
+/// their high nibble's common offset), so it runs on their general six-table lookup.
+pub static SCRAMBLED: b64::alphabet::Alphabet = match b64::alphabet::Alphabet::new(
+    b"/+9876543210zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA",
+) {
+    Ok(a) => a,
+    Err(_) => panic!("a valid alphabet"),
+};
+
 /// Every engine configuration the property tests cover; each decodes its own encoding.
 pub fn engines() -> Vec<Engine<'static>> {
     use b64::alphabet::{BCRYPT, CRYPT, STANDARD, URL_SAFE};
     let mut v = Vec::new();
-    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT] {
+    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT, &SCRAMBLED] {
         for (pad, p) in [
             (true, DecodePadding::Required),
             (true, DecodePadding::Indifferent),

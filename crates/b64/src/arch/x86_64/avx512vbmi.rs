@@ -22,13 +22,26 @@ use core::arch::x86_64::{
 };
 
 use crate::alphabet::Alphabet;
-use crate::arch::Kernels;
+use crate::arch::{Job, Kernels};
 use crate::decode::Io;
 
 nab_isa::token! {
     /// Proof that AVX-512 F, BW, VL and VBMI, and BMI2 may be used (the CPU has them and
     /// `NAB_MAX_ISA` allows them, or the build enables them). Only `Avx512Vbmi::new` makes one.
     pub(crate) struct Avx512Vbmi = AVX512F | AVX512BW | AVX512VL | AVX512VBMI | BMI2;
+}
+
+impl Avx512Vbmi {
+    /// Runs `f` compiled with AVX-512 enabled (where it inlines), like `Avx2::with_features`.
+    #[inline]
+    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+        fn inner<J: Job>(job: J) -> J::Output {
+            job.run()
+        }
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2.
+        unsafe { inner(job) }
+    }
 }
 
 impl Kernels for Avx512Vbmi {
@@ -70,10 +83,10 @@ impl Kernels for Avx512Vbmi {
     #[inline]
     fn decode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> Option<usize> {
         let n = src.len();
-        if n == 0 || n > 64 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
+        if n == 0 || n > 128 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
             return None;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 64` bytes and
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 128` bytes and
         // `dst` at least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
             decode_short_avx512vbmi(
@@ -334,13 +347,13 @@ unsafe fn encode_short_avx512vbmi(
     }
 }
 
-/// Decodes `src[..n]` (`n <= 64`, a multiple of 4) into `dst` in one block when every byte
-/// is a symbol; `None` (nothing written) otherwise. The whole 64-byte block is stored when
-/// `dst` has room for it, else only the `n / 4 * 3` decoded bytes.
+/// Decodes `src[..n]` (`n <= 128`, a multiple of 4) into `dst` in one or two blocks when
+/// every byte is a symbol; `None` (nothing written) otherwise. A whole 64-byte block is
+/// stored where `dst` has room for it, else only the decoded bytes.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 64` bytes
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 128` bytes
 /// and `dst` for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_short_avx512vbmi(
@@ -352,9 +365,37 @@ unsafe fn decode_short_avx512vbmi(
 ) -> Option<usize> {
     // SAFETY: the masked load reads only the `n` valid bytes of `src`; the stores write
     // 64 bytes only when `cap >= 64`, else the `n / 4 * 3 <= cap` masked lanes.
+    // SAFETY: the loads read `src[..64]` only when `n > 64`, else masked lanes below `n`
+    // (and `src[64..n]` masked); full stores write 64 bytes only when `cap` has them, else
+    // masked lanes below the `n / 4 * 3 <= cap` bytes decoded.
     unsafe {
         let lo = _mm512_loadu_si512(table.as_ptr().cast());
         let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
+        if n > 64 {
+            // Two blocks: 64 symbols, then the rest.
+            let rest = n - 64;
+            let x0 = _mm512_loadu_si512(src.cast());
+            let x1 = load_upto(src.add(64), rest);
+            let (v0, v1) = (lookup(x0, lo, hi), lookup(x1, lo, hi));
+            let bad0 = _mm512_movepi8_mask(_mm512_or_si512(x0, v0));
+            let bad1 = _mm512_movepi8_mask(_mm512_or_si512(x1, v1)) & low_mask(rest);
+            if bad0 | bad1 != 0 {
+                return None;
+            }
+            let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
+            let bytes = rest / 4 * 3;
+            if cap >= 64 {
+                _mm512_storeu_si512(dst.cast(), pack(v0, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.cast(), low_mask(48), pack(v0, packer));
+            }
+            if cap >= 48 + 64 {
+                _mm512_storeu_si512(dst.add(48).cast(), pack(v1, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v1, packer));
+            }
+            return Some(48 + bytes);
+        }
         let k = low_mask(n);
         let x = load_upto(src, n);
         let v = lookup(x, lo, hi);

@@ -14,18 +14,20 @@
 //! values into a 24-bit dword and `pshufb` packs 3 bytes of each.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_adds_epu8, _mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi8,
-    _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_mulhi_epu16,
-    _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8, _mm_shuffle_epi8,
-    _mm_storeu_si128, _mm_sub_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_madd_epi16,
-    _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mulhi_epu16, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_sub_epi8,
+    __m128i, __m256i, _mm_add_epi8, _mm_adds_epu8, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8,
+    _mm_cmpgt_epi8, _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8,
+    _mm_mulhi_epu16, _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8,
+    _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_storeu_si128, _mm_sub_epi8,
+    _mm_subs_epu8, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_broadcastsi128_si256, _mm256_castsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16,
+    _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
-use crate::alphabet::Alphabet;
-use crate::arch::Kernels;
+use crate::alphabet::{Alphabet, Nibbles, Runs};
+use crate::arch::{Job, Kernels};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -37,6 +39,20 @@ nab_isa::token! {
 nab_isa::token! {
     /// Proof that AVX2 may be used, like [`Ssse3`].
     pub(crate) struct Avx2 = AVX2;
+}
+
+impl Avx2 {
+    /// Runs `f` compiled with AVX2 enabled (where it inlines): the line copies of forgiving
+    /// decoding then move 32 bytes at a time.
+    #[inline]
+    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
+        #[target_feature(enable = "avx2")]
+        fn inner<J: Job>(job: J) -> J::Output {
+            job.run()
+        }
+        // SAFETY: `self` proves AVX2.
+        unsafe { inner(job) }
+    }
 }
 
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
@@ -72,9 +88,20 @@ macro_rules! run_decode {
 impl Kernels for Ssse3 {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        let runs = alphabet.runs();
         // SAFETY: `self` proves SSSE3; the pointers and lengths come from slices.
         unsafe {
-            encode_ssse3(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            if runs.fits {
+                encode_runs_ssse3(runs, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            } else {
+                encode_ssse3(
+                    alphabet.symbols(),
+                    src.as_ptr(),
+                    src.len(),
+                    dst.as_mut_ptr(),
+                    dst.len(),
+                )
+            }
         }
     }
 
@@ -86,17 +113,36 @@ impl Kernels for Ssse3 {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let rows = decode_rows(alphabet);
-        run_decode!(io, i, j, |s, n, d, c| decode_ssse3(&rows, s, n, d, c))
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<0>(nib, s, n, d, c)),
+            1 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<1>(nib, s, n, d, c)),
+            2 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<2>(nib, s, n, d, c)),
+            _ => {
+                let rows = decode_rows(alphabet);
+                run_decode!(io, i, j, |s, n, d, c| decode_ssse3(&rows, s, n, d, c))
+            }
+        }
     }
 }
 
 impl Kernels for Avx2 {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
+        let runs = alphabet.runs();
         // SAFETY: `self` proves AVX2; the pointers and lengths come from slices.
         unsafe {
-            encode_avx2(alphabet.symbols(), src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            if runs.fits {
+                encode_runs_avx2(runs, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+            } else {
+                encode_avx2(
+                    alphabet.symbols(),
+                    src.as_ptr(),
+                    src.len(),
+                    dst.as_mut_ptr(),
+                    dst.len(),
+                )
+            }
         }
     }
 
@@ -108,8 +154,16 @@ impl Kernels for Avx2 {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let rows = decode_rows(alphabet);
-        run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<0>(nib, s, n, d, c)),
+            1 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<1>(nib, s, n, d, c)),
+            2 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<2>(nib, s, n, d, c)),
+            _ => {
+                let rows = decode_rows(alphabet);
+                run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
+            }
+        }
     }
 }
 
@@ -122,15 +176,36 @@ fn load_table(t: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
 }
 
+/// The masks and multipliers of Muła's encode (`pand` by `0x0fc0_fc00`, `pmulhuw` by
+/// `0x0400_0040`, `pand` by `0x003f_03f0`, `pmullw` by `0x0100_0010`), hidden from the
+/// optimizer: LLVM otherwise turns the multiplies by constants of known operands into
+/// shift, zero-extend, pack and permute sequences that run at half the speed.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn multipliers_128() -> [__m128i; 4] {
+    core::hint::black_box(
+        [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm_set1_epi32(c)),
+    )
+}
+
+/// The AVX2 twin of [`multipliers_128`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn multipliers_256() -> [__m256i; 4] {
+    core::hint::black_box(
+        [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm256_set1_epi32(c)),
+    )
+}
+
 /// `s0 s1 s2` groups (12 bytes) -> the four 6-bit indices of each in the bytes of a dword.
 #[inline]
 #[target_feature(enable = "ssse3")]
-fn indices_128(x: __m128i) -> __m128i {
+fn indices_128(x: __m128i, mul: [__m128i; 4]) -> __m128i {
     let x = _mm_shuffle_epi8(x, _mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10));
-    let t0 = _mm_and_si128(x, _mm_set1_epi32(0x0fc0_fc00));
-    let t1 = _mm_mulhi_epu16(t0, _mm_set1_epi32(0x0400_0040));
-    let t2 = _mm_and_si128(x, _mm_set1_epi32(0x003f_03f0));
-    let t3 = _mm_mullo_epi16(t2, _mm_set1_epi32(0x0100_0010));
+    let t0 = _mm_and_si128(x, mul[0]);
+    let t1 = _mm_mulhi_epu16(t0, mul[1]);
+    let t2 = _mm_and_si128(x, mul[2]);
+    let t3 = _mm_mullo_epi16(t2, mul[3]);
     _mm_or_si128(t1, t3)
 }
 
@@ -159,6 +234,7 @@ unsafe fn encode_ssse3(
     cap: usize,
 ) -> usize {
     let end = (n / 3).min(cap / 4) * 3;
+    let mul = multipliers_128();
     let mut tables = [_mm_set1_epi8(0); 4];
     for (k, t) in tables.iter_mut().enumerate() {
         *t = load_table(symbols[16 * k..16 * k + 16].try_into().expect("16 symbols"));
@@ -169,7 +245,7 @@ unsafe fn encode_ssse3(
         // SAFETY: `i + 16 <= n`; `j + 16 = (i + 12) / 3 * 4 <= end / 3 * 4 <= cap`.
         unsafe {
             let x = _mm_loadu_si128(src.add(i).cast());
-            let out = lookup_128(&tables, indices_128(x), 0);
+            let out = lookup_128(&tables, indices_128(x, mul), 0);
             _mm_storeu_si128(dst.add(j).cast(), out);
         }
         i += 12;
@@ -281,7 +357,7 @@ unsafe fn encode_avx2(
             let x = _mm256_loadu_si256(src.add(i).cast());
             let x = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(x, spread), shuffle);
             let t0 = _mm256_and_si256(x, _mm256_set1_epi32(0x0fc0_fc00));
-            let t1 = _mm256_mulhi_epu16(t0, _mm256_set1_epi32(0x0400_0040));
+            let t1 = mulhi_epu16_256(t0, _mm256_set1_epi32(0x0400_0040));
             let t2 = _mm256_and_si256(x, _mm256_set1_epi32(0x003f_03f0));
             let t3 = _mm256_mullo_epi16(t2, _mm256_set1_epi32(0x0100_0010));
             let out = lookup_256(&tables, _mm256_or_si256(t1, t3), 0);
@@ -329,6 +405,420 @@ unsafe fn decode_avx2(
         }
         i += 32;
         j += 24;
+    }
+    i
+}
+
+// ---- Nibble decode (alphabets that fit `Nibbles`) ----
+
+/// The [`Nibbles`] tables in SSSE3 registers.
+struct NibbleRegs128 {
+    lo_mask: __m128i,
+    hi_bit: __m128i,
+    shift: __m128i,
+    fix_byte: [__m128i; Nibbles::MAX_FIXES],
+    fix_add: [__m128i; Nibbles::MAX_FIXES],
+}
+
+impl NibbleRegs128 {
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn new(nib: &Nibbles) -> NibbleRegs128 {
+        NibbleRegs128 {
+            lo_mask: load_table(&nib.lo_mask),
+            hi_bit: load_table(&Nibbles::HI_BIT),
+            shift: load_table(&nib.shift),
+            fix_byte: nib.fix_byte.map(|b| _mm_set1_epi8(b as i8)),
+            fix_add: nib.fix_add.map(|b| _mm_set1_epi8(b as i8)),
+        }
+    }
+
+    /// The 6-bit values of the 16 bytes of `x` (meaningless for non-symbols), and a vector
+    /// that is zero iff every byte is a symbol.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn values<const FIXES: usize>(&self, x: __m128i) -> (__m128i, __m128i) {
+        let low = _mm_set1_epi8(0x0f);
+        let lo = _mm_and_si128(x, low);
+        let hi = _mm_and_si128(_mm_srli_epi16(x, 4), low);
+        let bad =
+            _mm_and_si128(_mm_shuffle_epi8(self.lo_mask, lo), _mm_shuffle_epi8(self.hi_bit, hi));
+        let mut v = _mm_add_epi8(x, _mm_shuffle_epi8(self.shift, hi));
+        for k in 0..FIXES {
+            let fix = _mm_and_si128(_mm_cmpeq_epi8(x, self.fix_byte[k]), self.fix_add[k]);
+            v = _mm_add_epi8(v, fix);
+        }
+        (v, bad)
+    }
+}
+
+/// Whether a `bad` vector of [`NibbleRegs128::values`] says every byte is a symbol.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn all_symbols_128(bad: __m128i) -> bool {
+    _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff
+}
+
+/// [`decode_ssse3`] with the [`Nibbles`] tables (`FIXES` of them used): 4 `pshufb` fewer
+/// per block than the six-table lookup, 64 symbols per iteration (then 32, then 16).
+///
+/// # Safety
+///
+/// As [`decode_ssse3`]; in place, each store at `j <= i` follows the loads of
+/// `src[i..i + 64]` (or of the 32 or 16 bytes of the shorter loops) and stays within them.
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let t = NibbleRegs128::new(nib);
+    let (mut i, mut j) = (0, 0);
+    while i + 64 <= n && j + 52 <= cap {
+        // SAFETY: `i + 64 <= n`; the stores write `dst[j + 12k..j + 12k + 16]` for k < 4,
+        // `j + 52 <= cap`.
+        unsafe {
+            let x = [0, 16, 32, 48].map(|o| _mm_loadu_si128(src.add(i + o).cast()));
+            let r = x.map(|x| t.values::<FIXES>(x));
+            let bad = _mm_or_si128(_mm_or_si128(r[0].1, r[1].1), _mm_or_si128(r[2].1, r[3].1));
+            if !all_symbols_128(bad) {
+                break;
+            }
+            for (k, &(v, _)) in r.iter().enumerate() {
+                _mm_storeu_si128(dst.add(j + 12 * k).cast(), pack_128(v));
+            }
+        }
+        i += 64;
+        j += 48;
+    }
+    while i + 32 <= n && j + 28 <= cap {
+        // SAFETY: `i + 32 <= n`; the stores write `dst[j..j + 16]` and `dst[j + 12..j + 28]`,
+        // `j + 28 <= cap`.
+        unsafe {
+            let x0 = _mm_loadu_si128(src.add(i).cast());
+            let x1 = _mm_loadu_si128(src.add(i + 16).cast());
+            let (v0, b0) = t.values::<FIXES>(x0);
+            let (v1, b1) = t.values::<FIXES>(x1);
+            if !all_symbols_128(_mm_or_si128(b0, b1)) {
+                break;
+            }
+            _mm_storeu_si128(dst.add(j).cast(), pack_128(v0));
+            _mm_storeu_si128(dst.add(j + 12).cast(), pack_128(v1));
+        }
+        i += 32;
+        j += 24;
+    }
+    while i + 16 <= n && j + 16 <= cap {
+        // SAFETY: `i + 16 <= n`, `j + 16 <= cap`.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i).cast());
+            let (v, bad) = t.values::<FIXES>(x);
+            if !all_symbols_128(bad) {
+                break;
+            }
+            _mm_storeu_si128(dst.add(j).cast(), pack_128(v));
+        }
+        i += 16;
+        j += 12;
+    }
+    i
+}
+
+/// The [`Nibbles`] tables in AVX2 registers (each 16-byte table in both lanes).
+struct NibbleRegs256 {
+    lo_mask: __m256i,
+    hi_bit: __m256i,
+    shift: __m256i,
+    fix_byte: [__m256i; Nibbles::MAX_FIXES],
+    fix_add: [__m256i; Nibbles::MAX_FIXES],
+}
+
+impl NibbleRegs256 {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(nib: &Nibbles) -> NibbleRegs256 {
+        NibbleRegs256 {
+            lo_mask: load_table_256(&nib.lo_mask),
+            hi_bit: load_table_256(&Nibbles::HI_BIT),
+            shift: load_table_256(&nib.shift),
+            fix_byte: nib.fix_byte.map(|b| _mm256_set1_epi8(b as i8)),
+            fix_add: nib.fix_add.map(|b| _mm256_set1_epi8(b as i8)),
+        }
+    }
+
+    /// The AVX2 twin of [`NibbleRegs128::values`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn values<const FIXES: usize>(&self, x: __m256i) -> (__m256i, __m256i) {
+        let low = _mm256_set1_epi8(0x0f);
+        let lo = _mm256_and_si256(x, low);
+        let hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+        let bad = _mm256_and_si256(
+            _mm256_shuffle_epi8(self.lo_mask, lo),
+            _mm256_shuffle_epi8(self.hi_bit, hi),
+        );
+        let mut v = _mm256_add_epi8(x, _mm256_shuffle_epi8(self.shift, hi));
+        for k in 0..FIXES {
+            let fix = _mm256_and_si256(_mm256_cmpeq_epi8(x, self.fix_byte[k]), self.fix_add[k]);
+            v = _mm256_add_epi8(v, fix);
+        }
+        (v, bad)
+    }
+}
+
+/// 32 6-bit values -> 24 bytes (in the low 24 bytes).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn pack_256(v: __m256i) -> __m256i {
+    // Bytes 12..16 of each lane are don't-cares (the permute drops them; the top 8 bytes of
+    // the result are overwritten or past the output): copies rather than zeros, which would
+    // make LLVM add a blend.
+    let pack = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, 0, 0, 0, 0,
+    ));
+    let gather = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+    let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi32(0x0140_0140));
+    let dwords = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
+    _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(dwords, pack), gather)
+}
+
+/// [`decode_avx2`] with the [`Nibbles`] tables (`FIXES` of them used), 128 symbols per
+/// iteration (then 64, then 32).
+///
+/// # Safety
+///
+/// As [`decode_avx2`]; in place, each store at `j <= i` follows the loads of
+/// `src[i..i + 128]` (or of the 64 or 32 bytes of the shorter loops) and stays within them.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_nibbles_avx2<const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let t = NibbleRegs256::new(nib);
+    let (mut i, mut j) = (0, 0);
+    while i + 128 <= n && j + 104 <= cap {
+        // SAFETY: `i + 128 <= n`; the stores write `dst[j + 24k..j + 24k + 32]` for k < 4,
+        // `j + 104 <= cap`.
+        unsafe {
+            let x = [0, 32, 64, 96].map(|o| _mm256_loadu_si256(src.add(i + o).cast()));
+            let r = x.map(|x| t.values::<FIXES>(x));
+            let bad =
+                _mm256_or_si256(_mm256_or_si256(r[0].1, r[1].1), _mm256_or_si256(r[2].1, r[3].1));
+            if _mm256_testz_si256(bad, bad) == 0 {
+                break;
+            }
+            for (k, &(v, _)) in r.iter().enumerate() {
+                _mm256_storeu_si256(dst.add(j + 24 * k).cast(), pack_256(v));
+            }
+        }
+        i += 128;
+        j += 96;
+    }
+    while i + 64 <= n && j + 56 <= cap {
+        // SAFETY: `i + 64 <= n`; the stores write `dst[j..j + 32]` and `dst[j + 24..j + 56]`,
+        // `j + 56 <= cap`.
+        unsafe {
+            let x0 = _mm256_loadu_si256(src.add(i).cast());
+            let x1 = _mm256_loadu_si256(src.add(i + 32).cast());
+            let (v0, b0) = t.values::<FIXES>(x0);
+            let (v1, b1) = t.values::<FIXES>(x1);
+            let bad = _mm256_or_si256(b0, b1);
+            if _mm256_testz_si256(bad, bad) == 0 {
+                break;
+            }
+            _mm256_storeu_si256(dst.add(j).cast(), pack_256(v0));
+            _mm256_storeu_si256(dst.add(j + 24).cast(), pack_256(v1));
+        }
+        i += 64;
+        j += 48;
+    }
+    while i + 32 <= n && j + 32 <= cap {
+        // SAFETY: `i + 32 <= n`, `j + 32 <= cap`.
+        unsafe {
+            let x = _mm256_loadu_si256(src.add(i).cast());
+            let (v, bad) = t.values::<FIXES>(x);
+            if _mm256_testz_si256(bad, bad) == 0 {
+                break;
+            }
+            _mm256_storeu_si256(dst.add(j).cast(), pack_256(v));
+        }
+        i += 32;
+        j += 24;
+    }
+    i
+}
+
+// ---- Run encode (alphabets that fit `Runs`) ----
+
+/// Symbols of the 6-bit indices in `idx` by the [`Runs`] form: 5 operations instead of the
+/// four-table lookup's 16.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbols_runs_128(idx: __m128i, low_end: __m128i, mid_end: __m128i, offset: __m128i) -> __m128i {
+    let class = _mm_or_si128(
+        _mm_subs_epu8(idx, mid_end),
+        _mm_and_si128(_mm_cmpgt_epi8(low_end, idx), _mm_set1_epi8(13)),
+    );
+    _mm_add_epi8(idx, _mm_shuffle_epi8(offset, class))
+}
+
+/// [`encode_ssse3`] with the [`Runs`] lookup, 24 bytes per iteration.
+///
+/// # Safety
+///
+/// As [`encode_ssse3`].
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_runs_ssse3(
+    runs: &Runs,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+    let mul = multipliers_128();
+    let low_end = _mm_set1_epi8(runs.low_end as i8);
+    let mid_end = _mm_set1_epi8(runs.mid_end as i8);
+    let offset = load_table(&runs.offset);
+    let (mut i, mut j) = (0, 0);
+    while i + 28 <= n && i + 24 <= end {
+        // SAFETY: `i + 28 <= n` (loads at `i` and `i + 12`); `j + 32 = (i + 24) / 3 * 4 <= cap`.
+        unsafe {
+            let x0 = _mm_loadu_si128(src.add(i).cast());
+            let x1 = _mm_loadu_si128(src.add(i + 12).cast());
+            let s0 = symbols_runs_128(indices_128(x0, mul), low_end, mid_end, offset);
+            let s1 = symbols_runs_128(indices_128(x1, mul), low_end, mid_end, offset);
+            _mm_storeu_si128(dst.add(j).cast(), s0);
+            _mm_storeu_si128(dst.add(j + 16).cast(), s1);
+        }
+        i += 24;
+        j += 32;
+    }
+    while i + 16 <= n && i + 12 <= end {
+        // SAFETY: `i + 16 <= n`; `j + 16 = (i + 12) / 3 * 4 <= cap`.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i).cast());
+            let out = symbols_runs_128(indices_128(x, mul), low_end, mid_end, offset);
+            _mm_storeu_si128(dst.add(j).cast(), out);
+        }
+        i += 12;
+        j += 16;
+    }
+    i
+}
+
+/// The AVX2 twin of [`symbols_runs_128`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn symbols_runs_256(idx: __m256i, low_end: __m256i, mid_end: __m256i, offset: __m256i) -> __m256i {
+    let class = _mm256_or_si256(
+        _mm256_subs_epu8(idx, mid_end),
+        _mm256_and_si256(_mm256_cmpgt_epi8(low_end, idx), _mm256_set1_epi8(13)),
+    );
+    _mm256_add_epi8(idx, _mm256_shuffle_epi8(offset, class))
+}
+
+/// `vpmulhuw`, written out: LLVM lowers `_mm256_mulhi_epu16` (a widening multiply in
+/// `core::arch`) into zero-extends, two multiplies, a pack and a permute here.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mulhi_epu16_256(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: `vpmulhuw` on registers only (`nomem`, `nostack`, `pure`), and AVX2 is enabled.
+    unsafe {
+        core::arch::asm!(
+            "vpmulhuw {r}, {a}, {b}",
+            r = lateout(ymm_reg) r,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    r
+}
+
+/// Loads 24 bytes at `p` (28 readable) as two lanes, bytes 0..12 at the bottom of the low
+/// lane and 12..24 at the bottom of the high one (a 128-bit load and a `vinserti128` with a
+/// memory operand: no cross-lane permute).
+///
+/// # Safety
+///
+/// `p` is valid for reads of 28 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_groups_256(p: *const u8) -> __m256i {
+    // SAFETY: reads `p[0..16]` and `p[12..28]`.
+    unsafe {
+        let lo = _mm_loadu_si128(p.cast());
+        let hi = _mm_loadu_si128(p.add(12).cast());
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+    }
+}
+
+/// Groups as [`load_groups_256`] places them -> the four 6-bit indices of each group in the
+/// bytes of a dword.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn indices_256(x: __m256i, mul: [__m256i; 4]) -> __m256i {
+    let shuffle = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+        1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
+    ));
+    let x = _mm256_shuffle_epi8(x, shuffle);
+    let t0 = _mm256_and_si256(x, mul[0]);
+    let t1 = mulhi_epu16_256(t0, mul[1]);
+    let t2 = _mm256_and_si256(x, mul[2]);
+    let t3 = _mm256_mullo_epi16(t2, mul[3]);
+    _mm256_or_si256(t1, t3)
+}
+
+/// [`encode_avx2`] with the [`Runs`] lookup, 96 bytes per iteration.
+///
+/// # Safety
+///
+/// As [`encode_avx2`].
+#[target_feature(enable = "avx2")]
+unsafe fn encode_runs_avx2(
+    runs: &Runs,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    let end = (n / 3).min(cap / 4) * 3;
+    // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+    let mul = multipliers_256();
+    let low_end = _mm256_set1_epi8(runs.low_end as i8);
+    let mid_end = _mm256_set1_epi8(runs.mid_end as i8);
+    let offset = load_table_256(&runs.offset);
+    let (mut i, mut j) = (0, 0);
+    while i + 100 <= n && i + 96 <= end {
+        // SAFETY: `i + 100 <= n` (the last load reads `src[i + 72..i + 100]`);
+        // `j + 128 = (i + 96) / 3 * 4 <= cap`.
+        unsafe {
+            for k in 0..4 {
+                let x = load_groups_256(src.add(i + 24 * k));
+                let s = symbols_runs_256(indices_256(x, mul), low_end, mid_end, offset);
+                _mm256_storeu_si256(dst.add(j + 32 * k).cast(), s);
+            }
+        }
+        i += 96;
+        j += 128;
+    }
+    while i + 28 <= n && i + 24 <= end {
+        // SAFETY: `i + 28 <= n`; `j + 32 = (i + 24) / 3 * 4 <= cap`.
+        unsafe {
+            let x = load_groups_256(src.add(i));
+            let out = symbols_runs_256(indices_256(x, mul), low_end, mid_end, offset);
+            _mm256_storeu_si256(dst.add(j).cast(), out);
+        }
+        i += 24;
+        j += 32;
     }
     i
 }
