@@ -110,18 +110,21 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether encoding appends `=` padding.
+    #[must_use]
     pub const fn with_encode_padding(mut self, pad: bool) -> Self {
         self.encode_padding = pad;
         self
     }
 
     /// How strict decoding treats padding.
+    #[must_use]
     pub const fn with_decode_padding(mut self, padding: DecodePadding) -> Self {
         self.decode_padding = padding;
         self
     }
 
     /// Strict or forgiving decoding.
+    #[must_use]
     pub const fn with_decode_mode(mut self, mode: DecodeMode) -> Self {
         self.mode = mode;
         self
@@ -129,6 +132,7 @@ impl<'a> Engine<'a> {
 
     /// Whether strict decoding accepts a last symbol with non-zero unused bits (as GNU
     /// `base64 -d` does). Off by default.
+    #[must_use]
     pub const fn with_trailing_bits_allowed(mut self, allowed: bool) -> Self {
         self.trailing_bits = allowed;
         self
@@ -136,6 +140,7 @@ impl<'a> Engine<'a> {
 
     /// This engine run by a given backend instead of the detected one (tests and benches).
     #[doc(hidden)]
+    #[must_use]
     pub const fn with_backend(mut self, backend: Backend) -> Self {
         self.backend = Some(backend);
         self

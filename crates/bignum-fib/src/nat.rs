@@ -64,18 +64,21 @@ impl Nat {
     }
 
     /// `self²` (the squaring ladder, cheaper than `self * self` through the general one).
+    #[must_use]
     pub fn square(&self) -> Nat {
         square_limbs(&self.limbs)
     }
 
     /// `self * other` with the schoolbook method only: the reference of the ladder tests.
     #[doc(hidden)]
+    #[must_use]
     pub fn mul_schoolbook(&self, other: &Nat) -> Nat {
         self.mul_with(other, Backend::detect(), &Thresholds::SCHOOLBOOK)
     }
 
     /// `self * other` with the given backend and ladder thresholds (tests and tuning).
     #[doc(hidden)]
+    #[must_use]
     pub fn mul_with(&self, other: &Nat, backend: Backend, t: &Thresholds) -> Nat {
         let (a, b) = (&self.limbs, &other.limbs);
         let mut r = vec![0u64; a.len() + b.len()];
@@ -85,6 +88,7 @@ impl Nat {
 
     /// `self²` with the given backend and ladder thresholds (tests and tuning).
     #[doc(hidden)]
+    #[must_use]
     pub fn square_with(&self, backend: Backend, t: &Thresholds) -> Nat {
         let a = &self.limbs;
         if a.is_empty() {
