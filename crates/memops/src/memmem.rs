@@ -15,7 +15,7 @@
 //! # How it works
 //!
 //! The finder picks the two bytes of the needle that are rarest in typical text (by a
-//! frequency rank measured once, see [`RANK`]) at two different offsets. The prefilter (the
+//! frequency rank measured once, see the private `RANK` table in the source) at two different offsets. The prefilter (the
 //! memchr crate's "packed pair" idea) compares one vector of the haystack at each offset with
 //! the matching byte and ANDs the two: a start position survives only when both bytes are
 //! there, and only survivors are compared with the whole needle (SIMD `bcmp`). Needles of one
