@@ -105,31 +105,38 @@
 //! v2 docs); its outputs 0..7 are `acc0, k0, k1, k2, k3, k4, k5`.
 //!
 //! **State**: `acc` (starts at `acc0`), a 128-bit `sponge` (starts at 0) holding `bits` bits
-//! (starts at 0). `fold() = fm(lo64(sponge) ^ acc, hi64(sponge) ^ k0)`.
+//! (starts at 0), and a flag `after_write` (starts false; every call below that does not set
+//! it clears it). `fold() = fm(lo64(sponge) ^ acc, hi64(sponge) ^ k0)`.
 //!
-//! - `write_u8/u16/u32/u64(x)` and `write_usize(x)` (as a `u64` on every target), `w` the
-//!   width in bits: if `bits + w > 128` then `acc = fold(); sponge = x; bits = w`, else
-//!   `sponge |= x << bits; bits += w`.
+//! - `write_u8(x)` when `after_write` is set (the `0xff` that std's `str` hash appends to
+//!   the bytes): `acc ^= x`, with no multiply.
+//! - Otherwise `write_u8/u16/u32/u64(x)` and `write_usize(x)` (as a `u64` on every target),
+//!   `w` the width in bits: if `bits + w > 128` then `acc = fold(); sponge = x; bits = w`,
+//!   else `sponge |= x << bits; bits += w`.
 //! - `write_u128(x)`: if `bits > 0` then `acc = fold(); sponge = 0; bits = 0`; then
 //!   `acc = fm(lo64(x) ^ acc, hi64(x) ^ k0)`.
-//! - `write(b)` with `n = b.len()`: `a = rotr(acc, n mod 64)`, then
+//! - `write(b)` with `n = b.len()` sets `after_write`; `a = rotr(acc, n mod 64)`, then
 //!   - `n <= 16`: `(p, q)` is `(le64(b, 0), le64(b, n-8))` for `n >= 8`,
 //!     `(le32(b, 0), le32(b, n-4))` for `4 <= n < 8`, `(b[0], b[n-1] << 8 | b[n/2])` for
 //!     `1 <= n <= 3`, `(0, 0)` for `n = 0`; `acc = fm(a ^ p, k1 ^ q)`.
-//!   - `n > 16`: lanes `s0 = a`, `s1 = a + k1`. If `n > 128`: `s2 = a + k2`, `s3 = a + k3`;
-//!     if moreover `n > 256`: `s4 = a + k4`, `s5 = a + k5`, and while more than 256 bytes
-//!     remain, `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 48 + 8i) ^ k0)` for `i` in `0..6` and
-//!     `v` advances 96 bytes; then `s0 ^= s4; s1 ^= s5`. Then (still `n > 128`) while more
-//!     than 128 bytes remain, `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 32 + 8i) ^ k0)` for `i` in
-//!     `0..4` and `v` advances 64 bytes; then `s0 ^= s2; s1 ^= s3`. With `m` (17 to 128)
-//!     bytes `v` left, for `r` in `0..4` while `m >= 32r`:
+//!   - `n > 16`: lane offsets `l = [0, k1, k2, rotl(k1, 32), rotl(k2, 32),
+//!     rotl(k1 ^ k2, 16)]`, lanes `s_i = a + l_i` (`s0`, `s1` always; `s2`, `s3` if
+//!     `n > 128`; `s4`, `s5` if `n > 256`). If `n > 256`: while more than 256 bytes remain,
+//!     `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 48 + 8i) ^ k0)` for `i` in `0..6` and `v`
+//!     advances 96 bytes; then `s0 ^= s4; s1 ^= s5`. If `n > 128`: while more than 128 bytes
+//!     remain, `s_i = fm(le64(v, 8i) ^ s_i, le64(v, 32 + 8i) ^ k0)` for `i` in `0..4` and `v`
+//!     advances 64 bytes; then `s0 ^= s2; s1 ^= s3`. With `m` (17 to 128) bytes `v` left, for
+//!     `r` in `0..4` while `m >= 32r`:
 //!     `s0 = fm(le64(v, 16r) ^ s0, le64(v, m-16-16r) ^ k0)`,
 //!     `s1 = fm(le64(v, 16r+8) ^ s1, le64(v, m-8-16r) ^ k0)`. `acc = s0 ^ s1`.
-//! - `finish()`: `h = fold()` if `bits > 0`, else `acc`; the result is
-//!   `fm(h ^ k2, rotl(h, 32) ^ k3)`. [`NabHasher::finish_u128`] is `finish()` in the low 64
-//!   bits and `fm(h ^ k4, rotl(h, 32) ^ k5)` in the high 64: 128 bits, but from the same 64-bit
-//!   `h`, so it collides exactly when `finish` does. (Before this version `finish_u128` was
-//!   the v2 digest; for a 128-bit digest use [`v2::hash`].)
+//! - `finish()`: if `bits > 0`, `h = fold()` and the result is `fm(h, k2)` (integers get two
+//!   dependent multiplies: one fails the integer avalanche check for a fixed key); if
+//!   `bits = 0`, `h = acc` (already the output of a multiply) and the result is
+//!   `fm(h ^ k2, rotl(h, 32) ^ k3)`. So a `u64` key and a `str` key both take two dependent
+//!   multiplies. [`NabHasher::finish_u128`] is `finish()` in the low 64 bits and
+//!   `fm(h ^ k4, rotl(h, 32) ^ k5)` in the high 64: 128 bits, but from the same 64-bit `h`,
+//!   so it collides exactly when `finish` does. (Before this version `finish_u128` was the
+//!   v2 digest; for a 128-bit digest use [`v2::hash`].)
 //!
 //! Each `write` is mixed as it comes: **different splits of the same bytes may hash
 //! differently** (like foldhash, ahash and rapidhash; std's `Hash` impls are prefix-free, so
