@@ -28,18 +28,21 @@
 //!
 //! v2 is a fast, well-mixed hash with a seed. It is **not** a cryptographic MAC.
 //!
-//! **v2's digests changed** (issue 22): the first v2 closed with one round after the lane
-//! XOR and failed 15 of SMHasher3's 188 tests; it now closes with three (step 3 below). v2 is
-//! this crate's own and unpublished, so `tests/data/nabhash-v2.txt` was regenerated; v1 is
-//! frozen and unchanged.
-//!
-//! **v2 does not pass SMHasher3 yet.** With three closing rounds its Sparse and Permutation
-//! tests pass, but TwoBytes still finds 20 full 128-bit collisions among the 86.5 million
-//! keys of 2 to 20 bytes with one or two non-zero bytes. The closing rounds are a bijection of
-//! `X`, so those are collisions of `X` that the first v2 had as well. Not yet confirmed, the
-//! likely cause: a lane that absorbs one chunk `c` enters the finish as
-//! `AESENC(A0 ^ c, K) ^ c`, and for a low-weight difference in `c` one AES round can output
-//! the same difference, which the second `^ c` then cancels.
+//! **v2's digests changed** (issue 22), twice: the first v2 closed with one round after the
+//! lane XOR and failed 15 of SMHasher3's 188 tests; it now closes with three (step 3 below).
+//! Then short inputs took the length after their first round, and SMHasher3's TwoBytes set
+//! (all keys of 2 to 20 bytes with one or two non-zero bytes, every length in one set) found
+//! 20 full 128-bit collisions: keys of *different lengths* whose zero-padded blocks differ in
+//! at most 4 bytes. After one AES round such a difference, when the 4 bytes sit on one
+//! diagonal, can come out as a single byte (MixColumns has branch number 5: 4 active bytes in,
+//! 1 out), and that byte is the length's difference `le(n) ^ le(n')`: the pair collides with
+//! probability about 2^-32, and TwoBytes offers about 2^32 such pairs. (Not the additive lane:
+//! a lane that absorbs one chunk `c` gives `AESENC(A ^ c, K) ^ c`, whose collisions need `c`
+//! to differ in 5 or more bytes.) The length now joins after the second round, where a
+//! collision needs a two-round trail from at most 4 active bytes to 1, at least 5 active
+//! S-boxes; 33.5 million keys of 11 to 16 bytes with one or two non-zero bytes went from 15
+//! full collisions to none. v2 is this crate's own and unpublished, so
+//! `tests/data/nabhash-v2.txt` was regenerated; v1 is frozen and unchanged.
 //!
 //! # The v2 algorithm (normative)
 //!
@@ -57,9 +60,10 @@
 //!
 //! **Short inputs (length `n <= 16`).** `x` is the input zero-padded to 16 bytes, and
 //! `L = le(n) || 0^64`. The digest is
-//! `AESENC(AESENC(AESENC(AESENC(x ^ K[0], K[1]) ^ L, K[2]), K[3]), K[4])`: four rounds. With
-//! three, 4-byte keys (one input column, so after round 1 each column depends on one input
-//! byte) showed 3–9× too many collisions in the low 32 bits (the quality tests' Window check).
+//! `AESENC(AESENC(AESENC(AESENC(x ^ K[0], K[1]), K[2]) ^ L, K[3]), K[4])`: four rounds, the
+//! length after the second (after the first, keys of different lengths collided; see above).
+//! With three rounds, 4-byte keys (one input column, so after round 1 each column depends on
+//! one input byte) showed 3–9× too many collisions in the low 32 bits (the Window check).
 //!
 //! **Long inputs (`n > 16`).**
 //! 1. State: `A[i] = K ^ C[11 + i]` and `B[i] = 0` (16 bytes each), for `i` in `0..8`.
