@@ -134,3 +134,72 @@ fn seed_lane(seed: u64) -> [u8; 16] {
     s[8..].copy_from_slice(&seed.to_le_bytes());
     s
 }
+
+/// The whole of v2 for an input of more than 16 bytes with seed key `key`, one-shot: the
+/// eight lanes, their keys and the additive lanes stay in registers from the first block to
+/// the digest (no [`V2State`] in memory); the last partial block is zero-padded once into a
+/// 128-byte buffer and feeds only the lanes its chunks reach. The same digest as
+/// [`absorb`] then [`finish`].
+#[inline(always)]
+pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    debug_assert!(data.len() > CHUNK);
+    let c = &super::CONSTANTS;
+    let kk = V::load(key);
+    let k: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[3 + i])));
+    let mut a: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[11 + i])));
+    let zero = V::load(&[0; 16]);
+    let mut b = [zero; LANES];
+    let chunk = |block: &[u8], i: usize| {
+        V::load(block[CHUNK * i..CHUNK * (i + 1)].try_into().expect("16 bytes"))
+    };
+    let whole = data.len() - data.len() % (CHUNK * LANES);
+    let (body, tail) = data.split_at(whole);
+    let mut blocks = body.chunks_exact(CHUNK * LANES);
+    if let Some(first) = blocks.next() {
+        // The data XOR of the next block joins the round key, off the dependency chain.
+        let mut m: [V; LANES] = core::array::from_fn(|i| a[i].xor(chunk(first, i)));
+        b = core::array::from_fn(|i| chunk(first, i));
+        for block in blocks {
+            for i in 0..LANES {
+                let ci = chunk(block, i);
+                m[i] = m[i].aesenc(k[i].xor(ci));
+                b[i] = b[i].add64(ci);
+            }
+        }
+        a = core::array::from_fn(|i| m[i].aesenc(k[i]));
+    }
+    if !tail.is_empty() {
+        let mut buf = [0u8; CHUNK * LANES];
+        buf[..tail.len()].copy_from_slice(tail);
+        let reached = tail.len().div_ceil(CHUNK);
+        for i in 0..LANES {
+            let ci = chunk(&buf, i);
+            if i < reached {
+                a[i] = a[i].xor(ci).aesenc(k[i]);
+            }
+            // A zero chunk leaves an additive lane unchanged.
+            b[i] = b[i].add64(ci);
+        }
+    }
+    let l = V::load(&len_lane(data.len() as u64));
+    let mut x = zero;
+    for i in 0..LANES {
+        x = x.xor(a[i].xor(b[i]).xor(l).aesenc(k[i]).aesenc(k[i]));
+    }
+    let closing = |j: usize| kk.xor(V::load(&c[j]));
+    let mut out = [0u8; 16];
+    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0)).store(&mut out);
+    out
+}
+
+/// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`] or
+/// [`one_shot`].
+#[inline(always)]
+pub(crate) fn seeded<V: AesLane>(seed: u64, data: &[u8]) -> [u8; 16] {
+    let key = key::<V>(seed);
+    if data.len() <= CHUNK {
+        short::<V>(&key, &super::pad(data), data.len() as u64)
+    } else {
+        one_shot::<V>(&key, data)
+    }
+}

@@ -115,6 +115,8 @@ pub(crate) use self::generic::AesLane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::absorb_tail;
 pub(crate) use self::generic::{absorb, finish, key, short};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::{one_shot, seeded};
 
 /// Lanes of the long-input state.
 pub(crate) const LANES: usize = 8;

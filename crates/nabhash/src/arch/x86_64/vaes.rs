@@ -67,6 +67,14 @@ impl Kernels for Vaes256 {
         self.0.v2_short(key, x, len)
     }
     #[inline]
+    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        self.0.v2_hash(key, data)
+    }
+    #[inline]
+    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        self.0.v2_hash_seeded(seed, data)
+    }
+    #[inline]
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         self.0.v2_absorb(st, data)
     }
