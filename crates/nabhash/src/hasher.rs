@@ -293,7 +293,7 @@ impl Hasher for NabHasher {
     /// Two dependent multiplies after the last input, whichever path: integers pass through
     /// the sponge fold and one multiply by a key (the shape of foldhash's quality variant:
     /// one multiply fails the integer avalanche check); bytes through their own multiply and
-    /// [`close`](Self::close).
+    /// a closing multiply of the state by a rotation of itself.
     #[inline(always)]
     fn finish(&self) -> u64 {
         if self.sponge_bits > 0 {
