@@ -32,9 +32,14 @@ pub fn integer_path(name: &str, f: &IntHashFn<'_>, bits: u32, scale: Scale) -> V
     // (A random seed per sample averages out key-dependent structure: the XOR of two
     // parallel multiplies, `fm(x ^ a, k1) ^ fm(rotl(x, 32) ^ b, k2)`, passes that check and
     // has an 88% bias with any fixed key.)
-    for seed in [0u64, 0x9e37_79b9_7f4a_7c15] {
-        let what = format!("{name}, seed {seed:#x}, {reps} samples");
-        reports.push(Report::run("IntAvalanche", &what, || avalanche(f, bits, reps, Some(seed))));
+    // Under emulation one seed and fewer samples (limit 8.5%: such biases are far above it).
+    let (seeds, fixed_reps) =
+        scale.pick((&[0u64, 0x9e37_79b9_7f4a_7c15][..], reps), (&[0][..], 5000));
+    for &seed in seeds {
+        let what = format!("{name}, seed {seed:#x}, {fixed_reps} samples");
+        reports.push(Report::run("IntAvalanche", &what, || {
+            avalanche(f, bits, fixed_reps, Some(seed))
+        }));
     }
     let n: u64 = scale.pick(1 << 16, 1 << 12);
     let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
