@@ -137,8 +137,8 @@ fn seed_lane(seed: u64) -> [u8; 16] {
 
 /// The whole of v2 for an input of more than 16 bytes with seed key `key`, one-shot: the
 /// eight lanes, their keys and the additive lanes stay in registers from the first block to
-/// the digest (no [`V2State`] in memory); the last partial block is zero-padded once into a
-/// 128-byte buffer and feeds only the lanes its chunks reach. The same digest as
+/// the digest (no [`V2State`] in memory); the last partial block feeds only the lanes its
+/// chunks reach. The same digest as
 /// [`absorb`] then [`finish`].
 #[inline(always)]
 pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
@@ -169,16 +169,22 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         a = core::array::from_fn(|i| m[i].aesenc(k[i]));
     }
     if !tail.is_empty() {
-        let mut buf = [0u8; CHUNK * LANES];
-        buf[..tail.len()].copy_from_slice(tail);
-        let reached = tail.len().div_ceil(CHUNK);
+        // The whole chunks straight from the input; the partial one from the input's last 16
+        // bytes (there are more than 16), shifted down: no byte copy into a buffer, whose
+        // 16-byte reloads would miss store forwarding.
+        let full = tail.len() / CHUNK;
+        let rest = tail.len() % CHUNK;
+        let last16 = u128::from_le_bytes(data[data.len() - CHUNK..].try_into().expect("16 bytes"));
+        let partial = V::load(&(last16 >> (8 * (CHUNK - rest) % 128)).to_le_bytes());
         for i in 0..LANES {
-            let ci = chunk(&buf, i);
-            if i < reached {
+            if i < full {
+                let ci = chunk(tail, i);
                 a[i] = a[i].xor(ci).aesenc(k[i]);
+                b[i] = b[i].add64(ci);
+            } else if i == full && rest != 0 {
+                a[i] = a[i].xor(partial).aesenc(k[i]);
+                b[i] = b[i].add64(partial);
             }
-            // A zero chunk leaves an additive lane unchanged.
-            b[i] = b[i].add64(ci);
         }
     }
     let l = V::load(&len_lane(data.len() as u64));
