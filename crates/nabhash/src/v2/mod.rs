@@ -178,11 +178,27 @@ impl V2State {
 }
 
 /// Zero-pads `data` (at most 16 bytes) to one chunk.
+///
+/// By overlapping loads from both ends (the NabHasher way), not a byte copy: a copy of
+/// `n` bytes is several small stores, and the 16-byte load of the chunk that follows cannot
+/// take its bytes from them (a store-forwarding miss, about 15 cycles on x86).
 #[inline(always)]
 pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
-    let mut x = [0u8; 16];
-    x[..data.len()].copy_from_slice(data);
-    x
+    let n = data.len();
+    debug_assert!(n <= 16);
+    let le64 = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
+    let le32 = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes"));
+    let x: u128 = if n >= 8 {
+        // Bytes 8..n are the top n - 8 bytes of the last 8.
+        let top = if n > 8 { le64(n - 8) >> (8 * (16 - n)) } else { 0 };
+        u128::from(le64(0)) | u128::from(top) << 64
+    } else if n >= 4 {
+        let top = if n > 4 { le32(n - 4) >> (8 * (8 - n)) } else { 0 };
+        u128::from(le32(0)) | u128::from(top) << 32
+    } else {
+        data.iter().rev().fold(0u128, |x, &b| x << 8 | u128::from(b))
+    };
+    x.to_le_bytes()
 }
 
 /// The NABHash v2 digest of `data` with `seed`.
@@ -297,5 +313,19 @@ impl std::io::Write for Digest {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `pad` against a byte copy, at every length and with every byte distinct.
+    #[test]
+    fn pad_is_a_zero_padded_copy() {
+        let data: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
+        for n in 0..=16 {
+            let mut want = [0u8; 16];
+            want[..n].copy_from_slice(&data[..n]);
+            assert_eq!(super::pad(&data[..n]), want, "length {n}");
+        }
     }
 }
