@@ -99,9 +99,10 @@ pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
 pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     let key = V::load(key);
     let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
-    // `AESENC(y, K[2]) ^ L` is `AESENC(y, K[2] ^ L)`: the length joins the key, off the
-    // dependency chain (one XOR less between the rounds; the same digest).
-    let h = V::load(x).xor(k(0)).aesenc(k(1)).aesenc(k(2).xor(V::load(&len_lane(len))));
+    // The length after the first and after the second round: `AESENC(y, K[i]) ^ L` is
+    // `AESENC(y, K[i] ^ L)`, off the dependency chain.
+    let l = V::load(&len_lane(len));
+    let h = V::load(x).xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
     let h = h.aesenc(k(3)).aesenc(k(4));
     let mut out = [0u8; 16];
     h.store(&mut out);
