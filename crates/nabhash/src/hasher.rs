@@ -54,9 +54,11 @@ impl Keys {
 ///   use [`v2::Digest`](crate::v2::Digest).
 /// - Integers are mixed as numbers, so hashes are the same on big- and little-endian
 ///   machines; `write_usize` is `write_u64` on every target, so 32- and 64-bit targets agree.
-/// - [`finish`](Hasher::finish) ends with a folded multiply of the state by a rotation of
-///   itself, so every output bit depends on every input bit; this is what lets it pass
-///   SMHasher3.
+/// - Every input goes through two dependent folded multiplies before the output (one is
+///   not enough for avalanche with a fixed key): a `u64` key through the sponge fold and a
+///   multiply by a key, bytes through their own multiply and a closing multiply of the state
+///   by a rotation of itself (what lets the `write` path pass SMHasher3). A `str` key's
+///   `0xff` terminator is XORed in without a multiply, so a `str` costs two, like a `u64`.
 ///
 /// ```
 /// use core::hash::{BuildHasher, Hasher};
@@ -77,19 +79,23 @@ pub struct NabHasher {
     sponge: u128,
     /// How many bits of `sponge` are used.
     sponge_bits: u32,
+    /// The last call was a `write`: a `write_u8` now (the `0xff` that std's `str` hash
+    /// appends) is XORed into `acc` instead of going through the sponge.
+    after_write: bool,
     keys: Keys,
 }
 
 impl NabHasher {
     #[inline(always)]
     const fn with_keys(keys: Keys) -> Self {
-        NabHasher { acc: keys.acc, sponge: 0, sponge_bits: 0, keys }
+        NabHasher { acc: keys.acc, sponge: 0, sponge_bits: 0, after_write: false, keys }
     }
 
     /// Packs an integer of `bits` bits into the sponge, folding the sponge into the
     /// accumulator first when it would overflow.
     #[inline(always)]
     fn write_num(&mut self, x: u64, bits: u32) {
+        self.after_write = false;
         if self.sponge_bits + bits > 128 {
             self.acc = self.fold_sponge();
             self.sponge = u128::from(x);
@@ -106,15 +112,10 @@ impl NabHasher {
         fold_mul((self.sponge as u64) ^ self.acc, ((self.sponge >> 64) as u64) ^ self.keys.k[0])
     }
 
-    /// The state before the closing multiply.
-    #[inline(always)]
-    fn pre_finish(&self) -> u64 {
-        if self.sponge_bits > 0 { self.fold_sponge() } else { self.acc }
-    }
-
-    /// The closing multiply: both factors depend on `h` (a product of `h` with a constant
-    /// left SMHasher3's BIC test a 0.8% correlation between two output bits on 3-byte keys).
-    /// The rotation breaks the symmetry `x <-> x ^ ka ^ kb` that `fm(h ^ ka, h ^ kb)` has.
+    /// The closing multiply of a state that ended with a `write` (both factors depend on
+    /// `h`): a product of `h` with a key left SMHasher3's BIC test a 0.8% correlation between
+    /// two output bits on 3-byte keys. The rotation breaks the symmetry `x <-> x ^ ka ^ kb`
+    /// that `fm(h ^ ka, h ^ kb)` has.
     #[inline(always)]
     fn close(h: u64, ka: u64, kb: u64) -> u64 {
         fold_mul(h ^ ka, h.rotate_left(32) ^ kb)
@@ -126,8 +127,14 @@ impl NabHasher {
     /// digest use [`v2::hash`](crate::v2::hash).
     #[inline]
     pub fn finish_u128(&self) -> u128 {
-        let (h, k) = (self.pre_finish(), &self.keys.k);
-        u128::from(Self::close(h, k[2], k[3])) | u128::from(Self::close(h, k[4], k[5])) << 64
+        let k = &self.keys.k;
+        let (h, lo) = if self.sponge_bits > 0 {
+            let h = self.fold_sponge();
+            (h, fold_mul(h, k[2]))
+        } else {
+            (self.acc, Self::close(self.acc, k[2], k[3]))
+        };
+        u128::from(lo) | u128::from(Self::close(h, k[4], k[5])) << 64
     }
 }
 
@@ -172,17 +179,21 @@ fn hash_short(bytes: &[u8], acc: u64, k: &[u64; 6]) -> u64 {
 
 /// More than 16 bytes: two lanes (four from 129 bytes, six from 257) of folded multiplies,
 /// each taking 16 bytes per step; the tail is read from both ends.
+///
+/// It takes three keys, as separate values, and derives the other lane offsets from them:
+/// with six arguments in registers the call costs the short-key path nothing, where an
+/// array or a reference into the hasher would make every caller keep a copy of the whole
+/// hasher in memory (and stop `hash_one` from inlining into the map's lookup).
 #[inline(never)]
-fn hash_long(mut v: &[u8], acc: u64, k: [u64; 6]) -> u64 {
-    let k0 = k[0];
+fn hash_long(mut v: &[u8], acc: u64, k0: u64, k1: u64, k2: u64) -> u64 {
     let mut s0 = acc;
-    let mut s1 = acc.wrapping_add(k[1]);
+    let mut s1 = acc.wrapping_add(k1);
     if v.len() > 128 {
-        let mut s2 = acc.wrapping_add(k[2]);
-        let mut s3 = acc.wrapping_add(k[3]);
+        let mut s2 = acc.wrapping_add(k2);
+        let mut s3 = acc.wrapping_add(k1.rotate_left(32));
         if v.len() > 256 {
-            let mut s4 = acc.wrapping_add(k[4]);
-            let mut s5 = acc.wrapping_add(k[5]);
+            let mut s4 = acc.wrapping_add(k2.rotate_left(32));
+            let mut s5 = acc.wrapping_add((k1 ^ k2).rotate_left(16));
             while v.len() > 256 {
                 s0 = fold_mul(le64(v, 0) ^ s0, le64(v, 48) ^ k0);
                 s1 = fold_mul(le64(v, 8) ^ s1, le64(v, 56) ^ k0);
@@ -231,18 +242,25 @@ impl Hasher for NabHasher {
         // The rotation by the length separates inputs whose overlapping loads read the same
         // words (an `abcd` and `abcdabcd`-style length extension).
         let acc = self.acc.rotate_right(n as u32);
+        self.after_write = true;
         self.acc = if n <= 16 {
             hash_short(bytes, acc, &self.keys.k)
         } else {
-            // The keys by value: a reference would make every caller keep a copy of the
-            // whole hasher in memory, short keys included.
-            hash_long(bytes, acc, self.keys.k)
+            hash_long(bytes, acc, self.keys.k[0], self.keys.k[1], self.keys.k[2])
         };
     }
 
+    /// Directly after a `write`, the byte is XORed into the state (no multiply: `finish`
+    /// then closes the state as it closes a `write`, so a `str` key costs two dependent
+    /// multiplies, not three); otherwise it goes into the sponge like any integer.
     #[inline(always)]
     fn write_u8(&mut self, i: u8) {
-        self.write_num(i.into(), 8)
+        if self.after_write {
+            self.acc ^= u64::from(i);
+            self.after_write = false;
+        } else {
+            self.write_num(i.into(), 8)
+        }
     }
     #[inline(always)]
     fn write_u16(&mut self, i: u16) {
@@ -258,7 +276,10 @@ impl Hasher for NabHasher {
     }
     #[inline(always)]
     fn write_u128(&mut self, i: u128) {
-        self.acc = self.pre_finish();
+        self.after_write = false;
+        if self.sponge_bits > 0 {
+            self.acc = self.fold_sponge();
+        }
         self.sponge = 0;
         self.sponge_bits = 0;
         self.acc = fold_mul((i as u64) ^ self.acc, ((i >> 64) as u64) ^ self.keys.k[0]);
@@ -269,9 +290,17 @@ impl Hasher for NabHasher {
         self.write_num(i as u64, 64)
     }
 
+    /// Two dependent multiplies after the last input, whichever path: integers pass through
+    /// the sponge fold and one multiply by a key (the shape of foldhash's quality variant:
+    /// one multiply fails the integer avalanche check); bytes through their own multiply and
+    /// a closing multiply of the state by a rotation of itself.
     #[inline(always)]
     fn finish(&self) -> u64 {
-        Self::close(self.pre_finish(), self.keys.k[2], self.keys.k[3])
+        if self.sponge_bits > 0 {
+            fold_mul(self.fold_sponge(), self.keys.k[2])
+        } else {
+            Self::close(self.acc, self.keys.k[2], self.keys.k[3])
+        }
     }
 }
 

@@ -23,6 +23,7 @@ mod reference {
         k: [u64; 6],
         sponge: u128,
         bits: u32,
+        after_write: bool,
     }
 
     impl Ref {
@@ -36,7 +37,13 @@ mod reference {
                 x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
                 *out = x ^ (x >> 31);
             }
-            Ref { acc: z[0], k: [z[1], z[2], z[3], z[4], z[5], z[6]], sponge: 0, bits: 0 }
+            Ref {
+                acc: z[0],
+                k: [z[1], z[2], z[3], z[4], z[5], z[6]],
+                sponge: 0,
+                bits: 0,
+                after_write: false,
+            }
         }
 
         fn fold(&self) -> u64 {
@@ -44,6 +51,12 @@ mod reference {
         }
 
         pub fn int(&mut self, x: u64, w: u32) {
+            if w == 8 && self.after_write {
+                self.acc ^= x;
+                self.after_write = false;
+                return;
+            }
+            self.after_write = false;
             if self.bits + w > 128 {
                 self.acc = self.fold();
                 self.sponge = x.into();
@@ -55,6 +68,7 @@ mod reference {
         }
 
         pub fn u128(&mut self, x: u128) {
+            self.after_write = false;
             if self.bits > 0 {
                 self.acc = self.fold();
                 self.sponge = 0;
@@ -67,6 +81,7 @@ mod reference {
         pub fn bytes(&mut self, b: &[u8]) {
             let n = b.len();
             let a = self.acc.rotate_right((n % 64) as u32);
+            self.after_write = true;
             let k = self.k;
             if n <= 16 {
                 let (p, q) = match n {
@@ -79,8 +94,10 @@ mod reference {
                 return;
             }
             let w = |v: &[u8], at: usize| le(&v[at..at + 8]);
-            let mut s = [a, a.wrapping_add(k[1]), a.wrapping_add(k[2]), a.wrapping_add(k[3])];
-            let mut s45 = [a.wrapping_add(k[4]), a.wrapping_add(k[5])];
+            let l3 = k[1].rotate_left(32);
+            let (l4, l5) = (k[2].rotate_left(32), (k[1] ^ k[2]).rotate_left(16));
+            let mut s = [a, a.wrapping_add(k[1]), a.wrapping_add(k[2]), a.wrapping_add(l3)];
+            let mut s45 = [a.wrapping_add(l4), a.wrapping_add(l5)];
             let mut v = b;
             if v.len() > 256 {
                 while v.len() > 256 {
@@ -116,10 +133,15 @@ mod reference {
         }
 
         pub fn finish(&self) -> (u64, u128) {
-            let h = if self.bits > 0 { self.fold() } else { self.acc };
-            let r = h.rotate_left(32);
-            let lo = fm(h ^ self.k[2], r ^ self.k[3]);
-            (lo, u128::from(lo) | u128::from(fm(h ^ self.k[4], r ^ self.k[5])) << 64)
+            let k = &self.k;
+            let (h, lo) = if self.bits > 0 {
+                let h = self.fold();
+                (h, fm(h, k[2]))
+            } else {
+                let h = self.acc;
+                (h, fm(h ^ k[2], h.rotate_left(32) ^ k[3]))
+            };
+            (lo, u128::from(lo) | u128::from(fm(h ^ k[4], h.rotate_left(32) ^ k[5])) << 64)
         }
     }
 }
@@ -210,6 +232,13 @@ fn vectors_are_the_same_on_this_target() {
             "u64" => {
                 let mut h = state.build_hasher();
                 h.write_u64(u64::from_le_bytes(input[..8].try_into().unwrap()));
+                h.finish_u128()
+            }
+            "str" => {
+                // What `str`'s `Hash` does: the bytes, then a `0xff` terminator.
+                let mut h = state.build_hasher();
+                h.write(input);
+                h.write_u8(0xff);
                 h.finish_u128()
             }
             other => panic!("unknown vector kind {other}"),

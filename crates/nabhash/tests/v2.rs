@@ -51,7 +51,7 @@ fn reference(data: &[u8], seed: u64) -> [u8; 16] {
     });
     if n <= 16 {
         let x = chunks.next().unwrap_or([0; 16]);
-        let h = aes_round(xor(aes_round(xor(x, k[0]), k[1]), l), k[2]);
+        let h = xor(aes_round(xor(aes_round(xor(x, k[0]), k[1]), l), k[2]), l);
         return aes_round(aes_round(h, k[3]), k[4]);
     }
     let mut a: Vec<[u8; 16]> = (0..8).map(|i| xor(key, c[11 + i])).collect();

@@ -99,10 +99,11 @@ pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
 pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     let key = V::load(key);
     let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
-    // `AESENC(y, K[1]) ^ L` is `AESENC(y, K[1] ^ L)`: the length joins the key, off the
-    // dependency chain (one XOR less between the rounds; the same digest).
-    let h = V::load(x).xor(k(0)).aesenc(k(1).xor(V::load(&len_lane(len))));
-    let h = h.aesenc(k(2)).aesenc(k(3)).aesenc(k(4));
+    // The length after the first and after the second round: `AESENC(y, K[i]) ^ L` is
+    // `AESENC(y, K[i] ^ L)`, off the dependency chain.
+    let l = V::load(&len_lane(len));
+    let h = V::load(x).xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
+    let h = h.aesenc(k(3)).aesenc(k(4));
     let mut out = [0u8; 16];
     h.store(&mut out);
     out
@@ -133,4 +134,79 @@ fn seed_lane(seed: u64) -> [u8; 16] {
     s[..8].copy_from_slice(&seed.to_le_bytes());
     s[8..].copy_from_slice(&seed.to_le_bytes());
     s
+}
+
+/// The whole of v2 for an input of more than 16 bytes with seed key `key`, one-shot: the
+/// eight lanes, their keys and the additive lanes stay in registers from the first block to
+/// the digest (no [`V2State`] in memory); the last partial block feeds only the lanes its
+/// chunks reach. The same digest as
+/// [`absorb`] then [`finish`].
+#[inline(always)]
+pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    debug_assert!(data.len() > CHUNK);
+    let c = &super::CONSTANTS;
+    let kk = V::load(key);
+    let k: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[3 + i])));
+    let mut a: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[11 + i])));
+    let zero = V::load(&[0; 16]);
+    let mut b = [zero; LANES];
+    let chunk = |block: &[u8], i: usize| {
+        V::load(block[CHUNK * i..CHUNK * (i + 1)].try_into().expect("16 bytes"))
+    };
+    let whole = data.len() - data.len() % (CHUNK * LANES);
+    let (body, tail) = data.split_at(whole);
+    let mut blocks = body.chunks_exact(CHUNK * LANES);
+    if let Some(first) = blocks.next() {
+        // The data XOR of the next block joins the round key, off the dependency chain.
+        let mut m: [V; LANES] = core::array::from_fn(|i| a[i].xor(chunk(first, i)));
+        b = core::array::from_fn(|i| chunk(first, i));
+        for block in blocks {
+            for i in 0..LANES {
+                let ci = chunk(block, i);
+                m[i] = m[i].aesenc(k[i].xor(ci));
+                b[i] = b[i].add64(ci);
+            }
+        }
+        a = core::array::from_fn(|i| m[i].aesenc(k[i]));
+    }
+    if !tail.is_empty() {
+        // The whole chunks straight from the input; the partial one from the input's last 16
+        // bytes (there are more than 16), shifted down: no byte copy into a buffer, whose
+        // 16-byte reloads would miss store forwarding.
+        let full = tail.len() / CHUNK;
+        let rest = tail.len() % CHUNK;
+        let last16 = u128::from_le_bytes(data[data.len() - CHUNK..].try_into().expect("16 bytes"));
+        let partial = V::load(&(last16 >> (8 * (CHUNK - rest) % 128)).to_le_bytes());
+        for i in 0..LANES {
+            if i < full {
+                let ci = chunk(tail, i);
+                a[i] = a[i].xor(ci).aesenc(k[i]);
+                b[i] = b[i].add64(ci);
+            } else if i == full && rest != 0 {
+                a[i] = a[i].xor(partial).aesenc(k[i]);
+                b[i] = b[i].add64(partial);
+            }
+        }
+    }
+    let l = V::load(&len_lane(data.len() as u64));
+    let mut x = zero;
+    for i in 0..LANES {
+        x = x.xor(a[i].xor(b[i]).xor(l).aesenc(k[i]).aesenc(k[i]));
+    }
+    let closing = |j: usize| kk.xor(V::load(&c[j]));
+    let mut out = [0u8; 16];
+    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0)).store(&mut out);
+    out
+}
+
+/// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`] or
+/// [`one_shot`].
+#[inline(always)]
+pub(crate) fn seeded<V: AesLane>(seed: u64, data: &[u8]) -> [u8; 16] {
+    let key = key::<V>(seed);
+    if data.len() <= CHUNK {
+        short::<V>(&key, &super::pad(data), data.len() as u64)
+    } else {
+        one_shot::<V>(&key, data)
+    }
 }

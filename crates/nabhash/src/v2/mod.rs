@@ -28,18 +28,27 @@
 //!
 //! v2 is a fast, well-mixed hash with a seed. It is **not** a cryptographic MAC.
 //!
-//! **v2's digests changed** (issue 22): the first v2 closed with one round after the lane
-//! XOR and failed 15 of SMHasher3's 188 tests; it now closes with three (step 3 below). v2 is
-//! this crate's own and unpublished, so `tests/data/nabhash-v2.txt` was regenerated; v1 is
-//! frozen and unchanged.
-//!
-//! **v2 does not pass SMHasher3 yet.** With three closing rounds its Sparse and Permutation
-//! tests pass, but TwoBytes still finds 20 full 128-bit collisions among the 86.5 million
-//! keys of 2 to 20 bytes with one or two non-zero bytes. The closing rounds are a bijection of
-//! `X`, so those are collisions of `X` that the first v2 had as well. Not yet confirmed, the
-//! likely cause: a lane that absorbs one chunk `c` enters the finish as
-//! `AESENC(A0 ^ c, K) ^ c`, and for a low-weight difference in `c` one AES round can output
-//! the same difference, which the second `^ c` then cancels.
+//! **v2's digests changed** (issue 22), twice: the first v2 closed with one round after the
+//! lane XOR and failed 15 of SMHasher3's 188 tests; it now closes with three (step 3 below).
+//! Then short inputs took the length after their first round, and SMHasher3's TwoBytes set
+//! (all keys of 2 to 20 bytes with one or two non-zero bytes, every length in one set) found
+//! 20 full 128-bit collisions: keys of *different lengths* whose zero-padded blocks differ in
+//! at most 4 bytes. After one AES round such a difference, when the 4 bytes sit on one
+//! diagonal, can come out as a single byte (MixColumns has branch number 5: 4 active bytes in,
+//! 1 out), and that byte is the length's difference `le(n) ^ le(n')`: the pair collides with
+//! probability about 2^-32, and TwoBytes offers about 2^32 such pairs. (Not the additive lane:
+//! a lane that absorbs one chunk `c` gives `AESENC(A ^ c, K) ^ c`, whose collisions need `c`
+//! to differ in 5 or more bytes.) The length now joins after the first round *and again after
+//! the second*: a pair that the first cancels differs by the length again after the second
+//! round, so a collision needs a two-round trail from at most 4 active bytes to 1 (at least 5
+//! active S-boxes). Among the TwoBytes keys of 11 to 16 bytes (33.5 million, seed 0) the full
+//! collisions went from 15 to none, and all 86.5 million keys of 2 to 20 bytes have none.
+//! Tried and dropped: the length only after the second round (no collisions, but SMHasher3's
+//! Permutation failed on 4-byte blocks: two rounds after the length are too few), and the
+//! length through one or two AES rounds of its own, `M(n)`, after the first (`M(n) ^ M(n')`
+//! then has the very shape of a one-round difference: 3.9 million and 90 collisions).
+//! v2 is this crate's own and unpublished, so
+//! `tests/data/nabhash-v2.txt` was regenerated; v1 is frozen and unchanged.
 //!
 //! # The v2 algorithm (normative)
 //!
@@ -57,9 +66,11 @@
 //!
 //! **Short inputs (length `n <= 16`).** `x` is the input zero-padded to 16 bytes, and
 //! `L = le(n) || 0^64`. The digest is
-//! `AESENC(AESENC(AESENC(AESENC(x ^ K[0], K[1]) ^ L, K[2]), K[3]), K[4])`: four rounds. With
-//! three, 4-byte keys (one input column, so after round 1 each column depends on one input
-//! byte) showed 3–9× too many collisions in the low 32 bits (the quality tests' Window check).
+//! `AESENC(AESENC(AESENC(AESENC(x ^ K[0], K[1]) ^ L, K[2]) ^ L, K[3]), K[4])`: four rounds,
+//! the length after the first and the second (after the first only, keys of different
+//! lengths collided; see above).
+//! With three rounds, 4-byte keys (one input column, so after round 1 each column depends on
+//! one input byte) showed 3–9× too many collisions in the low 32 bits (the Window check).
 //!
 //! **Long inputs (`n > 16`).**
 //! 1. State: `A[i] = K ^ C[11 + i]` and `B[i] = 0` (16 bytes each), for `i` in `0..8`.
@@ -111,6 +122,8 @@ pub(crate) use self::generic::AesLane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::absorb_tail;
 pub(crate) use self::generic::{absorb, finish, key, short};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::{one_shot, seeded};
 
 /// Lanes of the long-input state.
 pub(crate) const LANES: usize = 8;
@@ -172,11 +185,27 @@ impl V2State {
 }
 
 /// Zero-pads `data` (at most 16 bytes) to one chunk.
+///
+/// By overlapping loads from both ends (the NabHasher way), not a byte copy: a copy of
+/// `n` bytes is several small stores, and the 16-byte load of the chunk that follows cannot
+/// take its bytes from them (a store-forwarding miss, about 15 cycles on x86).
 #[inline(always)]
 pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
-    let mut x = [0u8; 16];
-    x[..data.len()].copy_from_slice(data);
-    x
+    let n = data.len();
+    debug_assert!(n <= 16);
+    let le64 = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
+    let le32 = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes"));
+    let x: u128 = if n >= 8 {
+        // Bytes 8..n are the top n - 8 bytes of the last 8.
+        let top = if n > 8 { le64(n - 8) >> (8 * (16 - n)) } else { 0 };
+        u128::from(le64(0)) | u128::from(top) << 64
+    } else if n >= 4 {
+        let top = if n > 4 { le32(n - 4) >> (8 * (8 - n)) } else { 0 };
+        u128::from(le32(0)) | u128::from(top) << 32
+    } else {
+        data.iter().rev().fold(0u128, |x, &b| x << 8 | u128::from(b))
+    };
+    x.to_le_bytes()
 }
 
 /// The NABHash v2 digest of `data` with `seed`.
@@ -291,5 +320,19 @@ impl std::io::Write for Digest {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `pad` against a byte copy, at every length and with every byte distinct.
+    #[test]
+    fn pad_is_a_zero_padded_copy() {
+        let data: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
+        for n in 0..=16 {
+            let mut want = [0u8; 16];
+            want[..n].copy_from_slice(&data[..n]);
+            assert_eq!(super::pad(&data[..n]), want, "length {n}");
+        }
     }
 }

@@ -38,6 +38,19 @@ impl Kernels for AesNi {
         unsafe { v2_short_aesni(key, x, len) }
     }
     #[inline]
+    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        if data.len() <= v2::CHUNK {
+            return self.v2_short_slice(key, data);
+        }
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_hash_aesni(key, data) }
+    }
+    #[inline]
+    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_hash_seeded_aesni(seed, data) }
+    }
+    #[inline]
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { v2_absorb_aesni(st, data) }
@@ -97,6 +110,18 @@ fn v2_key_aesni(seed: u64) -> [u8; 16] {
 #[target_feature(enable = "aes,sse2")]
 fn v2_short_aesni(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     v2::short::<NiLane>(key, x, len)
+}
+
+/// v2 one-shot of more than 16 bytes, the state in registers throughout.
+#[target_feature(enable = "aes,sse2")]
+fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    v2::one_shot::<NiLane>(key, data)
+}
+
+/// v2 one-shot with the seed: key, then the short or the long path, in one call.
+#[target_feature(enable = "aes,sse2")]
+fn v2_hash_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
+    v2::seeded::<NiLane>(seed, data)
 }
 
 #[target_feature(enable = "aes,sse2")]
