@@ -73,8 +73,12 @@ impl Keys {
 /// ```
 #[derive(Clone, Copy)]
 pub struct NabHasher {
-    /// The running state: every `write` folds into it.
+    /// The running state is `acc ^ tail`: every `write` folds into `acc`.
     acc: u64,
+    /// The byte of a `write_u8` directly after a `write`, kept apart from `acc` until the
+    /// state is next used, so that `finish` can fold it into its keys (off the dependency
+    /// chain) instead of XORing it into the product it closes.
+    tail: u64,
     /// Integers written since the last fold, packed from bit 0 up (at most 128 bits).
     sponge: u128,
     /// How many bits of `sponge` are used.
@@ -88,7 +92,7 @@ pub struct NabHasher {
 impl NabHasher {
     #[inline(always)]
     const fn with_keys(keys: Keys) -> Self {
-        NabHasher { acc: keys.acc, sponge: 0, sponge_bits: 0, after_write: false, keys }
+        NabHasher { acc: keys.acc, tail: 0, sponge: 0, sponge_bits: 0, after_write: false, keys }
     }
 
     /// Packs an integer of `bits` bits into the sponge, folding the sponge into the
@@ -98,6 +102,7 @@ impl NabHasher {
         self.after_write = false;
         if self.sponge_bits + bits > 128 {
             self.acc = self.fold_sponge();
+            self.tail = 0;
             self.sponge = u128::from(x);
             self.sponge_bits = bits;
         } else {
@@ -109,16 +114,26 @@ impl NabHasher {
     /// `acc` with the sponge folded in: `fold_mul(lo ^ acc, hi ^ k0)`.
     #[inline(always)]
     fn fold_sponge(&self) -> u64 {
-        fold_mul((self.sponge as u64) ^ self.acc, ((self.sponge >> 64) as u64) ^ self.keys.k[0])
+        fold_mul((self.sponge as u64) ^ self.state(), ((self.sponge >> 64) as u64) ^ self.keys.k[0])
     }
 
     /// The closing multiply of a state that ended with a `write` (both factors depend on
     /// `h`): a product of `h` with a key left SMHasher3's BIC test a 0.8% correlation between
     /// two output bits on 3-byte keys. The rotation breaks the symmetry `x <-> x ^ ka ^ kb`
     /// that `fm(h ^ ka, h ^ kb)` has.
+    ///
+    /// It closes the state `h = acc ^ tail` as `fm(h ^ ka, rotl(h, 32) ^ kb)`, computed as
+    /// `fm(acc ^ (tail ^ ka), rotl(acc, 32) ^ (rotl(tail, 32) ^ kb))`: for a `str` key the
+    /// `tail` is the constant `0xff`, so its XORs join the keys outside the lookup loop.
     #[inline(always)]
-    fn close(h: u64, ka: u64, kb: u64) -> u64 {
-        fold_mul(h ^ ka, h.rotate_left(32) ^ kb)
+    fn close(acc: u64, tail: u64, ka: u64, kb: u64) -> u64 {
+        fold_mul(acc ^ (tail ^ ka), acc.rotate_left(32) ^ (tail.rotate_left(32) ^ kb))
+    }
+
+    /// The running state.
+    #[inline(always)]
+    fn state(&self) -> u64 {
+        self.acc ^ self.tail
     }
 
     /// 128 bits derived from the same 64-bit state as [`finish`](Hasher::finish) (its low 64
@@ -132,9 +147,9 @@ impl NabHasher {
             let h = self.fold_sponge();
             (h, fold_mul(h, k[2]))
         } else {
-            (self.acc, Self::close(self.acc, k[2], k[3]))
+            (self.state(), Self::close(self.acc, self.tail, k[2], k[3]))
         };
-        u128::from(lo) | u128::from(Self::close(h, k[4], k[5])) << 64
+        u128::from(lo) | u128::from(Self::close(h, 0, k[4], k[5])) << 64
     }
 }
 
@@ -241,7 +256,8 @@ impl Hasher for NabHasher {
         let n = bytes.len();
         // The rotation by the length separates inputs whose overlapping loads read the same
         // words (an `abcd` and `abcdabcd`-style length extension).
-        let acc = self.acc.rotate_right(n as u32);
+        let acc = self.state().rotate_right(n as u32);
+        self.tail = 0;
         self.after_write = true;
         self.acc = if n <= 16 {
             hash_short(bytes, acc, &self.keys.k)
@@ -256,7 +272,7 @@ impl Hasher for NabHasher {
     #[inline(always)]
     fn write_u8(&mut self, i: u8) {
         if self.after_write {
-            self.acc ^= u64::from(i);
+            self.tail ^= u64::from(i);
             self.after_write = false;
         } else {
             self.write_num(i.into(), 8)
@@ -279,10 +295,12 @@ impl Hasher for NabHasher {
         self.after_write = false;
         if self.sponge_bits > 0 {
             self.acc = self.fold_sponge();
+            self.tail = 0;
         }
         self.sponge = 0;
         self.sponge_bits = 0;
-        self.acc = fold_mul((i as u64) ^ self.acc, ((i >> 64) as u64) ^ self.keys.k[0]);
+        self.acc = fold_mul((i as u64) ^ self.state(), ((i >> 64) as u64) ^ self.keys.k[0]);
+        self.tail = 0;
     }
     /// `write_u64(i as u64)` on every target, so that 32- and 64-bit targets agree.
     #[inline(always)]
@@ -299,7 +317,7 @@ impl Hasher for NabHasher {
         if self.sponge_bits > 0 {
             fold_mul(self.fold_sponge(), self.keys.k[2])
         } else {
-            Self::close(self.acc, self.keys.k[2], self.keys.k[3])
+            Self::close(self.acc, self.tail, self.keys.k[2], self.keys.k[3])
         }
     }
 }
