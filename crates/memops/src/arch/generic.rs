@@ -46,6 +46,8 @@ pub(crate) trait Vector: Copy {
     /// then handle `n < W` (`n <= W` for `memmove`/`memset`) before any call. See
     /// `arch::backend!`.
     const INLINE_SMALL: bool = false;
+    /// `memcmp`/`bcmp` compare up to this many vectors without a loop (4 or 8).
+    const CMP_BLOCKS: usize = 8;
     /// The result of a byte-wise comparison (a vector, a mask register or a SWAR word).
     type Cmp: Copy;
 
@@ -112,6 +114,18 @@ pub(crate) trait Vector: Copy {
     unsafe fn eq_mid(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: same contract.
         unsafe { equal_four_blocks::<Self>(a, b, n) }
+    }
+    /// `memcmp` of `n > CMP_BLOCKS * W` bytes.
+    #[inline(always)]
+    unsafe fn cmp_large(a: *const u8, b: *const u8, n: usize) -> i32 {
+        // SAFETY: same contract.
+        unsafe { memcmp_large::<Self>(a, b, n) }
+    }
+    /// Equality of `n > CMP_BLOCKS * W` bytes.
+    #[inline(always)]
+    unsafe fn eq_large(a: *const u8, b: *const u8, n: usize) -> bool {
+        // SAFETY: same contract.
+        unsafe { equal_large::<Self>(a, b, n) }
     }
     /// The first byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
     #[inline(always)]
@@ -533,7 +547,7 @@ pub(crate) unsafe fn memcmp<V: Vector>(a: *const u8, b: *const u8, n: usize) -> 
         if n <= 4 * w {
             return V::cmp_mid(a, b, n);
         }
-        if n <= 8 * w {
+        if V::CMP_BLOCKS == 8 && n <= 8 * w {
             return memcmp_eight_blocks::<V>(a, b, n);
         }
         memcmp_large::<V>(a, b, n)
@@ -627,7 +641,7 @@ pub(crate) unsafe fn equal<V: Vector>(a: *const u8, b: *const u8, n: usize) -> b
         if n <= 4 * w {
             return V::eq_mid(a, b, n);
         }
-        if n <= 8 * w {
+        if V::CMP_BLOCKS == 8 && n <= 8 * w {
             return equal_eight_blocks::<V>(a, b, n);
         }
         equal_large::<V>(a, b, n)
