@@ -38,8 +38,149 @@ pub(crate) fn ops() -> &'static Ops {
 fn detect() -> &'static Ops {
     let ops = arch::supported().next().unwrap_or(&arch::PORTABLE);
     // (`FIXED` covers Miri and the forced portable build, so this runs only on real CPUs.)
+    MEMMOVE.store(ops.memmove as *mut (), Ordering::Relaxed);
+    MEMSET.store(ops.memset as *mut (), Ordering::Relaxed);
+    MEMCMP.store(ops.memcmp as *mut (), Ordering::Relaxed);
+    BCMP.store(ops.bcmp as *mut (), Ordering::Relaxed);
     CHOSEN.store(core::ptr::from_ref(ops).cast_mut(), Ordering::Relaxed);
     ops
+}
+
+/// `memmove`'s kernel type.
+pub(crate) type MoveFn = unsafe fn(*mut u8, *const u8, usize);
+/// `memset`'s kernel type.
+pub(crate) type SetFn = unsafe fn(*mut u8, u8, usize);
+/// `memcmp`'s kernel type.
+pub(crate) type CmpFn = unsafe fn(*const u8, *const u8, usize) -> i32;
+/// `bcmp`'s kernel type.
+pub(crate) type EqFn = unsafe fn(*const u8, *const u8, usize) -> bool;
+
+// The four short-call operations have a cached pointer each, glibc's IFUNC/GOT shape: a call
+// is one load and an indirect call. Through `CHOSEN` it was two dependent loads (the table,
+// then its entry) and a null test; the first call of any of them lands in a `*_first`
+// function, which detects, fills every pointer and forwards the call.
+static MEMMOVE: AtomicPtr<()> = AtomicPtr::new(memmove_first as *mut ());
+static MEMSET: AtomicPtr<()> = AtomicPtr::new(memset_first as *mut ());
+static MEMCMP: AtomicPtr<()> = AtomicPtr::new(memcmp_first as *mut ());
+static BCMP: AtomicPtr<()> = AtomicPtr::new(bcmp_first as *mut ());
+
+unsafe fn memmove_first(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe { (detect().memmove)(dst, src, n) }
+}
+unsafe fn memset_first(dst: *mut u8, b: u8, n: usize) {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe { (detect().memset)(dst, b, n) }
+}
+unsafe fn memcmp_first(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe { (detect().memcmp)(a, b, n) }
+}
+unsafe fn bcmp_first(a: *const u8, b: *const u8, n: usize) -> bool {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe { (detect().bcmp)(a, b, n) }
+}
+
+/// The dispatched `memmove` kernel.
+#[inline(always)]
+pub(crate) fn memmove_fn() -> MoveFn {
+    if let Some(ops) = FIXED {
+        return ops.memmove;
+    }
+    // SAFETY: `MEMMOVE` only ever holds a function of this type (`memmove_first` or a
+    // table's `memmove`), cast to a data pointer.
+    unsafe { core::mem::transmute::<*mut (), MoveFn>(MEMMOVE.load(Ordering::Relaxed)) }
+}
+
+/// The dispatched `memset` kernel.
+#[inline(always)]
+pub(crate) fn memset_fn() -> SetFn {
+    if let Some(ops) = FIXED {
+        return ops.memset;
+    }
+    // SAFETY: as in `memmove_fn`.
+    unsafe { core::mem::transmute::<*mut (), SetFn>(MEMSET.load(Ordering::Relaxed)) }
+}
+
+/// The dispatched `memcmp` kernel.
+#[inline(always)]
+pub(crate) fn memcmp_fn() -> CmpFn {
+    if let Some(ops) = FIXED {
+        return ops.memcmp;
+    }
+    // SAFETY: as in `memmove_fn`.
+    unsafe { core::mem::transmute::<*mut (), CmpFn>(MEMCMP.load(Ordering::Relaxed)) }
+}
+
+/// The dispatched `bcmp` kernel.
+#[inline(always)]
+pub(crate) fn bcmp_fn() -> EqFn {
+    if let Some(ops) = FIXED {
+        return ops.bcmp;
+    }
+    // SAFETY: as in `memmove_fn`.
+    unsafe { core::mem::transmute::<*mut (), EqFn>(BCMP.load(Ordering::Relaxed)) }
+}
+
+/// [`crate::copy`] with the `memmove` kernel `mv`.
+#[inline(always)]
+pub(crate) fn copy_with(mv: MoveFn, dst: &mut [u8], src: &[u8]) {
+    assert!(
+        dst.len() == src.len(),
+        "memops::copy: destination length {} differs from source length {}",
+        dst.len(),
+        src.len()
+    );
+    // SAFETY: both slices are valid for `len` bytes; `&mut` and `&` cannot overlap; `mv` is
+    // a `memmove` kernel of a supported backend.
+    unsafe { mv(dst.as_mut_ptr(), src.as_ptr(), src.len()) }
+}
+
+/// [`crate::copy_within`] with the `memmove` kernel `mv`.
+#[inline(always)]
+pub(crate) fn copy_within_with(
+    mv: MoveFn,
+    buf: &mut [u8],
+    src: core::ops::Range<usize>,
+    dest: usize,
+) {
+    let core::ops::Range { start, end } = src;
+    assert!(start <= end, "memops::copy_within: source range start {start} > end {end}");
+    assert!(end <= buf.len(), "memops::copy_within: source end {end} > length {}", buf.len());
+    let n = end - start;
+    assert!(
+        dest <= buf.len() - n,
+        "memops::copy_within: destination {dest}..{} out of bounds of length {}",
+        dest.saturating_add(n),
+        buf.len()
+    );
+    let p = buf.as_mut_ptr();
+    // SAFETY: `start..end` and `dest..dest + n` are inside `buf` (checked above); memmove
+    // allows overlap.
+    unsafe { mv(p.add(dest), p.add(start), n) }
+}
+
+/// [`crate::fill`] with the `memset` kernel `set`.
+#[inline(always)]
+pub(crate) fn fill_with(set: SetFn, buf: &mut [u8], byte: u8) {
+    // SAFETY: `buf` is valid for writes of its length.
+    unsafe { set(buf.as_mut_ptr(), byte, buf.len()) }
+}
+
+/// [`crate::equal`] with the `bcmp` kernel `eq`.
+#[inline(always)]
+pub(crate) fn equal_with(eq: EqFn, a: &[u8], b: &[u8]) -> bool {
+    // SAFETY: both slices are valid for reads of `a.len()` bytes when the lengths agree.
+    a.len() == b.len() && unsafe { eq(a.as_ptr(), b.as_ptr(), a.len()) }
+}
+
+/// [`crate::compare`] with the `memcmp` kernel `cmp`.
+#[inline(always)]
+pub(crate) fn compare_with(cmp: CmpFn, a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    let n = a.len().min(b.len());
+    // SAFETY: both slices are valid for reads of `n` bytes.
+    let c = unsafe { cmp(a.as_ptr(), b.as_ptr(), n) };
+    c.cmp(&0).then(a.len().cmp(&b.len()))
 }
 
 /// One implementation of every operation. A value exists only for backends the running CPU
@@ -90,56 +231,31 @@ impl Backend {
     /// [`crate::copy`] with this backend.
     #[inline(always)]
     pub fn copy(self, dst: &mut [u8], src: &[u8]) {
-        assert!(
-            dst.len() == src.len(),
-            "memops::copy: destination length {} differs from source length {}",
-            dst.len(),
-            src.len()
-        );
-        // SAFETY: both slices are valid for `len` bytes; `&mut` and `&` cannot overlap.
-        unsafe { self.memmove(dst.as_mut_ptr(), src.as_ptr(), src.len()) }
+        copy_with(self.0.memmove, dst, src)
     }
 
     /// [`crate::copy_within`] with this backend.
     #[inline(always)]
     pub fn copy_within(self, buf: &mut [u8], src: core::ops::Range<usize>, dest: usize) {
-        let core::ops::Range { start, end } = src;
-        assert!(start <= end, "memops::copy_within: source range start {start} > end {end}");
-        assert!(end <= buf.len(), "memops::copy_within: source end {end} > length {}", buf.len());
-        let n = end - start;
-        assert!(
-            dest <= buf.len() - n,
-            "memops::copy_within: destination {dest}..{} out of bounds of length {}",
-            dest.saturating_add(n),
-            buf.len()
-        );
-        let p = buf.as_mut_ptr();
-        // SAFETY: `start..end` and `dest..dest + n` are inside `buf` (checked above); memmove
-        // allows overlap.
-        unsafe { self.memmove(p.add(dest), p.add(start), n) }
+        copy_within_with(self.0.memmove, buf, src, dest)
     }
 
     /// [`crate::fill`] with this backend.
     #[inline(always)]
     pub fn fill(self, buf: &mut [u8], byte: u8) {
-        // SAFETY: `buf` is valid for writes of its length.
-        unsafe { self.memset(buf.as_mut_ptr(), byte, buf.len()) }
+        fill_with(self.0.memset, buf, byte)
     }
 
     /// [`crate::equal`] with this backend.
     #[inline(always)]
     pub fn equal(self, a: &[u8], b: &[u8]) -> bool {
-        // SAFETY: both slices are valid for reads of `a.len()` bytes when the lengths agree.
-        a.len() == b.len() && unsafe { (self.0.bcmp)(a.as_ptr(), b.as_ptr(), a.len()) }
+        equal_with(self.0.bcmp, a, b)
     }
 
     /// [`crate::compare`] with this backend.
     #[inline(always)]
     pub fn compare(self, a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-        let n = a.len().min(b.len());
-        // SAFETY: both slices are valid for reads of `n` bytes.
-        let c = unsafe { self.memcmp(a.as_ptr(), b.as_ptr(), n) };
-        c.cmp(&0).then(a.len().cmp(&b.len()))
+        compare_with(self.0.memcmp, a, b)
     }
 
     /// [`crate::find_byte`] with this backend.

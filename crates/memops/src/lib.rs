@@ -114,7 +114,7 @@ pub use iter::ByteIter;
 /// When the lengths differ.
 #[inline]
 pub fn copy(dst: &mut [u8], src: &[u8]) {
-    Backend::detect().copy(dst, src)
+    dispatch::copy_with(dispatch::memmove_fn(), dst, src)
 }
 
 /// Copies `buf[src]` to `buf[dest..]`; the ranges may overlap (`memmove`), like
@@ -125,26 +125,26 @@ pub fn copy(dst: &mut [u8], src: &[u8]) {
 /// When `src` is decreasing or out of bounds, or `dest + src.len()` is past the end.
 #[inline]
 pub fn copy_within(buf: &mut [u8], src: Range<usize>, dest: usize) {
-    Backend::detect().copy_within(buf, src, dest)
+    dispatch::copy_within_with(dispatch::memmove_fn(), buf, src, dest)
 }
 
 /// Sets every byte of `buf` to `byte`.
 #[inline]
 pub fn fill(buf: &mut [u8], byte: u8) {
-    Backend::detect().fill(buf, byte)
+    dispatch::fill_with(dispatch::memset_fn(), buf, byte)
 }
 
 /// Whether `a == b`.
 #[inline]
 pub fn equal(a: &[u8], b: &[u8]) -> bool {
-    Backend::detect().equal(a, b)
+    dispatch::equal_with(dispatch::bcmp_fn(), a, b)
 }
 
 /// Lexicographic comparison: the first differing byte decides, then the length (like `memcmp`
 /// on the common prefix, then the lengths; the same answer as `a.cmp(b)`).
 #[inline]
 pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
-    Backend::detect().compare(a, b)
+    dispatch::compare_with(dispatch::memcmp_fn(), a, b)
 }
 
 /// The index of the first `b` in `hay` (`memchr`).
@@ -246,7 +246,7 @@ pub fn count_byte(hay: &[u8], b: u8) -> usize {
 #[inline]
 pub unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: forwarded contract.
-    unsafe { Backend::detect().memmove(dst, src, n) }
+    unsafe { dispatch::memmove_fn()(dst, src, n) }
 }
 
 /// Copies `n` bytes from `src` to `dst` (C `memcpy`; overlap is tolerated, as in [`memmove`]).
@@ -257,7 +257,7 @@ pub unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
 #[inline]
 pub unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: forwarded contract.
-    unsafe { Backend::detect().memmove(dst, src, n) }
+    unsafe { dispatch::memmove_fn()(dst, src, n) }
 }
 
 /// Sets `n` bytes at `dst` to `byte` (C `memset`).
@@ -268,7 +268,7 @@ pub unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
 #[inline]
 pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
     // SAFETY: forwarded contract.
-    unsafe { Backend::detect().memset(dst, byte, n) }
+    unsafe { dispatch::memset_fn()(dst, byte, n) }
 }
 
 /// Compares `n` bytes (C `memcmp`): negative, zero or positive as the first differing byte of
@@ -280,7 +280,7 @@ pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
 #[inline]
 pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { Backend::detect().memcmp(a, b, n) }
+    unsafe { dispatch::memcmp_fn()(a, b, n) }
 }
 
 /// Whether `n` bytes at `a` and `b` are equal (C `bcmp(a, b, n) == 0`).
@@ -291,7 +291,7 @@ pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 #[inline]
 pub unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
     // SAFETY: forwarded contract.
-    unsafe { (dispatch::ops().bcmp)(a, b, n) }
+    unsafe { dispatch::bcmp_fn()(a, b, n) }
 }
 
 /// The offset of the first `byte` in the `n` bytes at `p` (C `memchr`).

@@ -53,11 +53,15 @@ pub struct Tier {
 /// in `ld-linux-x86-64.so.2`): unknown ones are ignored, so which variant ran is checked
 /// separately ([`crate::bench`] resolves the IFUNCs and prints their names).
 /// FSRM goes at every tier: the tiers model Skylake-family and Zen 1-2 CPUs, which lack it
-/// (it moves glibc's `rep movsb` threshold).
+/// (it moves glibc's `rep movsb` threshold). At v2, `Fast_Unaligned_Copy` (a preference glibc
+/// sets itself on Nehalem-class CPUs) makes `memmove` the SSE2 variant,
+/// `__memmove_sse2_unaligned_erms`, as on those CPUs; without it this Zen 4 got
+/// `__memmove_ssse3`.
 const GLIBC_V4: &str = "glibc.cpu.hwcaps=-FSRM";
 const GLIBC_V3: &str = "glibc.cpu.hwcaps=-AVX512F,-AVX512BW,-AVX512CD,-AVX512DQ,-AVX512VL,-FSRM";
 const GLIBC_V2: &str = "glibc.cpu.hwcaps=-AVX512F,-AVX512BW,-AVX512CD,-AVX512DQ,-AVX512VL,\
--AVX2,-AVX,-FMA,-F16C,-BMI1,-BMI2,-LZCNT,-MOVBE,-AVX_Fast_Unaligned_Load,-FSRM";
+-AVX2,-AVX,-FMA,-F16C,-BMI1,-BMI2,-LZCNT,-MOVBE,-AVX_Fast_Unaligned_Load,-FSRM,\
+Fast_Unaligned_Copy";
 
 /// Tier builds time only the peers compiled for the tier (and `native` ours as well), so they
 /// leave out the heavy peers.

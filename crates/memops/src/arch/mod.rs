@@ -71,7 +71,7 @@ macro_rules! backend {
             // Three tiers. With `INLINE_SMALL` (AVX-512), sizes up to one vector are handled
             // by `#[inline]` entry points: where the backend is fixed at compile time, that
             // code inlines into the caller and a short call makes no call at all. The sizes up
-            // to 8 vectors (4 for the compares) are in `*_mid`, a leaf; the loops are out of
+            // to 8 vectors are in `*_mid`, a leaf; the loops are out of
             // line in `*_large`, so the mid sizes run without the loops' register saves (about
             // 0.7 ns a call).
             // Without `INLINE_SMALL` the table names the `*_mid` functions directly.
@@ -152,7 +152,7 @@ macro_rules! backend {
             unsafe fn memcmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
                 // SAFETY: the caller upholds `memcmp`'s contract and the CPU check.
                 unsafe {
-                    if n <= 4 * <$v as g::Vector>::W {
+                    if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
                         g::memcmp::<$v>(a, b, n)
                     } else {
                         memcmp_large(a, b, n)
@@ -162,8 +162,8 @@ macro_rules! backend {
             $(#[target_feature(enable = $feat)])?
             #[inline(never)]
             unsafe fn memcmp_large(a: *const u8, b: *const u8, n: usize) -> i32 {
-                // SAFETY: as in `memcmp`; `n > 4W`.
-                unsafe { g::memcmp_large::<$v>(a, b, n) }
+                // SAFETY: as in `memcmp`; `n > CMP_BLOCKS * W`.
+                unsafe { <$v as g::Vector>::cmp_large(a, b, n) }
             }
             $(#[target_feature(enable = $feat)])?
             #[inline]
@@ -182,7 +182,7 @@ macro_rules! backend {
             unsafe fn bcmp_mid(a: *const u8, b: *const u8, n: usize) -> bool {
                 // SAFETY: the caller upholds `bcmp`'s contract and the CPU check.
                 unsafe {
-                    if n <= 4 * <$v as g::Vector>::W {
+                    if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
                         g::equal::<$v>(a, b, n)
                     } else {
                         bcmp_large(a, b, n)
@@ -192,8 +192,8 @@ macro_rules! backend {
             $(#[target_feature(enable = $feat)])?
             #[inline(never)]
             unsafe fn bcmp_large(a: *const u8, b: *const u8, n: usize) -> bool {
-                // SAFETY: as in `bcmp`; `n > 4W`.
-                unsafe { g::equal_large::<$v>(a, b, n) }
+                // SAFETY: as in `bcmp`; `n > CMP_BLOCKS * W`.
+                unsafe { <$v as g::Vector>::eq_large(a, b, n) }
             }
             $(#[target_feature(enable = $feat)])?
             unsafe fn memchr(p: *const u8, n: usize, b: u8) -> Option<usize> {

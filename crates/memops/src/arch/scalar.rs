@@ -160,7 +160,16 @@ pub(crate) unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     }
     // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
     unsafe {
-        if n >= 8 {
+        if (8..=16).contains(&n) {
+            // The two overlapping words at 0 and `n - 8`, with no loop (the vector backends'
+            // small compares are all below 16 bytes).
+            let (x, y) = (rd64(a), rd64(b));
+            if x != y {
+                return order(x, y);
+            }
+            let (x, y) = (rd64(a.add(n - 8)), rd64(b.add(n - 8)));
+            order(x, y)
+        } else if n >= 8 {
             let mut i = 0;
             while i + 8 <= n {
                 let (x, y) = (rd64(a.add(i)), rd64(b.add(i)));
@@ -183,13 +192,15 @@ pub(crate) unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
             let y = (u64::from(u32::from_be(rd32(b))) << 32)
                 | u64::from(u32::from_be(rd32(b.add(n - 4))));
             i32::from(x > y) - i32::from(x < y)
+        } else if n >= 2 {
+            // The first two bytes and the last one (the second again when `n == 2`) order
+            // like the bytes themselves.
+            let x = (u32::from(u16::from_be(rd16(a))) << 8) | u32::from(*a.add(n - 1));
+            let y = (u32::from(u16::from_be(rd16(b))) << 8) | u32::from(*b.add(n - 1));
+            x as i32 - y as i32
+        } else if n == 1 {
+            i32::from(*a) - i32::from(*b)
         } else {
-            for i in 0..n {
-                let (x, y) = (*a.add(i), *b.add(i));
-                if x != y {
-                    return i32::from(x) - i32::from(y);
-                }
-            }
             0
         }
     }

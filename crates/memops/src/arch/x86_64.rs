@@ -60,13 +60,18 @@ fn fast_rep_movsb() -> bool {
     !features().intersection(Features::ERMS.union(Features::FSRM)).is_empty()
 }
 
-/// `rep movsb` when `n` is in the measured window, the CPU has ERMS/FSRM and the ranges do not
-/// overlap (forward only: the direction flag is never set).
+/// [`REP_MOVSB_MIN`] for the SSE2 backend, whose loop moves 64 bytes an iteration: glibc's
+/// SSE2 threshold (2048 bytes; `x86_rep_movsb_threshold`, 2112 with FSRM). Measured on the
+/// Zen 4 with `NAB_MAX_ISA=x86-64-v2` against `__memmove_sse2_unaligned_erms` (random sizes
+/// per class, min of 15 alternated rounds, load 9-10), ours/glibc with the loop up to 32 KiB:
+/// 257 B–4 KiB 1.37, with this threshold 1.03 (and 1.00 for 4–64 KiB and 64 KiB–1 MiB).
+pub(crate) const REP_MOVSB_MIN_SSE2: usize = 2048;
+
+/// `rep movsb` when `n` is at least `min` (below [`REP_MOVSB_MAX`]), the CPU has ERMS/FSRM and
+/// the ranges do not overlap (forward only: the direction flag is never set).
 #[inline(always)]
-unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize) -> bool {
-    if (REP_MOVSB_MIN..REP_MOVSB_MAX).contains(&n)
-        && dst.addr().abs_diff(src.addr()) >= n
-        && fast_rep_movsb()
+unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize, min: usize) -> bool {
+    if (min..REP_MOVSB_MAX).contains(&n) && dst.addr().abs_diff(src.addr()) >= n && fast_rep_movsb()
     {
         // SAFETY: `dst`/`src` valid for `n` bytes and disjoint (caller and check above); the
         // ABI guarantees DF = 0, so this copies forward.
@@ -87,10 +92,15 @@ unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize) -> bool {
 /// (no read-for-ownership); the crossover is taken at twice the L2.
 pub(crate) const REP_STOSB_MIN: usize = 2 << 20;
 
-/// `rep stosb` when `n` is at least [`REP_STOSB_MIN`] and the CPU has ERMS/FSRM.
+/// [`REP_STOSB_MIN`] for the SSE2 backend: glibc's `x86_rep_stosb_threshold` (2048 bytes).
+/// Measured as [`REP_MOVSB_MIN_SSE2`], ours/glibc for 257 B–4 KiB: 1.50 with the loop up to
+/// 2 MiB, 1.00 with this threshold (4–64 KiB and 64 KiB–1 MiB: 1.00).
+pub(crate) const REP_STOSB_MIN_SSE2: usize = 2048;
+
+/// `rep stosb` when `n` is at least `min` and the CPU has ERMS/FSRM.
 #[inline(always)]
-unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize) -> bool {
-    if n >= REP_STOSB_MIN && fast_rep_movsb() {
+unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize, min: usize) -> bool {
+    if n >= min && fast_rep_movsb() {
         // SAFETY: `dst` valid for `n` bytes (caller); DF = 0 by the ABI, so this fills forward.
         unsafe {
             asm!("rep stosb", inout("rcx") n => _, inout("rdi") dst => _, in("al") b,
@@ -105,7 +115,7 @@ unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize) -> bool {
 /// `Vector` for a `movemask` register type (SSE2's `__m128i`, AVX2's `__m256i`): the methods
 /// that differ only in the intrinsic's name, plus `$extra` (the size-specific overrides).
 macro_rules! movemask_vector {
-    ($t:ty, $w:literal, $full:literal, $loadu:ident, $load:ident, $storeu:ident, $store:ident,
+    ($t:ty, $w:literal, $full:literal, $movsb_min:expr, $stosb_min:expr, $loadu:ident, $load:ident, $storeu:ident, $store:ident,
      $stream:ident, $set1:ident, $cmpeq:ident, $or:ident, $and:ident, $movemask:ident,
      { $($extra:tt)* }) => {
         impl Vector for $t {
@@ -175,12 +185,12 @@ macro_rules! movemask_vector {
             #[inline(always)]
             unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
                 // SAFETY: same contract.
-                unsafe { rep_movsb_window(dst, src, n) }
+                unsafe { rep_movsb_window(dst, src, n, $movsb_min) }
             }
             #[inline(always)]
             unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
                 // SAFETY: same contract.
-                unsafe { rep_stosb_window(dst, b, n) }
+                unsafe { rep_stosb_window(dst, b, n, $stosb_min) }
             }
             $($extra)*
         }
@@ -191,6 +201,8 @@ movemask_vector!(
     __m128i,
     16,
     0xffff,
+    REP_MOVSB_MIN_SSE2,
+    REP_STOSB_MIN_SSE2,
     _mm_loadu_si128,
     _mm_load_si128,
     _mm_storeu_si128,
@@ -219,6 +231,8 @@ movemask_vector!(
     __m256i,
     32,
     0xffff_ffff,
+    REP_MOVSB_MIN,
+    REP_STOSB_MIN,
     _mm256_loadu_si256,
     _mm256_load_si256,
     _mm256_storeu_si256,
@@ -342,10 +356,152 @@ unsafe fn ne_small(a: *const u8, b: *const u8, n: usize) -> u64 {
     ne
 }
 
+/// Whether `64 <= n <= 256` bytes differ, in 32-byte blocks (glibc's EVEX `memcmp` shape):
+/// 0, 32, `n - 64`, `n - 32`, and for `n > 128` also 64, 96, `n - 128`, `n - 96`, XORed
+/// with `b`'s and ORed (`vpternlog`) into one test.
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `n` bytes, `64 <= n <= 256`; AVX-512F/VL.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn ne_mid(a: *const u8, b: *const u8, n: usize) -> bool {
+    let ne: u32;
+    // SAFETY: every block lies inside the `n >= 64` readable bytes (the second four only for
+    // `n > 128`). EVEX-only registers, so no `vzeroupper` (see `ne_small`).
+    unsafe {
+        asm!(
+            "vmovdqu64 ymm16, [{a}]",
+            "vmovdqu64 ymm17, [{a} + 32]",
+            "vmovdqu64 ymm18, [{a} + {n} - 64]",
+            "vmovdqu64 ymm19, [{a} + {n} - 32]",
+            "vpxorq ymm16, ymm16, [{b}]",
+            "vpxorq ymm17, ymm17, [{b} + 32]",
+            "vpxorq ymm18, ymm18, [{b} + {n} - 64]",
+            "vpxorq ymm19, ymm19, [{b} + {n} - 32]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
+            "cmp {n}, 128",
+            "jbe 2f",
+            "vmovdqu64 ymm20, [{a} + 64]",
+            "vmovdqu64 ymm21, [{a} + 96]",
+            "vmovdqu64 ymm22, [{a} + {n} - 128]",
+            "vmovdqu64 ymm23, [{a} + {n} - 96]",
+            "vpxorq ymm20, ymm20, [{b} + 64]",
+            "vpxorq ymm21, ymm21, [{b} + 96]",
+            "vpxorq ymm22, ymm22, [{b} + {n} - 128]",
+            "vpxorq ymm23, ymm23, [{b} + {n} - 96]",
+            "vpternlogq ymm20, ymm21, ymm22, 0xfe",
+            "vpternlogq ymm16, ymm20, ymm23, 0xfe",
+            "2:",
+            "vptestmb k1, ymm16, ymm16",
+            "vptestmb k2, ymm19, ymm19",
+            "kord k1, k1, k2",
+            "kmovd {m:e}, k1",
+            a = in(reg) a, b = in(reg) b, n = in(reg) n, m = out(reg) ne, out("k1") _,
+            out("k2") _, out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
+            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
+            options(nostack, readonly, pure),
+        );
+    }
+    ne != 0
+}
+
+/// The offset of the first 128-byte block of `a[..n]`/`b[..n]` that differs: the block at 0,
+/// then blocks from the first 32-byte boundary of `a` past 96 while they fit, then the one
+/// ending at `n`; `n` when all are equal. Four
+/// 32-byte XORs ORed into one `vptestmb` per block, in EVEX registers: the 64-byte kernels'
+/// compares into masks chained through `k` registers (LLVM fuses `&` of two compare masks into
+/// a masked compare), so each waited for the previous, and a 64-byte load 16 bytes past a line
+/// boundary always splits.
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `n` bytes, `n >= 128`; AVX-512F/BW/VL.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn first_ne_block(a: *const u8, b: *const u8, n: usize) -> usize {
+    let at: usize;
+    // SAFETY: each block lies inside `[0, n)`: the loop runs while `i + 128 <= n`, the last
+    // block starts at `n - 128 >= 0`. EVEX-only registers (no `vzeroupper`).
+    unsafe {
+        asm!(
+            "xor {i:e}, {i:e}",
+            "lea {end}, [{n} - 128]",
+            "vmovdqu64 ymm16, [{a}]",
+            "vmovdqu64 ymm17, [{a} + 32]",
+            "vmovdqu64 ymm18, [{a} + 64]",
+            "vmovdqu64 ymm19, [{a} + 96]",
+            "vpxorq ymm16, ymm16, [{b}]",
+            "vpxorq ymm17, ymm17, [{b} + 32]",
+            "vpxorq ymm18, ymm18, [{b} + 64]",
+            "vpxorq ymm19, ymm19, [{b} + 96]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
+            "vporq ymm16, ymm16, ymm19",
+            "vptestmb k1, ymm16, ymm16",
+            "kortestd k1, k1",
+            "jnz 5f",
+            // From the first 32-byte boundary of `a` after 96 on, `a`'s loads are aligned
+            // (no line splits on that side); the bytes before it were found equal.
+            "mov {i:e}, {a:e}",
+            "and {i:e}, 31",
+            "neg {i}",
+            "add {i}, 128",
+            "2:",
+            "cmp {i}, {end}",
+            "ja 3f",
+            "vmovdqu64 ymm16, [{a} + {i}]",
+            "vmovdqu64 ymm17, [{a} + {i} + 32]",
+            "vmovdqu64 ymm18, [{a} + {i} + 64]",
+            "vmovdqu64 ymm19, [{a} + {i} + 96]",
+            "vpxorq ymm16, ymm16, [{b} + {i}]",
+            "vpxorq ymm17, ymm17, [{b} + {i} + 32]",
+            "vpxorq ymm18, ymm18, [{b} + {i} + 64]",
+            "vpxorq ymm19, ymm19, [{b} + {i} + 96]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
+            "vporq ymm16, ymm16, ymm19",
+            "vptestmb k1, ymm16, ymm16",
+            "kortestd k1, k1",
+            "jnz 5f",
+            "add {i}, 128",
+            "jmp 2b",
+            "3:",
+            // The rest is shorter than a block: the block ending at `n` (equal below `i`).
+            "cmp {i}, {n}",
+            "jae 4f",
+            "mov {i}, {end}",
+            "vmovdqu64 ymm16, [{a} + {i}]",
+            "vmovdqu64 ymm17, [{a} + {i} + 32]",
+            "vmovdqu64 ymm18, [{a} + {i} + 64]",
+            "vmovdqu64 ymm19, [{a} + {i} + 96]",
+            "vpxorq ymm16, ymm16, [{b} + {i}]",
+            "vpxorq ymm17, ymm17, [{b} + {i} + 32]",
+            "vpxorq ymm18, ymm18, [{b} + {i} + 64]",
+            "vpxorq ymm19, ymm19, [{b} + {i} + 96]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
+            "vporq ymm16, ymm16, ymm19",
+            "vptestmb k1, ymm16, ymm16",
+            "kortestd k1, k1",
+            "jnz 5f",
+            "4:",
+            "mov {i}, {n}",
+            "5:",
+            a = in(reg) a, b = in(reg) b, n = in(reg) n, i = out(reg) at, end = out(reg) _,
+            out("k1") _, out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
+            options(nostack, readonly, pure),
+        );
+    }
+    at
+}
+
 /// `memcmp` of `64 <= n <= 256` bytes: the blocks at 0 and `n - 64`, and for `n > 128` also
 /// those at 64 and `n - 128`, XORed with `b`'s and ORed into one test (glibc's EVEX shape,
-/// on 64-byte vectors). Random 65–256 B sizes, min of 30 × 200k calls, glibc = 1, over
-/// 3–7 runs, buffers 64-byte aligned or 16 bytes past it: four blocks at offsets chosen
+/// on 64-byte vectors). Now only the ordering once [`ne_mid`] found a difference: with the
+/// buffers 16 bytes past a 64-byte boundary (as `Vec`'s large allocations are), every 64-byte
+/// load splits a cache line, and random 65–256 B compares took 1.09–1.14x glibc's time
+/// against 1.01–1.03x with `ne_mid`'s 32-byte blocks (0.92x and 0.91x when 64-byte aligned;
+/// min of 15 alternated rounds, load 5-6). Earlier measurements: random 65–256 B sizes, min
+/// of 30 × 200k calls, glibc = 1, over 3–7 runs, buffers 64-byte aligned or 16 bytes past
+/// it: four blocks at offsets chosen
 /// by `cmov` (no branch on the size) with `vpcmpeqb` and `kand` 1.16–1.28 (the same in `asm!`
 /// with `kor` 1.06–1.28, with XOR and `vpternlog` 1.06–1.29); eight 32-byte blocks
 /// 1.20–1.29; glibc's own shape (32-byte blocks, early exits) 0.99–1.00; this branch on
@@ -415,40 +571,6 @@ unsafe fn cmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
     r
 }
 
-/// Equality of `64 <= n <= 256` bytes, the blocks of [`cmp_mid`].
-///
-/// # Safety
-///
-/// As [`cmp_mid`].
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn eq_mid(a: *const u8, b: *const u8, n: usize) -> bool {
-    let ne: u64;
-    // SAFETY: as in `cmp_mid`. `vpternlogq` 0xde is `(dst ^ src2) | src1`.
-    unsafe {
-        asm!(
-            "vmovdqu64 zmm16, [{a}]",
-            "vmovdqu64 zmm17, [{a} + {n} - 64]",
-            "vpxorq zmm16, zmm16, [{b}]",
-            "vpternlogq zmm17, zmm16, [{b} + {n} - 64], 0xde",
-            "cmp {n}, 128",
-            "jbe 2f",
-            "vmovdqu64 zmm18, [{a} + 64]",
-            "vmovdqu64 zmm19, [{a} + {n} - 128]",
-            "vpxorq zmm18, zmm18, [{b} + 64]",
-            "vpternlogq zmm19, zmm18, [{b} + {n} - 128], 0xde",
-            "vporq zmm17, zmm17, zmm19",
-            "2:",
-            "vptestmb k1, zmm17, zmm17",
-            "kmovq {m}, k1",
-            a = in(reg) a, b = in(reg) b, n = in(reg) n, m = out(reg) ne, out("k1") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            options(nostack, readonly, pure),
-        );
-    }
-    ne == 0
-}
-
 /// `a[j] - b[j]` for the lowest set bit `j` of `ne`, 0 when `ne == 0`. In `asm!` so that the
 /// equal case does not branch to a return shared with the 64-byte paths, which needs a
 /// `vzeroupper`.
@@ -502,6 +624,7 @@ impl Vector for __m512i {
     const FULL: u64 = u64::MAX;
     const NT_THRESHOLD: usize = NT_THRESHOLD;
     const INLINE_SMALL: bool = true;
+    const CMP_BLOCKS: usize = 4;
     type Cmp = u64;
 
     #[inline(always)]
@@ -591,12 +714,26 @@ impl Vector for __m512i {
     #[inline(always)]
     unsafe fn cmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
         // SAFETY: same contract (`W = 64`).
-        unsafe { cmp_mid(a, b, n) }
+        unsafe { if ne_mid(a, b, n) { cmp_mid(a, b, n) } else { 0 } }
     }
     #[inline(always)]
     unsafe fn eq_mid(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: same contract (`W = 64`).
-        unsafe { eq_mid(a, b, n) }
+        unsafe { !ne_mid(a, b, n) }
+    }
+    #[inline(always)]
+    unsafe fn cmp_large(a: *const u8, b: *const u8, n: usize) -> i32 {
+        // SAFETY: `n > 256`; the block found lies inside `[0, n)` and every byte before it is
+        // equal, so its first difference is the first; `cmp_mid` takes `64 <= 128 <= 256`.
+        unsafe {
+            let i = first_ne_block(a, b, n);
+            if i < n { cmp_mid(a.add(i), b.add(i), 128) } else { 0 }
+        }
+    }
+    #[inline(always)]
+    unsafe fn eq_large(a: *const u8, b: *const u8, n: usize) -> bool {
+        // SAFETY: `n > 256`.
+        unsafe { first_ne_block(a, b, n) == n }
     }
     #[inline(always)]
     unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
@@ -619,12 +756,12 @@ impl Vector for __m512i {
     #[inline(always)]
     unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
         // SAFETY: same contract.
-        unsafe { rep_movsb_window(dst, src, n) }
+        unsafe { rep_movsb_window(dst, src, n, REP_MOVSB_MIN) }
     }
     #[inline(always)]
     unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
         // SAFETY: same contract.
-        unsafe { rep_stosb_window(dst, b, n) }
+        unsafe { rep_stosb_window(dst, b, n, REP_STOSB_MIN) }
     }
 }
 
