@@ -10,6 +10,8 @@ pub(crate) mod aarch64;
 pub(crate) mod fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod fma512;
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+pub(crate) mod fmacore;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod ifma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
