@@ -212,7 +212,7 @@ enum Engine {
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma, bool),
-    /// AVX2 + FMA on doubles ([`crate::arch::fma`]), the 50-bit primes: residues are held as
+    /// FMA on doubles (`crate::arch::fma`, `crate::arch::neon`), the 50-bit primes: residues are held as
     /// the bits of an `f64`, twiddles plain; `true`: four primes, as for `Ifma`.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     Fma(Fma, bool),
