@@ -597,6 +597,59 @@ fn tables(e: Engine, len: usize) -> Arc<Tables> {
     }
 }
 
+/// Buffers of the transforms, kept per thread for the next product: a product's fresh
+/// buffers of a few hundred KiB come from `mmap` (or a trimmed heap), and faulting their pages
+/// in (zeroed by the kernel) and unmapping them took a tenth of F(10⁷)'s time.
+mod scratch {
+    use std::cell::RefCell;
+
+    /// At most this many buffers are kept ...
+    const KEPT: usize = 8;
+    /// ... each of at most this many values (16 MiB: transforms up to `2²¹`, F(10⁸)'s;
+    /// longer ones are rare enough to allocate).
+    const MAX_LEN: usize = 1 << 21;
+
+    thread_local! {
+        static POOL: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// An empty vector with room for `n` values: a kept one if one is large enough.
+    pub(super) fn take(n: usize) -> Vec<u64> {
+        let kept = POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            // The smallest kept buffer that fits.
+            let best =
+                (0..p.len()).filter(|&i| p[i].capacity() >= n).min_by_key(|&i| p[i].capacity())?;
+            Some(p.swap_remove(best))
+        });
+        kept.unwrap_or_else(|| Vec::with_capacity(n))
+    }
+
+    /// Keeps `v`'s allocation for [`take`] (or frees it: too large, or enough are kept; the
+    /// smallest kept one makes room for a larger one).
+    pub(super) fn give(mut v: Vec<u64>) {
+        if v.capacity() > MAX_LEN || v.capacity() == 0 {
+            return;
+        }
+        v.clear();
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEPT {
+                p.push(v);
+            } else if let Some(i) = (0..p.len()).min_by_key(|&i| p[i].capacity())
+                && p[i].capacity() < v.capacity()
+            {
+                p[i] = v;
+            }
+        });
+    }
+
+    /// Keeps every vector of `vs` (see [`give`]).
+    pub(super) fn give_all(vs: Vec<Vec<u64>>) {
+        vs.into_iter().for_each(give);
+    }
+}
+
 /// A stage of scalar butterflies (DIF, or DIT when `DIT`) with the product `mul`.
 #[inline(always)]
 fn scalar_stage<const DIT: bool>(
@@ -724,6 +777,7 @@ fn convolve(e: Engine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let residues = coefficients(e, a, b);
     let carry = crt_into(e, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+    scratch::give_all(residues);
 }
 
 /// An operand transformed once (modulo each prime, length `n`) for several products with
@@ -769,12 +823,12 @@ fn cyclic(
     assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
     let tabs = tables(e, n);
     let fields = e.fields();
-    let mut other = Vec::new();
-    (0..fields.len())
+    let mut other = if matches!(b, Some(Ok(_))) { scratch::take(n) } else { Vec::new() };
+    let y = (0..fields.len())
         .map(|k| {
             let f = fields[k];
             let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
-            let mut x = Vec::with_capacity(n);
+            let mut x = scratch::take(n);
             load(a, &mut x);
             forward(e, f, &mut x, &tabs.fwd[k]);
             match b {
@@ -793,7 +847,9 @@ fn cyclic(
             e.finish(f, &mut x, n);
             x
         })
-        .collect()
+        .collect();
+    scratch::give(other);
+    y
 }
 
 /// `r = a · b` for a transformed `b`, when the product's coefficients fit the transform
@@ -806,6 +862,7 @@ pub(crate) fn mul_transformed(r: &mut [u64], a: &[u64], b: &Transformed) {
     }
     let carry = crt_into(b.engine, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+    scratch::give_all(residues);
 }
 
 /// `r = a · b mod (B^n − 1)` (`B = 2⁶⁴`, `n = b.n = r.len() >= 4`, `a.len() <= n`): the
@@ -815,6 +872,7 @@ pub(crate) fn mul_mod_bnm1(r: &mut [u64], a: &[u64], b: &Transformed) {
     assert!(r.len() == b.n && b.n >= 4);
     let residues = cyclic(b.engine, a, Some(Err(b)), b.n);
     let carry = crt_into(b.engine, r, &residues);
+    scratch::give_all(residues);
     // B^n ≡ 1: what left the top comes back in at the bottom.
     add_mod_bnm1(r, &carry);
 }
@@ -888,6 +946,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
         }
         y.extend_from_slice(wrapped);
     }
+    scratch::give_all(z);
     y
 }
 
