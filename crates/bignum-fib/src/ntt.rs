@@ -292,19 +292,28 @@ impl Engine {
     }
 
     /// `dst` = the limbs of `src` loaded ([`Engine::load`]), zero-padded to `n`.
+    /// `dst`'s old values (a kept buffer's, see `scratch`) are all overwritten.
     fn load_into(self, f: Field, src: &[u64], dst: &mut Vec<u64>, n: usize) {
-        dst.clear();
+        debug_assert!(src.len() <= n);
+        dst.truncate(n);
+        dst.resize(n, 0);
+        let (head, pad) = dst.split_at_mut(src.len());
         match self {
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => {
                 let m = src.len() & !3;
-                dst.resize(m, 0);
-                t.load(dst, &src[..m], f.p as f64);
-                dst.extend(src[m..].iter().map(|&l| self.load(f, l)));
+                t.load(&mut head[..m], &src[..m], f.p as f64);
+                for (d, &l) in head[m..].iter_mut().zip(&src[m..]) {
+                    *d = self.load(f, l);
+                }
             }
-            _ => dst.extend(src.iter().map(|&l| self.load(f, l))),
+            _ => {
+                for (d, &l) in head.iter_mut().zip(src) {
+                    *d = self.load(f, l);
+                }
+            }
         }
-        dst.resize(n, 0);
+        pad.fill(0);
     }
 
     /// The inverse transform's output of a length-`n` product turned into the coefficients
@@ -613,7 +622,8 @@ mod scratch {
         static POOL: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// An empty vector with room for `n` values: a kept one if one is large enough.
+    /// A vector with room for `n` values, of any length and contents: a kept one if one is
+    /// large enough.
     pub(super) fn take(n: usize) -> Vec<u64> {
         let kept = POOL.with(|p| {
             let mut p = p.borrow_mut();
@@ -625,13 +635,14 @@ mod scratch {
         kept.unwrap_or_else(|| Vec::with_capacity(n))
     }
 
-    /// Keeps `v`'s allocation for [`take`] (or frees it: too large, or enough are kept; the
+    /// Keeps `v` for [`take`] (or frees it: too large, or enough are kept; the
     /// smallest kept one makes room for a larger one).
-    pub(super) fn give(mut v: Vec<u64>) {
+    pub(super) fn give(v: Vec<u64>) {
         if v.capacity() > MAX_LEN || v.capacity() == 0 {
             return;
         }
-        v.clear();
+        // Not cleared: its next user overwrites the values (`Engine::load_into`), and
+        // zeroing them would be a pass over memory for nothing.
         POOL.with(|p| {
             let mut p = p.borrow_mut();
             if p.len() < KEPT {
