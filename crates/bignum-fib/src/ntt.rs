@@ -1388,23 +1388,89 @@ mod tests {
                 (1500, 1500),
             ]
         };
-        for e in engines() {
-            for &(an, bn) in sizes {
-                for pattern in 0..3 {
-                    let mut limb = || match pattern {
-                        0 => next(),
-                        1 => u64::MAX,
-                        _ => next() & 0xff,
-                    };
-                    let a: Vec<u64> = (0..an).map(|_| limb()).collect();
-                    let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
-                    let want = schoolbook(&a, &b);
+        // The schoolbook references once for all engines (they dominate under qemu-user).
+        for &(an, bn) in sizes {
+            for pattern in 0..3 {
+                let mut limb = || match pattern {
+                    0 => next(),
+                    1 => u64::MAX,
+                    _ => next() & 0xff,
+                };
+                let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                let (want, want_sq) = (schoolbook(&a, &b), schoolbook(&a, &a));
+                for e in engines() {
+                    if emulated() && an * bn > 1 << 21 && !matches!(e, Engine::Portable) {
+                        // Under qemu-user (softfloat FMAs) the NEON engine takes ~1 s per
+                        // such product: it runs the split product (1100, 1000) and the rest.
+                        continue;
+                    }
                     let mut got = vec![0u64; an + bn];
                     convolve(e, &mut got, &a, Some(&b));
                     assert_eq!(got, want, "{e:?} {an}×{bn} pattern {pattern}");
                     let mut sq = vec![0u64; 2 * an];
                     convolve(e, &mut sq, &a, None);
-                    assert_eq!(sq, schoolbook(&a, &a), "{e:?} {an}² pattern {pattern}");
+                    assert_eq!(sq, want_sq, "{e:?} {an}² pattern {pattern}");
+                }
+            }
+        }
+    }
+
+    /// The FMA engines' lazy bounds (`crate::arch::fmacore`): transforms accept values
+    /// anywhere in `(−2p, 2p)`, and forward transforms and pointwise products keep them
+    /// there; against the portable engine's transforms and `u128` products of the same
+    /// residues, with inputs at the edges (`±(2p − 1)`, `±p`, and random).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_engines_accept_their_lazy_bounds() {
+        let mut next = xorshift(99);
+        // The FMA engines: the ones whose residues are `f64` bits.
+        for e in engines().into_iter().filter(|e| e.encode(3) != 3) {
+            let p = Engine::Portable;
+            // 2¹³ and 2¹⁴ recurse above `BLOCK` (with a radix-2 and a radix-4 top pass).
+            let logs: &[u32] = if emulated() { &[3, 4, 5, 8] } else { &[3, 4, 5, 8, 13, 14] };
+            for &log in logs {
+                let n = 1usize << log;
+                let tabs = Tables::new(e, n, None);
+                for (k, &f) in e.fields().iter().enumerate() {
+                    let m = f.p as i64;
+                    let edge = [2 * m - 1, -(2 * m - 1), m, -m, 2 * m - 2, -(2 * m - 2)];
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| match next() % 4 {
+                            0 | 1 => edge[i % edge.len()],
+                            _ => (next() % (4 * m as u64 - 1)) as i64 - (2 * m - 1),
+                        })
+                        .collect();
+                    let plain: Vec<u64> = v.iter().map(|&x| x.rem_euclid(m) as u64).collect();
+                    let enc = |v: &[i64]| v.iter().map(|&x| (x as f64).to_bits()).collect();
+                    let in_bound =
+                        |x: &[u64]| x.iter().all(|&b| f64::from_bits(b).abs() < 2.0 * m as f64);
+                    // The portable transforms over the same prime (Montgomery arithmetic
+                    // with R = 2⁶⁴ takes any odd p), with the same twiddles in its form.
+                    let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
+                    let (wf, wi): (Vec<u64>, Vec<u64>) = (mont(&tabs.fwd[k]), mont(&tabs.inv[k]));
+                    let mut want = plain.clone();
+                    forward(p, f, &mut want, &wf);
+                    let mut got: Vec<u64> = enc(&v);
+                    forward(e, f, &mut got, &tabs.fwd[k]);
+                    assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
+                    let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                    assert_eq!(got_plain, want, "{e:?} 2^{log} forward");
+                    // Pointwise squares of values at the edges.
+                    let mut sq = enc(&v);
+                    e.pointwise(f, &mut sq, None);
+                    assert!(in_bound(&sq), "{e:?} 2^{log}: pointwise left (−2p, 2p)");
+                    for (&s, &x) in sq.iter().zip(&plain) {
+                        let want = (u128::from(x) * u128::from(x) % u128::from(f.p)) as u64;
+                        assert_eq!(e.unload(f, s), want, "{e:?} {x}²");
+                    }
+                    // The inverse from values at the edges.
+                    let mut want = plain.clone();
+                    inverse(p, f, &mut want, &wi);
+                    let mut got: Vec<u64> = enc(&v);
+                    inverse(e, f, &mut got, &tabs.inv[k]);
+                    let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                    assert_eq!(got_plain, want, "{e:?} 2^{log} inverse");
                 }
             }
         }

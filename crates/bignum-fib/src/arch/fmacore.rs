@@ -5,25 +5,33 @@
 //! `crate::arch::neon`).
 //!
 //! Residues are integers held exactly in `f64` (the `u64` slices of the NTT hold their bit
-//! patterns), reduced lazily: a transform's values are in `(−p, p)`, the twiddles balanced
-//! (`|w| ≤ p/2`). Per lane, with `p < 2⁵⁰` and `pinv = fl(1/p)`:
-//! - `mulmod(a, b)` for `|a·b| < p²`: `h = fl(a·b)`, `l = a·b − h` exactly (one FMA),
-//!   `q = round(h·pinv)`, `r = h − q·p` (one FMA, exact), result `r + l` (exact). The bound:
-//!   `|a·b| < 2¹⁰⁰`, so `|l| ≤ ulp(h)/2 ≤ 2⁴⁷`; `h·pinv` is within three roundings (relative
-//!   `3·2⁻⁵³`) of `a·b/p`, `|a·b/p| < p < 2⁵⁰`, so within 0.375 of it, and `q` within 0.875:
-//!   `|a·b − q·p| < 0.875·p`. `h − q·p` is an integer of that size plus `|l|` (`h` is an
-//!   integer: `|h| ≥ 2⁵³` or `h = a·b`), below `2⁵³`, so the FMA computes it exactly, and
-//!   `r + l = a·b − q·p` is exact too: the result is `a·b mod p` in `(−0.875p, 0.875p)`.
-//!   (The bound holds for any `p < 2⁵⁰`.) `|a| < 2p` and `|w| ≤ p/2` satisfy it, and so do
-//!   `|a|, |b| < p`.
-//! - `reduce(s)` for `|s| < 4p`: `s − round(s·pinv)·p` (one FMA, exact), in `[−p/2, p/2]`
-//!   give or take one (the quotient estimate is off by far less than `1/2`).
-//! - DIF butterfly, `a, b ∈ (−p, p)`: `(reduce(a + b), mulmod(a − b, w))`; DIT:
-//!   `t = mulmod(b, w)`, `(reduce(a + t), reduce(a − t))`. In the radix-4 DIT pass the first
-//!   stage leaves `a ± t` unreduced (`|·| < 1.875p`), which the second stage's products
-//!   (`|b·w| < 0.94p²`) and reductions (`|a ± t| < 2.75p`) accept.
-//! - Loading reduces a limb to `[0, p)`, and unloading multiplies by the scale and corrects
-//!   `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues in `[0, p)`.
+//! patterns), reduced lazily: a transform's values are in `(−2p, 2p)`, the twiddles balanced
+//! (`|w| ≤ p/2`). Per lane, with `p < 2⁵⁰`, `u = 2⁻⁵³` and `pinv = fl(1/p)`:
+//! - `mulmod(a, b)` for `|a·b| < c·p²`, `c ≤ 4`: `h = fl(a·b)`, `l = a·b − h` exactly (one
+//!   FMA), `q = round(h·pinv)`, `r = h − q·p` (one FMA), result `r + l`. `h·pinv` is within
+//!   three roundings (relative `3u`, plus `O(u²)`) of `a·b/p`, and `|a·b/p| < c·p < c·2⁵⁰`, so
+//!   within `0.375c` of it, and `q` within `0.5 + 0.375c`: `|a·b − q·p| < (0.5 + 0.375c)·p`
+//!   (strictly, as `p < 2⁵⁰`). `|l| ≤ ulp(h)/2 ≤ c·2⁴⁷`, and `h` is an integer (`|h| ≥ 2⁵³`
+//!   or `h = a·b`), so `h − q·p` is an integer below `(0.5 + 0.375c)·2⁵⁰ + c·2⁴⁷ ≤ 2⁵³`: the
+//!   FMA computes it exactly, and `r + l = a·b − q·p` is exact too. The result is `a·b mod p`
+//!   in `(−(0.5 + 0.375c)p, (0.5 + 0.375c)p)`: `(−0.875p, 0.875p)` for `c = 1`,
+//!   `(−1.25p, 1.25p)` for `c = 2`, `(−2p, 2p)` for `c = 4`.
+//! - `reduce(s)` for `|s| < 8p` (`< 2⁵³`): `s − round(s·pinv)·p` (one FMA, exact), in
+//!   `[−p/2, p/2]` give or take one (the quotient estimate is off by far less than `1/2`).
+//! - Forward (DIF) butterfly, `a, b ∈ (−2p, 2p)`: `(reduce(a + b), mulmod(a − b, w))`
+//!   (`|(a − b)·w| < 2p²`: `(−1.25p, 1.25p)`). The radix-4 pass leaves its first stage's sums
+//!   `a + b` unreduced, in `(−4p, 4p)`: the second stage reduces `s₀ + s₁` (`|·| < 8p`) and
+//!   multiplies `s₀ − s₁` (`|(s₀ − s₁)·w| < 4p²`: `(−2p, 2p)`). So a forward transform keeps
+//!   its values in `(−2p, 2p)`, and so do the pointwise products of two transforms
+//!   (`|x·y| < 4p²`).
+//! - Inverse (DIT) butterfly, `a, b ∈ (−2p, 2p)`: `t = mulmod(b, w)` (`|b·w| < p²`: `|t| <
+//!   0.875p`), `(reduce(a + t), reduce(a − t))`. In the radix-4 DIT pass the first stage
+//!   leaves `a ± t` unreduced (`|·| < 2.875p`), which the second stage's products
+//!   (`|b·w| < 1.44p²`: `|t| < 1.04p`) and reductions (`|a ± t| < 3.92p`) accept; its outputs
+//!   are reduced.
+//! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
+//!   output (reduced) by the scale and corrects `(−p, p)` to `[0, p)`, so the rest of
+//!   `crate::ntt` sees residues in `[0, p)`.
 //!
 //! Every operation is exact or correctly rounded in IEEE double precision, so all widths
 //! compute the same values. The kernels here are `#[inline(always)]` and generic; each width's
@@ -70,7 +78,8 @@ pub(crate) unsafe trait Lanes: Copy {
     unsafe fn load_halves(p: *const u64) -> (Self, Self);
 }
 
-/// `a·b mod p` in `(−0.875p, 0.875p)` for `|a·b| < p²` (see the module docs).
+/// `a·b mod p` in `(−(0.5 + 0.375c)p, (0.5 + 0.375c)p)` for `|a·b| < c·p²`, `c ≤ 4` (see the
+/// module docs).
 #[inline(always)]
 pub(crate) unsafe fn mulmod<V: Lanes>(a: V, b: V, p: V, pinv: V) -> V {
     // SAFETY: register operations of `V`, whose extension the caller has (all of them).
@@ -82,15 +91,15 @@ pub(crate) unsafe fn mulmod<V: Lanes>(a: V, b: V, p: V, pinv: V) -> V {
     }
 }
 
-/// `s mod p` in `[−p/2, p/2]` (give or take one) for `|s| < 4p`.
+/// `s mod p` in `[−p/2, p/2]` (give or take one) for `|s| < 8p`.
 #[inline(always)]
 pub(crate) unsafe fn reduce<V: Lanes>(s: V, p: V, pinv: V) -> V {
     // SAFETY: register operations of `V` (see `mulmod`).
     unsafe { V::fnmadd(V::round(V::mul(s, pinv)), p, s) }
 }
 
-/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`, all
-/// outputs in `(−p, p)` (`LAZY`: the DIT outputs unreduced, in `(−1.875p, 1.875p)`).
+/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`, with the
+/// bounds of the module docs; `LAZY`: the sum `a + b` (DIF) or both outputs (DIT) unreduced.
 #[inline(always)]
 pub(crate) unsafe fn butterfly<V: Lanes, const DIT: bool, const LAZY: bool>(
     a: V,
@@ -106,7 +115,7 @@ pub(crate) unsafe fn butterfly<V: Lanes, const DIT: bool, const LAZY: bool>(
             let (s, d) = (V::add(a, t), V::sub(a, t));
             if LAZY { (s, d) } else { (reduce(s, p, pinv), reduce(d, p, pinv)) }
         } else {
-            let s = reduce(V::add(a, b), p, pinv);
+            let s = if LAZY { V::add(a, b) } else { reduce(V::add(a, b), p, pinv) };
             (s, mulmod(V::sub(a, b), w, p, pinv))
         }
     }
@@ -186,8 +195,8 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
                     let (a1, a3) = butterfly::<V, true, false>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
                 } else {
-                    let (a0, a2) = butterfly::<V, false, false>(a0, a2, o0, pv, piv);
-                    let (a1, a3) = butterfly::<V, false, false>(a1, a3, o1, pv, piv);
+                    let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<V, false, true>(a1, a3, o1, pv, piv);
                     let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
                     let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
                     (a0, a1, a2, a3)
