@@ -17,6 +17,8 @@
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
+//! - The transforms' buffers are kept per thread for the next product (`scratch`: at most 8,
+//!   of at most `2²¹` values): fresh ones cost page faults and the kernel's zeroing.
 //!
 //! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX2 + FMA
 //!   (x86-64-v3) one over primes below `2⁵⁰` held in doubles, four at a time in
