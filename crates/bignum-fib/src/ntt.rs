@@ -325,7 +325,10 @@ impl Engine {
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) if n.is_multiple_of(4) => {
                 let s = f.redc(u128::from(self.scale(f, n))); // plain
-                t.unload(x, s as f64, f.p as f64);
+                // Balanced: the inverse transform's values are in (−2p, 2p), and the product
+                // must stay below p² in magnitude (see `crate::arch::fmacore`).
+                let s = if s > f.p / 2 { s as f64 - f.p as f64 } else { s as f64 };
+                t.unload(x, s, f.p as f64);
             }
             _ => {
                 let scale = self.scale(f, n);
@@ -1471,6 +1474,15 @@ mod tests {
                     inverse(p, f, &mut want, &wi);
                     let mut got: Vec<u64> = enc(&v);
                     inverse(e, f, &mut got, &tabs.inv[k]);
+                    assert!(in_bound(&got), "{e:?} 2^{log}: inverse left (−2p, 2p)");
+                    // Unloading, scaled, to [0, p) from values at the edges.
+                    let mut scaled = enc(&v);
+                    e.finish(f, &mut scaled, n);
+                    let s = u128::from(f.redc(u128::from(e.scale(f, n))));
+                    for (&c, &x) in scaled.iter().zip(&plain) {
+                        let want = u128::from(x) * s % u128::from(f.p);
+                        assert_eq!(u128::from(c), want, "{e:?} 2^{log} unload of {x}");
+                    }
                     let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
                     assert_eq!(got_plain, want, "{e:?} 2^{log} inverse");
                 }

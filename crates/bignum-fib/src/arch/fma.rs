@@ -153,7 +153,7 @@ impl Fma4 {
         unsafe { load(dst, src, p) }
     }
 
-    /// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits; `s < p` a plain residue), for
+    /// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits, `|x[i]| < 2p`; `|s| ≤ p/2`), for
     /// `x.len()` a multiple of 4.
     pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
         assert!(x.len().is_multiple_of(4));

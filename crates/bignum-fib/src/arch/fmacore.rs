@@ -26,12 +26,14 @@
 //!   (`|x·y| < 4p²`).
 //! - Inverse (DIT) butterfly, `a, b ∈ (−2p, 2p)`: `t = mulmod(b, w)` (`|b·w| < p²`: `|t| <
 //!   0.875p`), `(reduce(a + t), reduce(a − t))`. In the radix-4 DIT pass the first stage
-//!   leaves `a ± t` unreduced (`|·| < 2.875p`), which the second stage's products
-//!   (`|b·w| < 1.44p²`: `|t| < 1.04p`) and reductions (`|a ± t| < 3.92p`) accept; its outputs
-//!   are reduced.
+//!   leaves `a ± t` unreduced (`|·| < 2.875p`); the second stage reduces its `a` instead of
+//!   its outputs (`reduce(a) ± t`, one reduction where two were): `|reduce(a)| ≤ p/2` (give
+//!   or take one), `|b·w| < 1.44p²` so `|t| < 1.04p`, and the outputs are in
+//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`.
 //! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
-//!   output (reduced) by the scale and corrects `(−p, p)` to `[0, p)`, so the rest of
-//!   `crate::ntt` sees residues in `[0, p)`.
+//!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
+//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
+//!   in `[0, p)`.
 //!
 //! Every operation is exact or correctly rounded in IEEE double precision, so all widths
 //! compute the same values. The kernels here are `#[inline(always)]` and generic; each width's
@@ -121,6 +123,18 @@ pub(crate) unsafe fn butterfly<V: Lanes, const DIT: bool, const LAZY: bool>(
     }
 }
 
+/// The DIT butterfly that reduces its input `a` instead of its two outputs:
+/// `(reduce(a) + b·w, reduce(a) − b·w)`, for the radix-4 pass's second stage (see the module
+/// docs: outputs in `(−1.54p, 1.54p)`).
+#[inline(always)]
+pub(crate) unsafe fn dit_reduce_a<V: Lanes>(a: V, b: V, w: V, p: V, pinv: V) -> (V, V) {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        let (a, t) = (reduce(a, p, pinv), mulmod(b, w, p, pinv));
+        (V::add(a, t), V::sub(a, t))
+    }
+}
+
 /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
 /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
 /// twiddles (plain residues as `f64` bits).
@@ -191,8 +205,8 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
                 let (a0, a1, a2, a3) = if DIT {
                     let (a0, a1) = butterfly::<V, true, true>(a0, a1, w, pv, piv);
                     let (a2, a3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
-                    let (a0, a2) = butterfly::<V, true, false>(a0, a2, o0, pv, piv);
-                    let (a1, a3) = butterfly::<V, true, false>(a1, a3, o1, pv, piv);
+                    let (a0, a2) = dit_reduce_a::<V>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = dit_reduce_a::<V>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
                 } else {
                     let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
@@ -259,7 +273,7 @@ pub(crate) unsafe fn load<V: Lanes>(dst: &mut [u64], src: &[u64], p: f64) {
     }
 }
 
-/// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits; `s < p` a plain residue).
+/// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits, `|x[i]| < 2p`; `|s| ≤ p/2`).
 ///
 /// # Safety
 /// `V`'s extension available; `x.len()` a multiple of `V::N`.

@@ -84,7 +84,7 @@ impl Fma {
         unsafe { load(dst, src, p) }
     }
 
-    /// `x[i] = x[i]·s mod p` as a `u64` (`s < p` a plain residue), for `x.len()` even.
+    /// `x[i] = x[i]·s mod p` as a `u64` (`|x[i]| < 2p`, `|s| ≤ p/2`), for `x.len()` even.
     pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
         assert!(x.len().is_multiple_of(2));
         // SAFETY: `self` proves NEON; the length is checked just above.
