@@ -211,9 +211,15 @@ const PORTABLE: &[(&str, &str)] = &[
     ("b64", "portable"),
     ("memops", "portable"),
     ("bignum-fib", "portable"),
+    ("bignum-fib-ntt", "portable"),
 ];
-const ARM: &[(&str, &str)] =
-    &[("nabhash", "aarch64-aes"), ("b64", "neon"), ("memops", "neon"), ("bignum-fib", "aarch64")];
+const ARM: &[(&str, &str)] = &[
+    ("nabhash", "aarch64-aes"),
+    ("b64", "neon"),
+    ("memops", "neon"),
+    ("bignum-fib", "aarch64"),
+    ("bignum-fib-ntt", "neon-fma"),
+];
 const RISCV_V: &[(&str, &str)] =
     &[("nabhash", "portable"), ("b64", "rvv"), ("memops", "rvv"), ("bignum-fib", "portable")];
 const RISCV_V_ZK: &[(&str, &str)] =

@@ -45,7 +45,8 @@
 //!
 //! Always at most what the CPU has. Features enabled at compile time win (a build with
 //! `-C target-cpu=x86-64-v3` keeps `mulx-adx` under any cap). aarch64's kernels use only the
-//! base ISA and stay under every cap.
+//! base ISA (the NTT engine `neon-fma`: NEON, which every aarch64 target enables) and stay
+//! under every cap; `--cfg bignum_fib_backend="portable"` takes the portable ones.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
@@ -67,8 +68,8 @@ pub use mul::{
 };
 pub use nat::Nat;
 
-/// The engine of the NTT multiplication on this CPU: `avx512f-fma`, `avx2-fma` or `portable`
-/// (for the benches' backend report and `fib --time`).
+/// The engine of the NTT multiplication on this CPU: `avx512f-fma`, `avx2-fma`, `neon-fma`
+/// (aarch64) or `portable` (for the benches' backend report and `fib --time`).
 #[doc(hidden)]
 pub fn ntt_engine() -> &'static str {
     ntt::engine_name()

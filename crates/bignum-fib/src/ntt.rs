@@ -17,12 +17,15 @@
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length.
+//! - The transforms' buffers are kept per thread for the next product (`scratch`: at most 8,
+//!   of at most `2²¹` values): fresh ones cost page faults and the kernel's zeroing.
 //!
 //! - Three engines ([`Engine`]): the portable one above; on x86_64 CPUs with AVX2 + FMA
 //!   (x86-64-v3) one over primes below `2⁵⁰` held in doubles, four at a time in
-//!   `crate::arch::fma` and eight with AVX-512F (`crate::arch::fma512`): FLINT 3's
-//!   `fft_small` design, the quotient and remainder of `a·b` by `p` from FMAs, lazy
-//!   reduction (the error bound is at `crate::arch::fma`); and on CPUs with AVX-512 IFMA one
+//!   `crate::arch::fma` and eight with AVX-512F (`crate::arch::fma512`), and on aarch64 two
+//!   with NEON (`crate::arch::neon`), all one generic transform (`crate::arch::fmacore`):
+//!   FLINT 3's `fft_small` design, the quotient and remainder of `a·b` by `p` from FMAs,
+//!   lazy reduction (the error bound is at `crate::arch::fmacore`); and on CPUs with AVX-512 IFMA one
 //!   over the same primes in 52-bit Montgomery form (`crate::arch::ifma`, `R = 2⁵²`), which
 //!   dispatch no longer picks (the eight-lane FMA engine measures faster) but the tests
 //!   still run. The CRT is the same scalar code for all (`R = 2⁶⁴`), with the engine's
@@ -44,6 +47,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use crate::arch::fma::Fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ifma::Ifma;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+use crate::arch::neon::Fma;
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -56,12 +61,12 @@ const MAX_LOG_LEN: u32 = 40;
 /// The largest transform of the 50-bit engines over three primes: their product is
 /// `2^149.9997`, and a cyclic convolution of length `N` has coefficients below `N·2¹²⁸`.
 /// Longer transforms add the fourth prime (product `2^199.9993`).
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 #[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 const NARROW_MAX_LOG_LEN: u32 = 21;
 
 /// The largest transform of the 50-bit engines: their primes are `≡ 1 (mod 2³²)`.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 #[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
 const MAX_LOG_LEN52: u32 = 32;
 
@@ -189,7 +194,10 @@ const FIELDS: [Field; 3] = [
 
 /// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
 /// transforms up to `2²¹` use the first three.
-#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 const FIELDS52: [Field; 4] = [
     Field::new(0x0003_fff3_0000_0001, 5),
     Field::new(0x0003_ffed_0000_0001, 7),
@@ -206,15 +214,22 @@ enum Engine {
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma, bool),
-    /// AVX2 + FMA on doubles ([`crate::arch::fma`]), the 50-bit primes: residues are held as
+    /// FMA on doubles (`crate::arch::fma`, `crate::arch::neon`), the 50-bit primes: residues are held as
     /// the bits of an `f64`, twiddles plain; `true`: four primes, as for `Ifma`.
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     Fma(Fma, bool),
 }
 
 impl Engine {
     /// The engine for transforms of up to `n` coefficients on this CPU.
     fn for_len(n: usize) -> Engine {
+        #[cfg(all(target_arch = "aarch64", not(miri), not(bignum_fib_backend = "portable")))]
+        if n.trailing_zeros() <= MAX_LOG_LEN52 {
+            let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
+            if let Some(t) = Fma::new() {
+                return Engine::Fma(t, wide);
+            }
+        }
         #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
         if n.trailing_zeros() <= MAX_LOG_LEN52 {
             // Eight lanes of doubles measure faster than IFMA's eight 52-bit Montgomery
@@ -237,7 +252,7 @@ impl Engine {
             Engine::Portable => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => "avx512ifma",
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => t.name(),
         }
     }
@@ -247,7 +262,9 @@ impl Engine {
         match self {
             Engine::Portable => &FIELDS,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(_, wide) | Engine::Fma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
+            Engine::Ifma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+            Engine::Fma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
         }
     }
 
@@ -257,7 +274,7 @@ impl Engine {
             Engine::Portable => 0,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => 1 + usize::from(wide),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(_, wide) => 3 + usize::from(wide),
         }
     }
@@ -271,35 +288,47 @@ impl Engine {
             Engine::Portable => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.redc(u128::from(x)),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(..) => (f.mul(f.redc(u128::from(x)), f.r2) as f64).to_bits(),
         }
     }
 
     /// `dst` = the limbs of `src` loaded ([`Engine::load`]), zero-padded to `n`.
+    /// `dst`'s old values (a kept buffer's, see `scratch`) are all overwritten.
     fn load_into(self, f: Field, src: &[u64], dst: &mut Vec<u64>, n: usize) {
-        dst.clear();
+        debug_assert!(src.len() <= n);
+        dst.truncate(n);
+        dst.resize(n, 0);
+        let (head, pad) = dst.split_at_mut(src.len());
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => {
                 let m = src.len() & !3;
-                dst.resize(m, 0);
-                t.load(dst, &src[..m], f.p as f64);
-                dst.extend(src[m..].iter().map(|&l| self.load(f, l)));
+                t.load(&mut head[..m], &src[..m], f.p as f64);
+                for (d, &l) in head[m..].iter_mut().zip(&src[m..]) {
+                    *d = self.load(f, l);
+                }
             }
-            _ => dst.extend(src.iter().map(|&l| self.load(f, l))),
+            _ => {
+                for (d, &l) in head.iter_mut().zip(src) {
+                    *d = self.load(f, l);
+                }
+            }
         }
-        dst.resize(n, 0);
+        pad.fill(0);
     }
 
     /// The inverse transform's output of a length-`n` product turned into the coefficients
     /// (plain residues), by [`Engine::scale`].
     fn finish(self, f: Field, x: &mut [u64], n: usize) {
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) if n.is_multiple_of(4) => {
                 let s = f.redc(u128::from(self.scale(f, n))); // plain
-                t.unload(x, s as f64, f.p as f64);
+                // Balanced: the inverse transform's values are in (−2p, 2p), and the product
+                // must stay below p² in magnitude (see `crate::arch::fmacore`).
+                let s = if s > f.p / 2 { s as f64 - f.p as f64 } else { s as f64 };
+                t.unload(x, s, f.p as f64);
             }
             _ => {
                 let scale = self.scale(f, n);
@@ -314,7 +343,7 @@ impl Engine {
     #[cfg(test)]
     fn encode(self, x: u64) -> u64 {
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(..) => (x as f64).to_bits(),
             _ => x,
         }
@@ -326,7 +355,7 @@ impl Engine {
             Engine::Portable => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             // Balanced, |w| ≤ p/2: the lazy products need |a·w| < p² for |a| < 2p.
             Engine::Fma(..) => {
                 let high = i64::from(w > f.p / 2); // no branch: the values are random
@@ -351,7 +380,7 @@ impl Engine {
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
             // n·c (plain loads and pointwise products) → c: s = n⁻¹·2⁶⁴.
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(..) => f.to_mont(inv_n),
         }
     }
@@ -374,7 +403,7 @@ impl Engine {
                     }
                 }
             }
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => {
                 if x.len().is_multiple_of(4) {
                     t.pointwise(x, y, f.p as f64);
@@ -401,7 +430,7 @@ impl Engine {
         inner: &[u64],
     ) {
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, f.p as f64),
             _ => {
                 if DIT {
@@ -420,7 +449,7 @@ impl Engine {
     #[inline(always)]
     fn radix2(self, f: Field, x: &mut [u64]) {
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => {
                 if x.len().is_multiple_of(8) {
                     t.radix2(x, f.p as f64);
@@ -436,7 +465,7 @@ impl Engine {
     #[inline(always)]
     fn unload(self, f: Field, x: u64) -> u64 {
         match self {
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(..) => f64_decode(f, x),
             _ => {
                 let _ = f; // only the FMA engine needs the modulus
@@ -459,7 +488,7 @@ impl Engine {
                     scalar_stage::<DIT>(f, x, h, w, Field::mul52);
                 }
             }
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
             Engine::Fma(t, _) => {
                 if x.len() >= 8 {
                     t.stage::<DIT>(x, h, w, f.p as f64);
@@ -472,14 +501,14 @@ impl Engine {
 }
 
 /// The FMA engine's residue (`f64` bits of an integer in `(−2p, 2p)`) as a plain one.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn f64_decode(f: Field, v: u64) -> u64 {
     (f64::from_bits(v) as i64).rem_euclid(f.p as i64) as u64
 }
 
 /// `a·b mod p` for a plain residue `a` and a residue `b` held as `f64` bits (the FMA
 /// engine's twiddles and transforms), plain.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn f64_mulmod(f: Field, a: u64, b: u64) -> u64 {
     let b = f64_decode(f, b);
     ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64
@@ -487,7 +516,7 @@ fn f64_mulmod(f: Field, a: u64, b: u64) -> u64 {
 
 /// Runs the scalar `stage` on `x` (residues as `f64` bits) as plain integers: the FMA
 /// engine's transforms too short for its vectors.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn f64_scalar(f: Field, x: &mut [u64], stage: impl FnOnce(&mut [u64])) {
     x.iter_mut().for_each(|v| *v = f64_decode(f, *v));
     stage(x);
@@ -579,6 +608,61 @@ fn tables(e: Engine, len: usize) -> Arc<Tables> {
             *cache = Some(t.clone());
             t
         }
+    }
+}
+
+/// Buffers of the transforms, kept per thread for the next product: a product's fresh
+/// buffers of a few hundred KiB come from `mmap` (or a trimmed heap), and faulting their pages
+/// in (zeroed by the kernel) and unmapping them took a tenth of F(10⁷)'s time.
+mod scratch {
+    use std::cell::RefCell;
+
+    /// At most this many buffers are kept ...
+    const KEPT: usize = 8;
+    /// ... each of at most this many values (16 MiB: transforms up to `2²¹`, F(10⁸)'s;
+    /// longer ones are rare enough to allocate).
+    const MAX_LEN: usize = 1 << 21;
+
+    thread_local! {
+        static POOL: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A vector with room for `n` values, of any length and contents: a kept one if one is
+    /// large enough.
+    pub(super) fn take(n: usize) -> Vec<u64> {
+        let kept = POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            // The smallest kept buffer that fits.
+            let best =
+                (0..p.len()).filter(|&i| p[i].capacity() >= n).min_by_key(|&i| p[i].capacity())?;
+            Some(p.swap_remove(best))
+        });
+        kept.unwrap_or_else(|| Vec::with_capacity(n))
+    }
+
+    /// Keeps `v` for [`take`] (or frees it: too large, or enough are kept; the
+    /// smallest kept one makes room for a larger one).
+    pub(super) fn give(v: Vec<u64>) {
+        if v.capacity() > MAX_LEN || v.capacity() == 0 {
+            return;
+        }
+        // Not cleared: its next user overwrites the values (`Engine::load_into`), and
+        // zeroing them would be a pass over memory for nothing.
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEPT {
+                p.push(v);
+            } else if let Some(i) = (0..p.len()).min_by_key(|&i| p[i].capacity())
+                && p[i].capacity() < v.capacity()
+            {
+                p[i] = v;
+            }
+        });
+    }
+
+    /// Keeps every vector of `vs` (see [`give`]).
+    pub(super) fn give_all(vs: Vec<Vec<u64>>) {
+        vs.into_iter().for_each(give);
     }
 }
 
@@ -709,6 +793,7 @@ fn convolve(e: Engine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let residues = coefficients(e, a, b);
     let carry = crt_into(e, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+    scratch::give_all(residues);
 }
 
 /// An operand transformed once (modulo each prime, length `n`) for several products with
@@ -754,12 +839,12 @@ fn cyclic(
     assert!(a.len() <= n, "operand of {} limbs longer than the transform ({n})", a.len());
     let tabs = tables(e, n);
     let fields = e.fields();
-    let mut other = Vec::new();
-    (0..fields.len())
+    let mut other = if matches!(b, Some(Ok(_))) { scratch::take(n) } else { Vec::new() };
+    let y = (0..fields.len())
         .map(|k| {
             let f = fields[k];
             let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
-            let mut x = Vec::with_capacity(n);
+            let mut x = scratch::take(n);
             load(a, &mut x);
             forward(e, f, &mut x, &tabs.fwd[k]);
             match b {
@@ -778,7 +863,9 @@ fn cyclic(
             e.finish(f, &mut x, n);
             x
         })
-        .collect()
+        .collect();
+    scratch::give(other);
+    y
 }
 
 /// `r = a · b` for a transformed `b`, when the product's coefficients fit the transform
@@ -791,6 +878,7 @@ pub(crate) fn mul_transformed(r: &mut [u64], a: &[u64], b: &Transformed) {
     }
     let carry = crt_into(b.engine, r, &residues);
     debug_assert_eq!(carry, [0; 3], "NTT product wider than its destination");
+    scratch::give_all(residues);
 }
 
 /// `r = a · b mod (B^n − 1)` (`B = 2⁶⁴`, `n = b.n = r.len() >= 4`, `a.len() <= n`): the
@@ -800,6 +888,7 @@ pub(crate) fn mul_mod_bnm1(r: &mut [u64], a: &[u64], b: &Transformed) {
     assert!(r.len() == b.n && b.n >= 4);
     let residues = cyclic(b.engine, a, Some(Err(b)), b.n);
     let carry = crt_into(b.engine, r, &residues);
+    scratch::give_all(residues);
     // B^n ≡ 1: what left the top comes back in at the bottom.
     add_mod_bnm1(r, &carry);
 }
@@ -873,6 +962,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
         }
         y.extend_from_slice(wrapped);
     }
+    scratch::give_all(z);
     y
 }
 
@@ -1005,14 +1095,14 @@ fn crt3_into(
     let count = residues[0].len();
     debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
     let (head, tail) = r.split_at_mut(count);
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     let vector = match e {
         Engine::Fma(t, _) => {
             let balanced = |f: Field, m: u64| {
                 let x = f.redc(u128::from(m)); // plain
                 if x > f.p / 2 { x as f64 - f.p as f64 } else { x as f64 }
             };
-            let k = crate::arch::fma::Garner3 {
+            let k = crate::arch::fmacore::Garner3 {
                 p2: f2.p as f64,
                 p3: f3.p as f64,
                 inv_p1_mod_p2: balanced(f2, c.inv_p1_mod_p2),
@@ -1023,7 +1113,7 @@ fn crt3_into(
         }
         _ => None,
     };
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
     let _ = e;
     // The running sum of the coefficients that reach the current limb: 192 bits.
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
@@ -1032,7 +1122,7 @@ fn crt3_into(
         let ys = [0, 1, 2].map(|k| &residues[k][start..start + out.len()]);
         #[allow(unused_mut)]
         let mut done = 0;
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         if let Some((t, k)) = &vector {
             done = t.garner3(ys, &mut t2s[..out.len()], &mut t3s[..out.len()], k);
         }
@@ -1075,14 +1165,17 @@ mod tests {
     use super::*;
 
     /// The engines this CPU runs.
-    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(unused_mut))]
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(unused_mut)
+    )]
     fn engines() -> Vec<Engine> {
         let mut v = vec![Engine::Portable];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = ifma() {
             v.extend([Engine::Ifma(t, false), Engine::Ifma(t, true)]);
         }
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         if let Some(t) = Fma::new() {
             v.extend([Engine::Fma(t, false), Engine::Fma(t, true)]);
             if t.name() != t.narrow().name() {
@@ -1090,6 +1183,11 @@ mod tests {
             }
         }
         v
+    }
+
+    /// Under qemu-user (`cargo xtask test`'s cross matrix sets `XTASK_EMULATED`).
+    fn emulated() -> bool {
+        std::env::var_os("XTASK_EMULATED").is_some()
     }
 
     fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
@@ -1145,7 +1243,7 @@ mod tests {
         // p₁p₂p₃p₄ > 2^(128 + MAX_LOG_LEN52) (a sum of N products of two limbs).
         let bits = |k: usize| FIELDS52[..k].iter().map(|f| (f.p as f64).log2()).sum::<f64>();
         assert!(FIELDS52.iter().all(|f| f.p < 1 << 50));
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         {
             assert!(bits(3) > f64::from(128 + NARROW_MAX_LOG_LEN) + 0.5, "{}", bits(3));
             assert!(bits(4) > f64::from(128 + MAX_LOG_LEN52) + 0.5, "{}", bits(4));
@@ -1295,23 +1393,98 @@ mod tests {
                 (1500, 1500),
             ]
         };
-        for e in engines() {
-            for &(an, bn) in sizes {
-                for pattern in 0..3 {
-                    let mut limb = || match pattern {
-                        0 => next(),
-                        1 => u64::MAX,
-                        _ => next() & 0xff,
-                    };
-                    let a: Vec<u64> = (0..an).map(|_| limb()).collect();
-                    let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
-                    let want = schoolbook(&a, &b);
+        // The schoolbook references once for all engines (they dominate under qemu-user).
+        for &(an, bn) in sizes {
+            for pattern in 0..3 {
+                let mut limb = || match pattern {
+                    0 => next(),
+                    1 => u64::MAX,
+                    _ => next() & 0xff,
+                };
+                let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                let (want, want_sq) = (schoolbook(&a, &b), schoolbook(&a, &a));
+                for e in engines() {
+                    if emulated() && an * bn > 1 << 21 && !matches!(e, Engine::Portable) {
+                        // Under qemu-user (softfloat FMAs) the NEON engine takes ~1 s per
+                        // such product: it runs the split product (1100, 1000) and the rest.
+                        continue;
+                    }
                     let mut got = vec![0u64; an + bn];
                     convolve(e, &mut got, &a, Some(&b));
                     assert_eq!(got, want, "{e:?} {an}×{bn} pattern {pattern}");
                     let mut sq = vec![0u64; 2 * an];
                     convolve(e, &mut sq, &a, None);
-                    assert_eq!(sq, schoolbook(&a, &a), "{e:?} {an}² pattern {pattern}");
+                    assert_eq!(sq, want_sq, "{e:?} {an}² pattern {pattern}");
+                }
+            }
+        }
+    }
+
+    /// The FMA engines' lazy bounds (`crate::arch::fmacore`): transforms accept values
+    /// anywhere in `(−2p, 2p)`, and forward transforms and pointwise products keep them
+    /// there; against the portable engine's transforms and `u128` products of the same
+    /// residues, with inputs at the edges (`±(2p − 1)`, `±p`, and random).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_engines_accept_their_lazy_bounds() {
+        let mut next = xorshift(99);
+        // The FMA engines: the ones whose residues are `f64` bits.
+        for e in engines().into_iter().filter(|e| e.encode(3) != 3) {
+            let p = Engine::Portable;
+            // 2¹³ and 2¹⁴ recurse above `BLOCK` (with a radix-2 and a radix-4 top pass).
+            let logs: &[u32] = if emulated() { &[3, 4, 5, 8] } else { &[3, 4, 5, 8, 13, 14] };
+            for &log in logs {
+                let n = 1usize << log;
+                let tabs = Tables::new(e, n, None);
+                for (k, &f) in e.fields().iter().enumerate() {
+                    let m = f.p as i64;
+                    let edge = [2 * m - 1, -(2 * m - 1), m, -m, 2 * m - 2, -(2 * m - 2)];
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| match next() % 4 {
+                            0 | 1 => edge[i % edge.len()],
+                            _ => (next() % (4 * m as u64 - 1)) as i64 - (2 * m - 1),
+                        })
+                        .collect();
+                    let plain: Vec<u64> = v.iter().map(|&x| x.rem_euclid(m) as u64).collect();
+                    let enc = |v: &[i64]| v.iter().map(|&x| (x as f64).to_bits()).collect();
+                    let in_bound =
+                        |x: &[u64]| x.iter().all(|&b| f64::from_bits(b).abs() < 2.0 * m as f64);
+                    // The portable transforms over the same prime (Montgomery arithmetic
+                    // with R = 2⁶⁴ takes any odd p), with the same twiddles in its form.
+                    let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
+                    let (wf, wi): (Vec<u64>, Vec<u64>) = (mont(&tabs.fwd[k]), mont(&tabs.inv[k]));
+                    let mut want = plain.clone();
+                    forward(p, f, &mut want, &wf);
+                    let mut got: Vec<u64> = enc(&v);
+                    forward(e, f, &mut got, &tabs.fwd[k]);
+                    assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
+                    let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                    assert_eq!(got_plain, want, "{e:?} 2^{log} forward");
+                    // Pointwise squares of values at the edges.
+                    let mut sq = enc(&v);
+                    e.pointwise(f, &mut sq, None);
+                    assert!(in_bound(&sq), "{e:?} 2^{log}: pointwise left (−2p, 2p)");
+                    for (&s, &x) in sq.iter().zip(&plain) {
+                        let want = (u128::from(x) * u128::from(x) % u128::from(f.p)) as u64;
+                        assert_eq!(e.unload(f, s), want, "{e:?} {x}²");
+                    }
+                    // The inverse from values at the edges.
+                    let mut want = plain.clone();
+                    inverse(p, f, &mut want, &wi);
+                    let mut got: Vec<u64> = enc(&v);
+                    inverse(e, f, &mut got, &tabs.inv[k]);
+                    assert!(in_bound(&got), "{e:?} 2^{log}: inverse left (−2p, 2p)");
+                    // Unloading, scaled, to [0, p) from values at the edges.
+                    let mut scaled = enc(&v);
+                    e.finish(f, &mut scaled, n);
+                    let s = u128::from(f.redc(u128::from(e.scale(f, n))));
+                    for (&c, &x) in scaled.iter().zip(&plain) {
+                        let want = u128::from(x) * s % u128::from(f.p);
+                        assert_eq!(u128::from(c), want, "{e:?} 2^{log} unload of {x}");
+                    }
+                    let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                    assert_eq!(got_plain, want, "{e:?} 2^{log} inverse");
                 }
             }
         }
@@ -1325,7 +1498,12 @@ mod tests {
         if engines().len() == 1 {
             return; // the portable engine alone: nothing to compare
         }
-        let n = 1usize << 20; // a product of 2·2²⁰ limbs: a transform of 2²¹
+        // A product of 2·2²⁰ limbs: a transform of 2²¹. Under qemu-user (`XTASK_EMULATED`:
+        // the cross matrix's aarch64 rows, where 2²¹ takes minutes) a product of 2·2¹⁴
+        // limbs: the butterflies and the CRT are the same code at every length, and the
+        // full-length bound is checked on the host (the same values: every lane's arithmetic
+        // is exact or correctly rounded IEEE double).
+        let n = if emulated() { 1usize << 14 } else { 1 << 20 };
         let a = vec![u64::MAX; n];
         let mut want = vec![0u64; 2 * n];
         convolve(Engine::Portable, &mut want, &a, None);
@@ -1356,8 +1534,11 @@ mod tests {
         if let Some(t) = Fma::new() {
             e = Engine::Fma(t, true);
         }
-        if matches!(e, Engine::Portable) {
-            return; // no 50-bit engine here (the portable one covers 2⁴⁰ with three primes)
+        if matches!(e, Engine::Portable) || emulated() {
+            // No 50-bit engine here (the portable one covers 2⁴⁰ with three primes), or
+            // under qemu-user (the cross matrix's aarch64 rows), where 2²⁴ would take many
+            // minutes: NEON's lanes compute the values of the x86_64 engines tested here.
+            return;
         }
         assert_eq!(e.fields().len(), 4, "{e:?} at 2^24");
         let engines = [e];

@@ -4,8 +4,8 @@
 //! - `XTASK_BACKEND_REPORT=FILE`: append `bignum-fib=<backend>` to FILE.
 //! - `XTASK_EXPECT_BIGNUM_FIB=<backend>`: the backend this CPU model must select.
 //!
-//! The NTT's engine is reported the same way as `bignum-fib-ntt` (`avx512f-fma`, `avx2-fma`, `avx512ifma` or
-//! `portable`; `XTASK_EXPECT_BIGNUM_FIB_NTT` on the host).
+//! The NTT's engine is reported the same way as `bignum-fib-ntt` (`avx512f-fma`, `avx2-fma`,
+//! `avx512ifma`, `neon-fma` or `portable`; `XTASK_EXPECT_BIGNUM_FIB_NTT`).
 
 #[test]
 fn dispatched_backend_is_the_expected_one() {
@@ -18,6 +18,6 @@ fn ntt_engine_is_the_expected_one() {
     testkit::report_backend(
         "bignum-fib-ntt",
         bignum_fib::ntt_engine(),
-        &["avx512f-fma", "avx2-fma", "avx512ifma", "portable"],
+        &["avx512f-fma", "avx2-fma", "avx512ifma", "neon-fma", "portable"],
     );
 }

@@ -1,4 +1,4 @@
-//! Architecture-specific limb kernels (and the NTT's butterflies: AVX-512 IFMA in `ifma`, AVX2 + FMA on doubles in `fma`, its eight-lane AVX-512F kernels in `fma512`).
+//! Architecture-specific limb kernels (and the NTT's butterflies: AVX-512 IFMA in `ifma`, AVX2 + FMA on doubles in `fma`, its eight-lane AVX-512F kernels in `fma512` and two-lane NEON ones in `neon`, all instances of the generic transform in `fmacore`).
 //! Each backend is a zero-sized token implementing [`crate::dispatch::Kernels`]; its
 //! constructor checks the CPU, so holding the token proves the check and the kernels are
 //! safe to call. Miri cannot run inline assembly: under Miri
@@ -10,8 +10,12 @@ pub(crate) mod aarch64;
 pub(crate) mod fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod fma512;
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+pub(crate) mod fmacore;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod ifma;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+pub(crate) mod neon;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod x86_64;
 

@@ -1,0 +1,352 @@
+//! The FMA engine's transform, generic over the vector width: the arithmetic on IEEE doubles
+//! of FLINT 3's `fft_small` design (written anew here), once, for every register type that
+//! implements [`Lanes`]: `__m256d` (four lanes, AVX2 + FMA, `crate::arch::fma`), `__m512d`
+//! (eight, AVX-512F, `crate::arch::fma512`) and `float64x2_t` (two, aarch64 NEON,
+//! `crate::arch::neon`).
+//!
+//! Residues are integers held exactly in `f64` (the `u64` slices of the NTT hold their bit
+//! patterns), reduced lazily: a transform's values are in `(−2p, 2p)`, the twiddles balanced
+//! (`|w| ≤ p/2`). Per lane, with `p < 2⁵⁰`, `u = 2⁻⁵³` and `pinv = fl(1/p)`:
+//! - `mulmod(a, b)` for `|a·b| < c·p²`, `c ≤ 4`: `h = fl(a·b)`, `l = a·b − h` exactly (one
+//!   FMA), `q = round(h·pinv)`, `r = h − q·p` (one FMA), result `r + l`. `h·pinv` is within
+//!   three roundings (relative `3u`, plus `O(u²)`) of `a·b/p`, and `|a·b/p| < c·p < c·2⁵⁰`, so
+//!   within `0.375c` of it, and `q` within `0.5 + 0.375c`: `|a·b − q·p| < (0.5 + 0.375c)·p`
+//!   (strictly, as `p < 2⁵⁰`). `|l| ≤ ulp(h)/2 ≤ c·2⁴⁷`, and `h` is an integer (`|h| ≥ 2⁵³`
+//!   or `h = a·b`), so `h − q·p` is an integer below `(0.5 + 0.375c)·2⁵⁰ + c·2⁴⁷ ≤ 2⁵³`: the
+//!   FMA computes it exactly, and `r + l = a·b − q·p` is exact too. The result is `a·b mod p`
+//!   in `(−(0.5 + 0.375c)p, (0.5 + 0.375c)p)`: `(−0.875p, 0.875p)` for `c = 1`,
+//!   `(−1.25p, 1.25p)` for `c = 2`, `(−2p, 2p)` for `c = 4`.
+//! - `reduce(s)` for `|s| < 8p` (`< 2⁵³`): `s − round(s·pinv)·p` (one FMA, exact), in
+//!   `[−p/2, p/2]` give or take one (the quotient estimate is off by far less than `1/2`).
+//! - Forward (DIF) butterfly, `a, b ∈ (−2p, 2p)`: `(reduce(a + b), mulmod(a − b, w))`
+//!   (`|(a − b)·w| < 2p²`: `(−1.25p, 1.25p)`). The radix-4 pass leaves its first stage's sums
+//!   `a + b` unreduced, in `(−4p, 4p)`: the second stage reduces `s₀ + s₁` (`|·| < 8p`) and
+//!   multiplies `s₀ − s₁` (`|(s₀ − s₁)·w| < 4p²`: `(−2p, 2p)`). So a forward transform keeps
+//!   its values in `(−2p, 2p)`, and so do the pointwise products of two transforms
+//!   (`|x·y| < 4p²`).
+//! - Inverse (DIT) butterfly, `a, b ∈ (−2p, 2p)`: `t = mulmod(b, w)` (`|b·w| < p²`: `|t| <
+//!   0.875p`), `(reduce(a + t), reduce(a − t))`. In the radix-4 DIT pass the first stage
+//!   leaves `a ± t` unreduced (`|·| < 2.875p`); the second stage reduces its `a` instead of
+//!   its outputs (`reduce(a) ± t`, one reduction where two were): `|reduce(a)| ≤ p/2` (give
+//!   or take one), `|b·w| < 1.44p²` so `|t| < 1.04p`, and the outputs are in
+//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`.
+//! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
+//!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
+//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
+//!   in `[0, p)`.
+//!
+//! Every operation is exact or correctly rounded in IEEE double precision, so all widths
+//! compute the same values. The kernels here are `#[inline(always)]` and generic; each width's
+//! module instantiates them inside its own `#[target_feature]` entry points, so they compile
+//! to that width's instructions with no call in the loop. The stages whose half-length is
+//! shorter than a vector (`h < Lanes::N`) regroup lanes with permutes, which are each
+//! width's own code.
+
+/// Rounds `p`'s width of `f64` lanes, as the transform needs them. Every method is a
+/// register operation (or one unaligned load/store) on exact integer values.
+///
+/// # Safety
+/// An implementation's methods may use the instructions of its extension: callers must run
+/// them (inlined) only where the CPU has them, which each width's token proves. The loads
+/// and stores take `Self::N` values at the pointer.
+pub(crate) unsafe trait Lanes: Copy {
+    /// The number of `f64` lanes.
+    const N: usize;
+    /// Every lane `x`.
+    unsafe fn splat(x: f64) -> Self;
+    /// `N` values at `p` (unaligned).
+    unsafe fn load(p: *const f64) -> Self;
+    /// Stores the `N` lanes at `p` (unaligned).
+    unsafe fn store(p: *mut f64, v: Self);
+    /// `a + b`.
+    unsafe fn add(a: Self, b: Self) -> Self;
+    /// `a − b`.
+    unsafe fn sub(a: Self, b: Self) -> Self;
+    /// `a·b`.
+    unsafe fn mul(a: Self, b: Self) -> Self;
+    /// `a·b − c`, fused (one rounding).
+    unsafe fn fmsub(a: Self, b: Self, c: Self) -> Self;
+    /// `c − a·b`, fused (one rounding).
+    unsafe fn fnmadd(a: Self, b: Self, c: Self) -> Self;
+    /// Rounds to the nearest integer (ties to even).
+    unsafe fn round(a: Self) -> Self;
+    /// `r + p` in the lanes where `r < 0`: `(−p, p)` to `[0, p)`.
+    unsafe fn correct(r: Self, p: Self) -> Self;
+    /// `N` integers below `2⁵²` at `p` as exact doubles.
+    unsafe fn load_u52(p: *const u64) -> Self;
+    /// The `N` integer lanes of `v`, in `[0, 2⁵²)`, stored as `u64` at `p`.
+    unsafe fn store_u52(p: *mut u64, v: Self);
+    /// `N` limbs at `p` as their high and low 32-bit halves, exact doubles.
+    unsafe fn load_halves(p: *const u64) -> (Self, Self);
+}
+
+/// `a·b mod p` in `(−(0.5 + 0.375c)p, (0.5 + 0.375c)p)` for `|a·b| < c·p²`, `c ≤ 4` (see the
+/// module docs).
+#[inline(always)]
+pub(crate) unsafe fn mulmod<V: Lanes>(a: V, b: V, p: V, pinv: V) -> V {
+    // SAFETY: register operations of `V`, whose extension the caller has (all of them).
+    unsafe {
+        let h = V::mul(a, b);
+        let l = V::fmsub(a, b, h);
+        let q = V::round(V::mul(h, pinv));
+        V::add(V::fnmadd(q, p, h), l)
+    }
+}
+
+/// `s mod p` in `[−p/2, p/2]` (give or take one) for `|s| < 8p`.
+#[inline(always)]
+pub(crate) unsafe fn reduce<V: Lanes>(s: V, p: V, pinv: V) -> V {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe { V::fnmadd(V::round(V::mul(s, pinv)), p, s) }
+}
+
+/// The butterfly on vectors: DIF `(a + b, (a − b)·w)` or DIT `(a + b·w, a − b·w)`, with the
+/// bounds of the module docs; `LAZY`: the sum `a + b` (DIF) or both outputs (DIT) unreduced.
+#[inline(always)]
+pub(crate) unsafe fn butterfly<V: Lanes, const DIT: bool, const LAZY: bool>(
+    a: V,
+    b: V,
+    w: V,
+    p: V,
+    pinv: V,
+) -> (V, V) {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        if DIT {
+            let t = mulmod(b, w, p, pinv);
+            let (s, d) = (V::add(a, t), V::sub(a, t));
+            if LAZY { (s, d) } else { (reduce(s, p, pinv), reduce(d, p, pinv)) }
+        } else {
+            let s = if LAZY { V::add(a, b) } else { reduce(V::add(a, b), p, pinv) };
+            (s, mulmod(V::sub(a, b), w, p, pinv))
+        }
+    }
+}
+
+/// The DIT butterfly that reduces its input `a` instead of its two outputs:
+/// `(reduce(a) + b·w, reduce(a) − b·w)`, for the radix-4 pass's second stage (see the module
+/// docs: outputs in `(−1.54p, 1.54p)`).
+#[inline(always)]
+pub(crate) unsafe fn dit_reduce_a<V: Lanes>(a: V, b: V, w: V, p: V, pinv: V) -> (V, V) {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        let (a, t) = (reduce(a, p, pinv), mulmod(b, w, p, pinv));
+        (V::add(a, t), V::sub(a, t))
+    }
+}
+
+/// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
+/// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
+/// twiddles (plain residues as `f64` bits).
+///
+/// # Safety
+/// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `2h`,
+/// `w.len() >= h`.
+#[inline(always)]
+pub(crate) unsafe fn stage<V: Lanes, const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    let base = x.as_mut_ptr().cast::<f64>();
+    let wp = w.as_ptr().cast::<f64>();
+    let n = x.len();
+    let mut j = 0;
+    while j < n {
+        let mut i = 0;
+        while i < h {
+            // SAFETY: `j + 2h <= n` and `i + N <= h` (`h` is a power of two `≥ N`, and `N`
+            // is one): both `N`-lane accesses lie in `x`; `i + N <= h <= w.len()`. `u64` and
+            // `f64` have the same size.
+            unsafe {
+                let pa = base.add(j + i);
+                let pb = base.add(j + h + i);
+                let (a, b, wv) = (V::load(pa), V::load(pb), V::load(wp.add(i)));
+                let (s, d) = butterfly::<V, DIT, false>(a, b, wv, pv, piv);
+                V::store(pa, s);
+                V::store(pb, d);
+            }
+            i += V::N;
+        }
+        j += 2 * h;
+    }
+}
+
+/// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length `2h`
+/// with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`; with
+/// `DIT` the stage `h` then `2h`.
+///
+/// # Safety
+/// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `4h`,
+/// `outer.len() >= 2h`, `inner.len() >= h`.
+#[inline(always)]
+pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    let base = x.as_mut_ptr().cast::<f64>();
+    let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let n = x.len();
+    let mut j = 0;
+    while j < n {
+        let mut i = 0;
+        while i < h {
+            // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
+            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+            unsafe {
+                let p0 = base.add(j + i);
+                let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+                let (a0, a1, a2, a3) = (V::load(p0), V::load(p1), V::load(p2), V::load(p3));
+                let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
+                let w = V::load(wi.add(i));
+                let (a0, a1, a2, a3) = if DIT {
+                    let (a0, a1) = butterfly::<V, true, true>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
+                    let (a0, a2) = dit_reduce_a::<V>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = dit_reduce_a::<V>(a1, a3, o1, pv, piv);
+                    (a0, a1, a2, a3)
+                } else {
+                    let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<V, false, true>(a1, a3, o1, pv, piv);
+                    let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
+                    (a0, a1, a2, a3)
+                };
+                V::store(p0, a0);
+                V::store(p1, a1);
+                V::store(p2, a2);
+                V::store(p3, a3);
+            }
+            i += V::N;
+        }
+        j += 4 * h;
+    }
+}
+
+/// `x[i] = x[i]·y[i] mod p` (`y = None`: `x[i]²`).
+///
+/// # Safety
+/// `V`'s extension available; `x.len()` a multiple of `V::N`; `y`, if any, as long as `x`.
+#[inline(always)]
+pub(crate) unsafe fn pointwise<V: Lanes>(x: &mut [u64], y: Option<&[u64]>, p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    let mut i = 0;
+    while i < x.len() {
+        // SAFETY: `i + N <= x.len()` (a multiple of `N`), and `y.len() == x.len()`.
+        unsafe {
+            let px = x.as_mut_ptr().add(i).cast::<f64>();
+            let a = V::load(px);
+            let b = match y {
+                Some(y) => V::load(y.as_ptr().add(i).cast()),
+                None => a,
+            };
+            V::store(px, mulmod(a, b, pv, piv));
+        }
+        i += V::N;
+    }
+}
+
+/// `dst[i] = src[i] mod p` as `f64` bits.
+///
+/// # Safety
+/// `V`'s extension available; `dst.len() == src.len()`, a multiple of `V::N`.
+#[inline(always)]
+pub(crate) unsafe fn load<V: Lanes>(dst: &mut [u64], src: &[u64], p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, two32) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(4_294_967_296.0)) };
+    let mut i = 0;
+    while i < src.len() {
+        // SAFETY: `i + N <= len` for both slices. x = hi·2³² + lo with hi, lo < 2³² exact as
+        // doubles; hi·2³² mod p (2³² < p) is in `[0, p)` once corrected, plus lo below 2p:
+        // one more correction.
+        unsafe {
+            let (hi, lo) = V::load_halves(src.as_ptr().add(i));
+            let r = V::correct(mulmod(hi, two32, pv, piv), pv);
+            let t = V::sub(V::add(r, lo), pv);
+            V::store(dst.as_mut_ptr().add(i).cast(), V::correct(t, pv));
+        }
+        i += V::N;
+    }
+}
+
+/// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits, `|x[i]| < 2p`; `|s| ≤ p/2`).
+///
+/// # Safety
+/// `V`'s extension available; `x.len()` a multiple of `V::N`.
+#[inline(always)]
+pub(crate) unsafe fn unload<V: Lanes>(x: &mut [u64], s: f64, p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, sv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(s)) };
+    let mut i = 0;
+    while i < x.len() {
+        // SAFETY: `i + N <= x.len()`. The product is corrected to `[0, p)`, below `2⁵²`.
+        unsafe {
+            let px = x.as_mut_ptr().add(i);
+            let v = V::correct(mulmod(V::load(px.cast()), sv, pv, piv), pv);
+            V::store_u52(px, v);
+        }
+        i += V::N;
+    }
+}
+
+/// The constants of [`garner3`]: the primes `p₂`, `p₃` and, as balanced residues
+/// (`|·| ≤ p/2`), `p₁⁻¹ mod p₂`, `p₁ mod p₃`, `(p₁p₂)⁻¹ mod p₃`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Garner3 {
+    pub(crate) p2: f64,
+    pub(crate) p3: f64,
+    pub(crate) inv_p1_mod_p2: f64,
+    pub(crate) p1_mod_p3: f64,
+    pub(crate) inv_p1p2_mod_p3: f64,
+}
+
+/// Garner's mixed-radix digits of three residues `y_k < p_k` (plain `u64`; `p₁ < 2p₂`,
+/// `p₁ < 2p₃`, `p₂ < 2p₃`): `t2 = (y₂ − y₁)/p₁ mod p₂`, `t3 = (y₃ − y₁ − p₁t₂)/(p₁p₂) mod p₃`,
+/// both in `[0, p)`, for the first `n` indices.
+///
+/// # Safety
+/// `V`'s extension available; `n` a multiple of `V::N`, every slice at least `n` long.
+#[inline(always)]
+pub(crate) unsafe fn garner3<V: Lanes>(
+    n: usize,
+    [y1, y2, y3]: [&[u64]; 3],
+    t2: &mut [u64],
+    t3: &mut [u64],
+    k: &Garner3,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (p2, p3, pinv2, pinv3, inv12, p1m3, inv123) = unsafe {
+        (
+            V::splat(k.p2),
+            V::splat(k.p3),
+            V::splat(1.0 / k.p2),
+            V::splat(1.0 / k.p3),
+            V::splat(k.inv_p1_mod_p2),
+            V::splat(k.p1_mod_p3),
+            V::splat(k.inv_p1p2_mod_p3),
+        )
+    };
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n` for every slice. The bounds (see the module docs for
+        // `mulmod`'s `|a·b| < p²` and `reduce`'s `|s| < 4p`): `y₂ − y₁ ∈ (−2p₂, p₂)` times
+        // `|p₁⁻¹| ≤ p₂/2`; `t₂ < p₂ < 2p₃` times `|p₁ mod p₃| ≤ p₃/2`; `u = y₁ + (−p₃, p₃)`
+        // and `y₃ − u ∈ (−3p₃, 2p₃)`, reduced before its product.
+        unsafe {
+            let a1 = V::load_u52(y1.as_ptr().add(i));
+            let a2 = V::load_u52(y2.as_ptr().add(i));
+            let a3 = V::load_u52(y3.as_ptr().add(i));
+            let d2 = V::correct(mulmod(V::sub(a2, a1), inv12, p2, pinv2), p2);
+            let u = V::add(a1, mulmod(d2, p1m3, p3, pinv3));
+            let d3 = reduce(V::sub(a3, u), p3, pinv3);
+            let d3 = V::correct(mulmod(d3, inv123, p3, pinv3), p3);
+            V::store_u52(t2.as_mut_ptr().add(i), d2);
+            V::store_u52(t3.as_mut_ptr().add(i), d3);
+        }
+        i += V::N;
+    }
+}
