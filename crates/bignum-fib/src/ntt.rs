@@ -611,6 +611,11 @@ fn tables(e: Engine, len: usize) -> Arc<Tables> {
     }
 }
 
+/// Frees the transforms' buffers kept by this thread (see [`crate::release_thread_buffers`]).
+pub(crate) fn release_thread_buffers() -> usize {
+    scratch::release()
+}
+
 /// Buffers of the transforms, kept per thread for the next product: a product's fresh
 /// buffers of a few hundred KiB come from `mmap` (or a trimmed heap), and faulting their pages
 /// in (zeroed by the kernel) and unmapping them took a tenth of F(10⁷)'s time.
@@ -658,6 +663,14 @@ mod scratch {
                 p[i] = v;
             }
         });
+    }
+
+    /// Frees every buffer kept by this thread; returns how many bytes they held.
+    pub(super) fn release() -> usize {
+        POOL.with(|p| {
+            let kept = std::mem::take(&mut *p.borrow_mut());
+            kept.iter().map(|v| v.capacity() * size_of::<u64>()).sum()
+        })
     }
 
     /// Keeps every vector of `vs` (see [`give`]).
@@ -1197,6 +1210,25 @@ mod tests {
             s ^= s << 17;
             s
         }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "a 4096-limb product is too slow under Miri")]
+    fn products_keep_their_buffers_until_released() {
+        // 4096-limb operands: an NTT product on every engine (and small enough for qemu).
+        let mut next = xorshift(7);
+        let a: Vec<u64> = (0..4096).map(|_| next()).collect();
+        let b: Vec<u64> = (0..4096).map(|_| next()).collect();
+        let mut r = vec![0u64; 8192];
+        release_thread_buffers();
+        mul(&mut r, &a, &b);
+        let held = release_thread_buffers();
+        assert!(held > 0, "a product past the NTT threshold keeps its buffers");
+        assert_eq!(release_thread_buffers(), 0, "released buffers are gone");
+        // And the next product still works without kept buffers.
+        let mut r2 = vec![0u64; 8192];
+        mul(&mut r2, &a, &b);
+        assert_eq!(r, r2);
     }
 
     #[test]
