@@ -302,6 +302,19 @@ impl State {
             return None;
         }
         let stride = w + ending;
+        // Lines whose width is a multiple of 4 (no group spans a line ending) at the start of
+        // a group: the backend's line kernel decodes them straight from the input.
+        if self.nq == 0 && w.is_multiple_of(4) {
+            let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+            if i2 > start {
+                let input = io.input();
+                self.symbols += (i2 - start) / stride * w;
+                let last = i2 - ending - 1;
+                self.last = (base + last, input[last]);
+                return Some((i2, j2));
+            }
+        }
+        let input = io.input();
         // Worth the buffer (4 KiB to initialise) only for a run of some length: count the
         // lines of this shape ahead, up to `MIN_RUN` symbols.
         let mut ahead = start;

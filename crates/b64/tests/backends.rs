@@ -194,7 +194,7 @@ fn wrapped_text_of_every_shape() {
     } else if common::small() {
         (&[700, 1531], &[1, 5, 64, 76])
     } else {
-        (&[0, 5, 97, 700, 3100, 9000], &[1, 2, 3, 4, 5, 7, 16, 17, 57, 63, 64, 76, 100])
+        (&[0, 5, 97, 700, 3100, 9000], &[1, 2, 3, 4, 5, 7, 16, 17, 32, 57, 63, 64, 76, 100, 128])
     };
     let engines = [b64::STANDARD, b64::URL_SAFE_NO_PAD];
     for (k, &len) in lens.iter().enumerate() {

@@ -46,6 +46,24 @@ pub(crate) trait Kernels: Copy {
         i: usize,
         j: usize,
     ) -> (usize, usize);
+    /// Decodes whole lines from input index `i`, the start of a line: each `w` symbols then
+    /// the line ending (`\n`, or `\r\n` if `crlf`), while a line has that shape, lies whole
+    /// in the input and fits the output. Returns the new `(i, j)`, `i` at the start of the
+    /// first line not decoded (unchanged where the kernel has no line path, for this width,
+    /// or in place). May overwrite output bytes past the new `j`.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        _alphabet: &Alphabet,
+        _io: &mut I,
+        i: usize,
+        j: usize,
+        _w: usize,
+        _crlf: bool,
+    ) -> (usize, usize) {
+        (i, j)
+    }
 }
 
 /// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is

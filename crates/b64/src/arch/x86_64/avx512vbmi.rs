@@ -21,6 +21,7 @@ use core::arch::x86_64::{
     _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
+use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::Alphabet;
 use crate::arch::{Job, Kernels};
 use crate::decode::Io;
@@ -119,6 +120,85 @@ impl Kernels for Avx512Vbmi {
             decode_avx512vbmi(alphabet.decode_table(), src.add(i), n - i, dst.add(j), cap - j)
         };
         (i + c, j + c / 4 * 3)
+    }
+
+    #[inline]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        let table = alphabet.decode_table();
+        run_lines!(io, i, j, |s, n, d, c| lines_avx512vbmi(table, s, n, d, c, w, crlf))
+    }
+}
+
+/// The AVX-512 VBMI decode as a [`LineBlock`]: the reverse table's first 128 entries and the
+/// pack indices.
+struct LinesAvx512Vbmi {
+    lo: __m512i,
+    hi: __m512i,
+    packer: __m512i,
+}
+
+impl LineBlock for LinesAvx512Vbmi {
+    const B: usize = 64;
+    const STORE: usize = 64;
+    type Bad = __m512i;
+
+    #[inline(always)]
+    unsafe fn block(&self, src: *const u8, dst: *mut u8) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 VBMI, `src[..64]` readable, `dst[..64]`
+        // writable.
+        unsafe {
+            let x = _mm512_loadu_si512(src.cast());
+            let v = lookup(x, self.lo, self.hi);
+            _mm512_storeu_si512(dst.cast(), pack(v, self.packer));
+            _mm512_or_si512(x, v)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe { _mm512_or_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m512i) -> bool {
+        // SAFETY: the caller's contract: AVX-512 BW.
+        unsafe { _mm512_movepi8_mask(bad) == 0 }
+    }
+}
+
+/// [`lines::decode_lines`] with AVX-512 VBMI blocks.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having AVX-512 F, BW, VL and VBMI, and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn lines_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    crlf: bool,
+) -> (usize, usize) {
+    // SAFETY: the loads read the table's first 128 bytes and `DECODE_PACK`; the rest is the
+    // caller's contract.
+    unsafe {
+        let k = LinesAvx512Vbmi {
+            lo: _mm512_loadu_si512(table.as_ptr().cast()),
+            hi: _mm512_loadu_si512(table.as_ptr().add(64).cast()),
+            packer: _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()),
+        };
+        lines::decode_lines(&k, src, n, dst, cap, w, crlf)
     }
 }
 
