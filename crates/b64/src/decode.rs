@@ -98,7 +98,7 @@ const MAX_LINE: usize = 1024;
 /// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
 /// `copy_from_slice` is a `memcpy` call per line).
 #[inline(always)]
-fn copy_line(out: &mut [u8], line: &[u8]) {
+pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
     let w = line.len();
     if w < 16 {
         out.copy_from_slice(line);

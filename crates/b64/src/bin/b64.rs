@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use b64::alphabet::{self, Alphabet};
-use b64::{DecodeError, DecodePadding, Engine};
+use b64::{DecodeError, DecodePadding, Engine, LineEnding, LineWrap};
 
 const USAGE: &str = "\
 Usage: b64 [OPTION]... [FILE]
@@ -215,14 +215,30 @@ fn encode(
     wrap: usize,
 ) -> Result<(), Fail> {
     let engine = Engine::new(alphabet);
-    let mut data = vec![0u8; CHUNK];
-    let mut text = vec![0u8; CHUNK / 3 * 4];
+    // Chunks of whole lines where a line's worth fits (`3 * wrap` bytes are 4 lines): each
+    // chunk is then one wrapped encoding with its last newline, written at once.
+    let lines = wrap > 0 && wrap <= CHUNK / 3;
+    let chunk = if lines { CHUNK / (3 * wrap) * (3 * wrap) } else { CHUNK };
+    let mut data = vec![0u8; chunk];
+    let mut text = vec![0u8; chunk / 3 * 4 + chunk / 3 * 4 / wrap.max(1) + 1];
     let mut column = 0;
     loop {
         // Whole chunks are multiples of 3, so only the last one can need padding.
         let n = read_full(input, &mut data)?;
-        let len = engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
-        write_wrapped(out, &text[..len], wrap, &mut column)?;
+        if lines {
+            let wrapping = LineWrap { width: wrap, ending: LineEnding::Lf };
+            let len = engine
+                .encode_wrapped_to_slice(&data[..n], wrapping, &mut text)
+                .map_err(|e| Fail(e.to_string()))?;
+            if len > 0 {
+                text[len] = b'\n';
+                out.write_all(&text[..len + 1])?;
+            }
+        } else {
+            let len =
+                engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
+            write_wrapped(out, &text[..len], wrap, &mut column)?;
+        }
         if n < data.len() {
             break;
         }
