@@ -245,7 +245,7 @@ impl State {
                 }
             } else if forgiving
                 && self.pads == 0
-                && (b == b'\n' || b == b'\r')
+                && (b == b'\n' || (b == b'\r' && !e.newlines_only()))
                 && base + i >= self.lines_from
                 && let Some((i2, j2)) = self.lines(e, io, base, i, j)
             {
@@ -419,7 +419,7 @@ impl State {
                 if self.pads + self.nq > 4 {
                     return Err(DecodeError::InvalidPadding { offset: self.pad_start });
                 }
-            } else if !(forgiving && is_whitespace(b)) {
+            } else if !(forgiving && e.skips(b)) {
                 return Err(DecodeError::InvalidPadding { offset: self.pad_start });
             }
             return Ok(j);
@@ -447,7 +447,7 @@ impl State {
             }
             self.pads = 1;
             self.pad_start = off;
-        } else if !(forgiving && is_whitespace(b)) {
+        } else if !(forgiving && e.skips(b)) {
             return Err(DecodeError::InvalidByte { offset: off, byte: b });
         }
         Ok(j)
