@@ -533,12 +533,12 @@ pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Opti
     let backend = e.backend();
     let n = input.len();
     if n >= 4 && input[n - 1] == b'=' {
-        let body = n - 4;
-        let j =
-            if body == 0 { 0 } else { backend.decode_short(e.alphabet(), &input[..body], out)? };
-        let mut last = [0u8; 4];
-        last.copy_from_slice(&input[body..]);
-        return padded_group(e, last, out, j);
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+        if !forgiving && e.decode_padding() == DecodePadding::Forbidden {
+            return None;
+        }
+        let canonical = !forgiving && !e.trailing_bits_allowed();
+        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
     }
     backend.decode_short(e.alphabet(), input, out)
 }

@@ -15,10 +15,10 @@
 use core::arch::x86_64::{
     __m512i, _bzhi_u64, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8, _mm512_loadu_si512,
     _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
-    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
-    _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512,
+    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32,
+    _mm512_set1_epi64, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use super::lines::{self, LineBlock, run_lines};
@@ -96,6 +96,38 @@ impl Kernels for Avx512Vbmi {
                 n,
                 dst.as_mut_ptr(),
                 dst.len(),
+            )
+        }
+    }
+
+    #[inline]
+    fn decode_short_padded(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        canonical: bool,
+    ) -> Option<usize> {
+        let n = src.len();
+        if !(4..=128).contains(&n) || !n.is_multiple_of(4) || src[n - 1] != b'=' {
+            return None;
+        }
+        let pads = 1 + usize::from(src[n - 2] == b'=');
+        if dst.len() < n / 4 * 3 - pads {
+            return None;
+        }
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 128` bytes and
+        // `dst` at least `n / 4 * 3 - pads`, as `decode_short_padded_avx512vbmi` needs;
+        // `&mut` excludes overlap.
+        unsafe {
+            decode_short_padded_avx512vbmi(
+                alphabet.decode_table(),
+                src.as_ptr(),
+                n,
+                dst.as_mut_ptr(),
+                dst.len(),
+                pads,
+                canonical,
             )
         }
     }
@@ -488,6 +520,77 @@ unsafe fn decode_short_avx512vbmi(
             _mm512_storeu_si512(dst.cast(), out);
         } else {
             _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), out);
+        }
+        Some(bytes)
+    }
+}
+
+/// [`decode_short_avx512vbmi`] for a text whose last group is padded: every byte is a
+/// symbol but the last `pads` (1 or 2), which are `=`; with `canonical`,
+/// the unused bits of the last symbol must also be zero. `None` (nothing written)
+/// otherwise. A whole 64-byte block is stored where `dst` has room for it, else only the
+/// decoded bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 128`
+/// bytes and `dst` for writes of `cap >= n / 4 * 3 - pads` bytes; they do not overlap;
+/// `pads` is 1 or 2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn decode_short_padded_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    pads: usize,
+    canonical: bool,
+) -> Option<usize> {
+    // SAFETY: the loads read `src[..64]` only when `n > 64`, else masked lanes below `n`
+    // (and `src[64..n]` masked); full stores write 64 bytes only when `cap` has them, else
+    // masked lanes below the `n / 4 * 3 - pads <= cap` bytes decoded.
+    unsafe {
+        let lo = _mm512_loadu_si512(table.as_ptr().cast());
+        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
+        let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
+        // The block with the last group: all of `src`, or what follows a first block of 64.
+        let (tail, m) = if n > 64 { (src.add(64), n - 64) } else { (src, n) };
+        // The padding lanes: not symbols, decoded as zeros.
+        let pad_lanes = ((1u64 << pads) - 1) << (m - pads);
+        let x = load_upto(tail, m);
+        let v = _mm512_maskz_mov_epi8(!pad_lanes, lookup(x, lo, hi));
+        let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(m) & !pad_lanes;
+        if canonical {
+            // The unused bits of the last symbol, in the vector (no scalar table lookup).
+            let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
+            bad |= _mm512_mask_test_epi8_mask(1 << (m - 1 - pads), v, unused);
+        }
+        let bytes = m / 4 * 3 - pads;
+        if n > 64 {
+            let x0 = _mm512_loadu_si512(src.cast());
+            let v0 = lookup(x0, lo, hi);
+            if _mm512_movepi8_mask(_mm512_or_si512(x0, v0)) | bad != 0 {
+                return None;
+            }
+            if cap >= 64 {
+                _mm512_storeu_si512(dst.cast(), pack(v0, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.cast(), low_mask(48), pack(v0, packer));
+            }
+            if cap >= 48 + 64 {
+                _mm512_storeu_si512(dst.add(48).cast(), pack(v, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v, packer));
+            }
+            return Some(48 + bytes);
+        }
+        if bad != 0 {
+            return None;
+        }
+        if cap >= 64 {
+            _mm512_storeu_si512(dst.cast(), pack(v, packer));
+        } else {
+            _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), pack(v, packer));
         }
         Some(bytes)
     }
