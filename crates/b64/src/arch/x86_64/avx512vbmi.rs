@@ -13,7 +13,8 @@
 //! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
 
 use core::arch::x86_64::{
-    __m512i, _bzhi_u64, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8, _mm512_loadu_si512,
+    __m512i, _bzhi_u64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8,
+    _mm512_castsi128_si512, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
     _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
     _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
     _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512,
@@ -230,8 +231,95 @@ unsafe fn lines_avx512vbmi(
             hi: _mm512_loadu_si512(table.as_ptr().add(64).cast()),
             packer: _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()),
         };
-        lines::decode_lines(&k, src, n, dst, cap, w, crlf)
+        let (i, j) = match (w, crlf) {
+            (76, false) => four_lines::<12, 1>(&k, src, n, dst, cap),
+            (76, true) => four_lines::<12, 2>(&k, src, n, dst, cap),
+            (68, false) => four_lines::<4, 1>(&k, src, n, dst, cap),
+            (68, true) => four_lines::<4, 2>(&k, src, n, dst, cap),
+            (72, false) => four_lines::<8, 1>(&k, src, n, dst, cap),
+            (72, true) => four_lines::<8, 2>(&k, src, n, dst, cap),
+            _ => (0, 0),
+        };
+        let (di, dj) = lines::decode_lines(&k, src.add(i), n - i, dst.add(j), cap - j, w, crlf);
+        (i + di, j + dj)
     }
+}
+
+/// Lines of `64 + T` symbols (`T` = 4, 8 or 12: 68, 72 and 76 columns) and an ending of `E`
+/// bytes (`\n` or `\r\n`), four at a time: each line's first 64 symbols are a block, and the
+/// four lines' last `T` symbols, loaded 16 bytes each with their ending into the four lanes
+/// of one register, are a fifth (five blocks for four lines instead of eight). The endings
+/// are checked in the same register. Stops before the first group of four lines that is
+/// not all of that shape (the line loop then finds the exact line); returns the bytes
+/// consumed and written.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having AVX-512 F, BW, VL and VBMI, and BMI2.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn four_lines<const T: usize, const E: usize>(
+    k: &LinesAvx512Vbmi,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> (usize, usize) {
+    let stride = 64 + T + E;
+    let bytes = (64 + T) / 4 * 3;
+    // Lanes of the tails' register: `T` symbols from byte 0 of each 16-byte lane, then the
+    // ending.
+    let mut symbols = 0u64;
+    let mut ending = 0u64;
+    let mut want = [0u8; 64];
+    for r in 0..4 {
+        symbols |= ((1u64 << T) - 1) << (16 * r);
+        ending |= ((1u64 << E) - 1) << (16 * r + T);
+        want[16 * r + T] = if E == 2 { b'\r' } else { b'\n' };
+        want[16 * r + T + E - 1] = b'\n';
+    }
+    let (mut i, mut j) = (0, 0);
+    // SAFETY: `want` is 64 bytes.
+    let want = unsafe { _mm512_loadu_si512(want.as_ptr().cast()) };
+    // The tails' loads read 16 bytes from the last line's symbol 64: within `4 * stride + 16`;
+    // the last head's store ends at `3 * bytes + 64`.
+    while i + 4 * stride + 16 <= n && j + 3 * bytes + 64 <= cap {
+        // SAFETY: the loads read `src[i..i + 4 * stride + 16]` and the stores write
+        // `dst[j..j + 3 * bytes + 64]`, in bounds by the loop condition; the masked stores
+        // write lanes within `dst[j + r * bytes + 48..][..T / 4 * 3]`.
+        unsafe {
+            let p = src.add(i);
+            let mut bad = k.block(p, dst.add(j));
+            for r in 1..4 {
+                bad = _mm512_or_si512(bad, k.block(p.add(r * stride), dst.add(j + r * bytes)));
+            }
+            let tails = _mm512_inserti32x4::<3>(
+                _mm512_inserti32x4::<2>(
+                    _mm512_inserti32x4::<1>(
+                        _mm512_castsi128_si512(_mm_loadu_si128(p.add(64).cast())),
+                        _mm_loadu_si128(p.add(stride + 64).cast()),
+                    ),
+                    _mm_loadu_si128(p.add(2 * stride + 64).cast()),
+                ),
+                _mm_loadu_si128(p.add(3 * stride + 64).cast()),
+            );
+            let v = lookup(tails, k.lo, k.hi);
+            let tail_bad = _mm512_movepi8_mask(_mm512_or_si512(tails, v)) & symbols;
+            let endings = _mm512_cmpeq_epi8_mask(tails, want) & ending;
+            if _mm512_movepi8_mask(bad) != 0 || tail_bad != 0 || endings != ending {
+                break;
+            }
+            // Lane `r`'s `T / 4` groups pack to bytes `12r..` (see `DECODE_PACK`).
+            let packed = pack(v, k.packer);
+            for r in 0..4 {
+                let lanes = ((1u64 << (T / 4 * 3)) - 1) << (12 * r);
+                _mm512_mask_storeu_epi8(dst.add(j + r * bytes + 48 - 12 * r).cast(), lanes, packed);
+            }
+        }
+        i += 4 * stride;
+        j += 4 * bytes;
+    }
+    (i, j)
 }
 
 /// `vpermb` indices of the encode shuffle: output byte `4g + p` takes input byte
