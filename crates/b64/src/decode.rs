@@ -540,6 +540,15 @@ pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Opti
         let canonical = !forgiving && !e.trailing_bits_allowed();
         return backend.decode_short_padded(e.alphabet(), input, out, canonical);
     }
+    if n % 4 >= 2 {
+        // A partial last group without its padding.
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+        if !forgiving && e.decode_padding() == DecodePadding::Required {
+            return None;
+        }
+        let canonical = !forgiving && !e.trailing_bits_allowed();
+        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
+    }
     backend.decode_short(e.alphabet(), input, out)
 }
 

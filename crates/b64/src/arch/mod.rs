@@ -36,9 +36,10 @@ pub(crate) trait Kernels: Copy {
     fn decode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8]) -> Option<usize> {
         None
     }
-    /// [`Kernels::decode_short`] for a `src` whose last group is padded (`xy==` or `xyz=`;
-    /// `src` ends with `=`), writing the 1 or 2 bytes of that group; `canonical`: the unused
-    /// bits of its last symbol must be zero. `None` for anything else.
+    /// [`Kernels::decode_short`] for a `src` whose last group is padded (`xy==` or `xyz=`)
+    /// or partial (`xy`, `xyz`: the padding left out), writing the 1 or 2 bytes of that
+    /// group; `canonical`: the unused bits of its last symbol must be zero. `None` for
+    /// anything else.
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn decode_short_padded(

@@ -110,20 +110,24 @@ impl Kernels for Avx512Vbmi {
         canonical: bool,
     ) -> Option<usize> {
         let n = src.len();
-        if !(4..=128).contains(&n) || !n.is_multiple_of(4) || src[n - 1] != b'=' {
+        // `xy==` / `xyz=` in the text, or `xy` / `xyz` with the padding left out (decoded as
+        // if it were there): `total` symbols and padding, `n` of them read.
+        let (pads, total) = match n % 4 {
+            0 if n >= 4 && src[n - 1] == b'=' => (1 + usize::from(src[n - 2] == b'='), n),
+            2 | 3 => (4 - n % 4, n + 4 - n % 4),
+            _ => return None,
+        };
+        if total > 128 || dst.len() < total / 4 * 3 - pads {
             return None;
         }
-        let pads = 1 + usize::from(src[n - 2] == b'=');
-        if dst.len() < n / 4 * 3 - pads {
-            return None;
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 128` bytes and
-        // `dst` at least `n / 4 * 3 - pads`, as `decode_short_padded_avx512vbmi` needs;
-        // `&mut` excludes overlap.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= total <= 128`
+        // bytes, `n >= total - pads`, and `dst` at least `total / 4 * 3 - pads`, as
+        // `decode_short_padded_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
             decode_short_padded_avx512vbmi(
                 alphabet.decode_table(),
                 src.as_ptr(),
+                total,
                 n,
                 dst.as_mut_ptr(),
                 dst.len(),
@@ -613,39 +617,44 @@ unsafe fn decode_short_avx512vbmi(
     }
 }
 
-/// [`decode_short_avx512vbmi`] for a text whose last group is padded: every byte is a
-/// symbol but the last `pads` (1 or 2), which are `=`; with `canonical`,
-/// the unused bits of the last symbol must also be zero. `None` (nothing written)
+/// [`decode_short_avx512vbmi`] for a text whose last group is padded: `n` symbols and
+/// padding (a multiple of 4), of which the last `pads` (1 or 2) are padding, `=` in `src`
+/// or past its `real` bytes (`n - pads <= real <= n`); every other byte must be a symbol,
+/// and with `canonical` the unused bits of the last symbol zero. `None` (nothing written)
 /// otherwise. A whole 64-byte block is stored where `dst` has room for it, else only the
 /// decoded bytes.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 128`
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `real`
 /// bytes and `dst` for writes of `cap >= n / 4 * 3 - pads` bytes; they do not overlap;
-/// `pads` is 1 or 2.
+/// `n <= 128` is a multiple of 4, `pads` is 1 or 2, `n - pads <= real <= n`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn decode_short_padded_avx512vbmi(
     table: &[u8; 256],
     src: *const u8,
     n: usize,
+    real: usize,
     dst: *mut u8,
     cap: usize,
     pads: usize,
     canonical: bool,
 ) -> Option<usize> {
-    // SAFETY: the loads read `src[..64]` only when `n > 64`, else masked lanes below `n`
-    // (and `src[64..n]` masked); full stores write 64 bytes only when `cap` has them, else
-    // masked lanes below the `n / 4 * 3 - pads <= cap` bytes decoded.
+    // SAFETY: the loads read `src[..64]` only when `n > 64` (then `real >= n - 2 > 64`), else
+    // masked lanes below `real` (and `src[64..real]` masked); full stores write 64 bytes only
+    // when `cap` has them, else masked lanes below the `n / 4 * 3 - pads <= cap` bytes
+    // decoded.
     unsafe {
         let lo = _mm512_loadu_si512(table.as_ptr().cast());
         let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
         let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
         // The block with the last group: all of `src`, or what follows a first block of 64.
-        let (tail, m) = if n > 64 { (src.add(64), n - 64) } else { (src, n) };
+        let (tail, m, have) =
+            if n > 64 { (src.add(64), n - 64, real - 64) } else { (src, n, real) };
         // The padding lanes: not symbols, decoded as zeros.
         let pad_lanes = ((1u64 << pads) - 1) << (m - pads);
-        let x = load_upto(tail, m);
+        let x = load_upto(tail, have);
         let v = _mm512_maskz_mov_epi8(!pad_lanes, lookup(x, lo, hi));
         let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(m) & !pad_lanes;
         if canonical {
