@@ -290,8 +290,23 @@ impl State {
         let ends_line = |input: &[u8], q: usize| {
             q + ending <= n && input[q] == first && (ending == 1 || input[q + 1] == b'\n')
         };
-        // The width of the next line: symbols up to the same ending.
         let start = i + ending;
+        // The common widths first, straight to the line kernel, which checks every line's
+        // shape itself: no scalar measurement of the next line.
+        if self.nq == 0 {
+            for w in [76, 64] {
+                let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+                if i2 > start {
+                    let input = io.input();
+                    self.symbols += (i2 - start) / (w + ending) * w;
+                    let last = i2 - ending - 1;
+                    self.last = (base + last, input[last]);
+                    return Some((i2, j2));
+                }
+            }
+        }
+        let input = io.input();
+        // The width of the next line: symbols up to the same ending.
         let limit = n.min(start + MAX_LINE);
         let mut q = start;
         while q < limit && table[input[q] as usize] != INVALID {
