@@ -29,12 +29,13 @@ use criterion::{
 };
 
 const SIZES: [usize; 8] = [16, 64, 256, 1024, 4096, 16384, 65536, 1 << 20];
-/// Data lengths of every residue mod 3 (1, 2, 0), short and long.
-const TAILS: [usize; 6] = [100, 101, 102, 4096, 4097, 4098];
+/// Data lengths of every residue mod 3 (1, 2, 0), short and long; 16 and 18 (and 64 and 66)
+/// encode to texts of the same length, 24 (88), padded with `==` and unpadded.
+const TAILS: [usize; 10] = [16, 18, 64, 66, 100, 101, 102, 4096, 4097, 4098];
 
 /// [`TAILS`], or under `--quick` one length of each residue (100, 4097, 4098).
 fn tails() -> Vec<usize> {
-    if benches::quick() { vec![TAILS[0], TAILS[4], TAILS[5]] } else { TAILS.to_vec() }
+    if benches::quick() { vec![TAILS[4], TAILS[8], TAILS[9]] } else { TAILS.to_vec() }
 }
 /// Wrapped text lengths (about; the text is the wrapping of `size / 4 * 3` data bytes).
 const WRAPPED: [usize; 3] = [1024, 65536, 1 << 20];

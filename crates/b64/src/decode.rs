@@ -98,7 +98,7 @@ const MAX_LINE: usize = 1024;
 /// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
 /// `copy_from_slice` is a `memcpy` call per line).
 #[inline(always)]
-fn copy_line(out: &mut [u8], line: &[u8]) {
+pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
     let w = line.len();
     if w < 16 {
         out.copy_from_slice(line);
@@ -245,7 +245,7 @@ impl State {
                 }
             } else if forgiving
                 && self.pads == 0
-                && (b == b'\n' || b == b'\r')
+                && (b == b'\n' || (b == b'\r' && !e.newlines_only()))
                 && base + i >= self.lines_from
                 && let Some((i2, j2)) = self.lines(e, io, base, i, j)
             {
@@ -290,8 +290,23 @@ impl State {
         let ends_line = |input: &[u8], q: usize| {
             q + ending <= n && input[q] == first && (ending == 1 || input[q + 1] == b'\n')
         };
-        // The width of the next line: symbols up to the same ending.
         let start = i + ending;
+        // The common widths first, straight to the line kernel, which checks every line's
+        // shape itself: no scalar measurement of the next line.
+        if self.nq == 0 {
+            for w in [76, 64] {
+                let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+                if i2 > start {
+                    let input = io.input();
+                    self.symbols += (i2 - start) / (w + ending) * w;
+                    let last = i2 - ending - 1;
+                    self.last = (base + last, input[last]);
+                    return Some((i2, j2));
+                }
+            }
+        }
+        let input = io.input();
+        // The width of the next line: symbols up to the same ending.
         let limit = n.min(start + MAX_LINE);
         let mut q = start;
         while q < limit && table[input[q] as usize] != INVALID {
@@ -302,6 +317,19 @@ impl State {
             return None;
         }
         let stride = w + ending;
+        // Lines whose width is a multiple of 4 (no group spans a line ending) at the start of
+        // a group: the backend's line kernel decodes them straight from the input.
+        if self.nq == 0 && w.is_multiple_of(4) {
+            let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+            if i2 > start {
+                let input = io.input();
+                self.symbols += (i2 - start) / stride * w;
+                let last = i2 - ending - 1;
+                self.last = (base + last, input[last]);
+                return Some((i2, j2));
+            }
+        }
+        let input = io.input();
         // Worth the buffer (4 KiB to initialise) only for a run of some length: count the
         // lines of this shape ahead, up to `MIN_RUN` symbols.
         let mut ahead = start;
@@ -406,7 +434,7 @@ impl State {
                 if self.pads + self.nq > 4 {
                     return Err(DecodeError::InvalidPadding { offset: self.pad_start });
                 }
-            } else if !(forgiving && is_whitespace(b)) {
+            } else if !(forgiving && e.skips(b)) {
                 return Err(DecodeError::InvalidPadding { offset: self.pad_start });
             }
             return Ok(j);
@@ -434,7 +462,7 @@ impl State {
             }
             self.pads = 1;
             self.pad_start = off;
-        } else if !(forgiving && is_whitespace(b)) {
+        } else if !(forgiving && e.skips(b)) {
             return Err(DecodeError::InvalidByte { offset: off, byte: b });
         }
         Ok(j)
@@ -520,12 +548,21 @@ pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Opti
     let backend = e.backend();
     let n = input.len();
     if n >= 4 && input[n - 1] == b'=' {
-        let body = n - 4;
-        let j =
-            if body == 0 { 0 } else { backend.decode_short(e.alphabet(), &input[..body], out)? };
-        let mut last = [0u8; 4];
-        last.copy_from_slice(&input[body..]);
-        return padded_group(e, last, out, j);
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+        if !forgiving && e.decode_padding() == DecodePadding::Forbidden {
+            return None;
+        }
+        let canonical = !forgiving && !e.trailing_bits_allowed();
+        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
+    }
+    if n % 4 >= 2 {
+        // A partial last group without its padding.
+        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+        if !forgiving && e.decode_padding() == DecodePadding::Required {
+            return None;
+        }
+        let canonical = !forgiving && !e.trailing_bits_allowed();
+        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
     }
     backend.decode_short(e.alphabet(), input, out)
 }

@@ -151,6 +151,46 @@ impl Backend {
         }
     }
 
+    /// [`Kernels::decode_lines`] of the backend (`(i, j)` back where it has none).
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    pub(crate) fn decode_lines<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Ssse3(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
+            _ => (i, j),
+        }
+    }
+
+    /// [`Kernels::decode_short_padded`] of the backend, where it has one.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    pub(crate) fn decode_short_padded(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        canonical: bool,
+    ) -> Option<usize> {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.decode_short_padded(alphabet, src, dst, canonical),
+            _ => None,
+        }
+    }
+
     /// Runs `f` compiled with the backend's vector extensions enabled where that helps plain
     /// code (x86_64: wider moves), else just runs it.
     #[inline]

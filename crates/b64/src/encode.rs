@@ -4,7 +4,7 @@
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 
-use crate::{Engine, LineWrap, encoded_len, portable};
+use crate::{Engine, LineEnding, LineWrap, encoded_len, portable};
 
 /// Encodes `src` into `dst`, which is exactly `encoded_len(src.len())` long. Returns its length.
 #[inline]
@@ -45,9 +45,15 @@ pub(crate) const fn wrapped_len(n: usize, pad: bool, wrap: LineWrap) -> Option<u
     }
 }
 
-/// Encodes `src` wrapped into `dst` (exactly `wrapped_len` long): the plain encoding goes to
-/// the end of `dst`, then each line moves forward to its place (never past unread symbols:
-/// line `k` moves by the `k` endings still to come, which is never negative).
+/// Symbols encoded per block of [`encode_wrapped_into`] (about; a whole number of lines
+/// that encode whole 3-byte groups): small enough to stay in L1 between the encode and the
+/// line copies, large enough that the kernel runs long.
+const WRAP_BLOCK: usize = 4096;
+
+/// Encodes `src` wrapped into `dst` (exactly `wrapped_len` long): blocks of whole lines
+/// (`lcm(width, 4)` symbols, a multiple of it near [`WRAP_BLOCK`]) are encoded into a buffer
+/// that stays in L1, then each line is copied to its place with fixed-size moves and its
+/// ending after it. Widths whose unit exceeds the buffer take [`encode_wrapped_long`].
 pub(crate) fn encode_wrapped_into(
     e: &Engine<'_>,
     src: &[u8],
@@ -55,12 +61,83 @@ pub(crate) fn encode_wrapped_into(
     dst: &mut [u8],
 ) -> usize {
     let total = dst.len();
+    let w = wrap.width;
+    if w == 0 || total == encoded_len(src.len(), e.encode_padding()).unwrap_or(usize::MAX) {
+        return encode_into(e, src, dst);
+    }
+    // Symbols of the smallest run of whole lines that is whole groups: lcm(w, 4).
+    let unit = if w.is_multiple_of(4) {
+        w
+    } else if w.is_multiple_of(2) {
+        2 * w
+    } else {
+        4 * w
+    };
+    if unit > WRAP_BLOCK {
+        return encode_wrapped_long(e, src, wrap, dst);
+    }
+    let block = WRAP_BLOCK / unit * unit;
+    let mut buf = [0u8; WRAP_BLOCK];
+    let ending = wrap.ending.as_bytes();
+    let (mut i, mut j) = (0, 0);
+    while i < src.len() {
+        let take = (block / 4 * 3).min(src.len() - i);
+        let symbols = encode_into(
+            e,
+            &src[i..i + take],
+            &mut buf[..encoded_len(take, e.encode_padding()).unwrap_or(0)],
+        );
+        i += take;
+        j = match (w, wrap.ending) {
+            (76, LineEnding::Lf) => place_lines::<76, 1>(&buf[..symbols], w, ending, dst, j),
+            (76, LineEnding::CrLf) => place_lines::<76, 2>(&buf[..symbols], w, ending, dst, j),
+            (64, LineEnding::Lf) => place_lines::<64, 1>(&buf[..symbols], w, ending, dst, j),
+            (64, LineEnding::CrLf) => place_lines::<64, 2>(&buf[..symbols], w, ending, dst, j),
+            _ => place_lines::<0, 0>(&buf[..symbols], w, ending, dst, j),
+        };
+    }
+    total
+}
+
+/// Copies `text` (whole lines of `w` symbols, `W` if not 0, but for the last block's last
+/// line) to `dst[j..]`, each line followed by `ending` (`E` bytes if not 0) unless it is the
+/// last line of `dst`; returns the new `j`.
+#[inline(always)]
+fn place_lines<const W: usize, const E: usize>(
+    text: &[u8],
+    w: usize,
+    ending: &[u8],
+    dst: &mut [u8],
+    mut j: usize,
+) -> usize {
+    let w = if W == 0 { w } else { W };
+    let ending = if E == 0 { ending } else { &ending[..E] };
+    let mut lines = text.chunks_exact(w);
+    for line in &mut lines {
+        if W == 0 {
+            crate::decode::copy_line(&mut dst[j..j + w], line);
+        } else {
+            dst[j..j + W].copy_from_slice(&line[..W]);
+        }
+        j += w;
+        if j < dst.len() {
+            dst[j..j + ending.len()].copy_from_slice(ending);
+            j += ending.len();
+        }
+    }
+    let rest = lines.remainder();
+    dst[j..j + rest.len()].copy_from_slice(rest);
+    j + rest.len()
+}
+
+/// [`encode_wrapped_into`] for very long lines: the plain encoding goes to the end of `dst`,
+/// then each line moves forward to its place (never past unread symbols: line `k` moves by
+/// the `k` endings still to come, which is never negative).
+fn encode_wrapped_long(e: &Engine<'_>, src: &[u8], wrap: LineWrap, dst: &mut [u8]) -> usize {
+    let total = dst.len();
     let plain = encoded_len(src.len(), e.encode_padding()).unwrap_or(usize::MAX);
     let start = total - plain;
     encode_into(e, src, &mut dst[start..]);
-    if start == 0 {
-        return total;
-    }
     let ending = wrap.ending.as_bytes();
     let (mut from, mut to) = (start, 0);
     while from < total {

@@ -93,6 +93,7 @@ pub struct Engine<'a> {
     decode_padding: DecodePadding,
     mode: DecodeMode,
     trailing_bits: bool,
+    newlines_only: bool,
     backend: Option<Backend>,
 }
 
@@ -105,6 +106,7 @@ impl<'a> Engine<'a> {
             decode_padding: DecodePadding::Required,
             mode: DecodeMode::Strict,
             trailing_bits: false,
+            newlines_only: false,
             backend: None,
         }
     }
@@ -136,6 +138,27 @@ impl<'a> Engine<'a> {
     pub const fn with_trailing_bits_allowed(mut self, allowed: bool) -> Self {
         self.trailing_bits = allowed;
         self
+    }
+
+    /// Forgiving decoding that skips only `\n` between symbols (no other whitespace): the
+    /// bytes GNU `base64 -d` skips, for the `b64` CLI, which handles its padding rules itself.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn with_newlines_only(mut self, only: bool) -> Self {
+        self.newlines_only = only;
+        self
+    }
+
+    /// Whether forgiving decoding skips `b` (ASCII whitespace, or `\n` alone).
+    #[inline]
+    pub(crate) fn skips(&self, b: u8) -> bool {
+        if self.newlines_only { b == b'\n' } else { crate::decode::is_whitespace(b) }
+    }
+
+    /// Whether forgiving decoding skips only `\n`.
+    #[inline]
+    pub(crate) fn newlines_only(&self) -> bool {
+        self.newlines_only
     }
 
     /// This engine run by a given backend instead of the detected one (tests and benches).

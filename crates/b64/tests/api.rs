@@ -65,28 +65,38 @@ fn decode_to_slice_reports_a_short_output() {
 
 #[test]
 fn wrapped_encoding() {
-    let data = common::bytes(200, 7);
-    let plain = b64::STANDARD.encode(&data);
-    for width in [0, 1, 3, 4, 7, 64, 76, 268, 300] {
-        for ending in [LineEnding::Lf, LineEnding::CrLf] {
-            let wrap = LineWrap { width, ending };
-            let text = b64::STANDARD.encode_wrapped(&data, wrap);
-            let want = if width == 0 {
-                plain.clone()
-            } else {
-                let sep = std::str::from_utf8(ending.as_bytes()).unwrap();
-                plain
-                    .as_bytes()
-                    .chunks(width)
-                    .map(|c| std::str::from_utf8(c).unwrap())
-                    .collect::<Vec<_>>()
-                    .join(sep)
-            };
-            assert_eq!(text, want, "width {width}");
-            assert_eq!(b64::STANDARD.wrapped_len(data.len(), wrap), Some(text.len()));
-            assert_eq!(b64::FORGIVING.decode(&text).unwrap(), data);
+    // Lengths around and past the encoder's 4096-symbol blocks; widths whose whole-group
+    // unit (lcm(width, 4)) is 4 to 4 * 1025 symbols (past the block: the long path).
+    for (len, engine) in [
+        (200, b64::STANDARD),
+        (3071, b64::STANDARD_NO_PAD),
+        (9001, b64::STANDARD),
+        (1, b64::STANDARD),
+    ] {
+        let data = common::bytes(len, 7);
+        let plain = engine.encode(&data);
+        for width in [0, 1, 2, 3, 4, 6, 7, 64, 76, 268, 300, 1025, 5000] {
+            for ending in [LineEnding::Lf, LineEnding::CrLf] {
+                let wrap = LineWrap { width, ending };
+                let text = engine.encode_wrapped(&data, wrap);
+                let want = if width == 0 {
+                    plain.clone()
+                } else {
+                    let sep = std::str::from_utf8(ending.as_bytes()).unwrap();
+                    plain
+                        .as_bytes()
+                        .chunks(width)
+                        .map(|c| std::str::from_utf8(c).unwrap())
+                        .collect::<Vec<_>>()
+                        .join(sep)
+                };
+                assert_eq!(text, want, "{len} bytes, width {width}");
+                assert_eq!(engine.wrapped_len(data.len(), wrap), Some(text.len()));
+                assert_eq!(b64::FORGIVING.decode(&text).unwrap(), data);
+            }
         }
     }
+    let data = common::bytes(200, 7);
     assert_eq!(b64::STANDARD.encode_mime(b""), "");
     let mime = b64::STANDARD.encode_mime(&data);
     assert!(mime.split("\r\n").all(|l| l.len() <= 76));

@@ -146,10 +146,33 @@ fn decode_like_coreutils() {
         .encode_wrapped(&data, b64::LineWrap { width: 76, ending: b64::LineEnding::Lf });
     let out = same(&["-d"], text.as_bytes());
     assert_eq!(out.stdout, data);
-    let mut bad = text.into_bytes();
+    let mut bad = text.clone().into_bytes();
     let at = bad.len() / 2;
     bad[at] = b'*';
     assert_eq!(same(&["-d"], &bad).status.code(), Some(1));
+    // Bytes the library's forgiving decoder skips but coreutils does not, padding that
+    // continues the stream, and a stray symbol, in the second read chunk (98304 bytes) and
+    // at a line start: the fast path must hand these chunks to the general path.
+    let text = text.into_bytes();
+    for (at, edit) in [
+        (100_000, &b"\r"[..]),
+        (130_000, b" "),
+        (150_001, b"\t"),
+        (120_010, b"YQ=="),
+        (77 * 1500, b"YQ==\n"),
+        (77 * 1600, b"Y"),
+        (77 * 1700 + 3, b"="),
+    ] {
+        let mut t = text.clone();
+        let at = at % (t.len() + 1);
+        t.splice(at..at, edit.iter().copied());
+        same(&["-d"], &t);
+    }
+    // CRLF lines, and one long line without newlines (more than a chunk).
+    let crlf = b64::STANDARD
+        .encode_wrapped(&data, b64::LineWrap { width: 64, ending: b64::LineEnding::CrLf });
+    assert_eq!(same(&["-d"], crlf.as_bytes()).status.code(), Some(1));
+    assert_eq!(same(&["-d"], b64::STANDARD.encode(&data).as_bytes()).stdout, data);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! trailing bits and the read chunk size; the rest is the text. Every backend, every entry
 //! point (`decode`, `decode_in_place`, `decode_to_slice`, `DecoderReader` in chunks) must give
 //! the same result as the byte-at-a-time reference machine (`decode_reference`), never
-//! panic, and valid input must round-trip through `encode`.
+//! panic, and valid input must round-trip through `encode`. Forgiving engines also run
+//! skipping `\n` alone (`with_newlines_only`, the CLI's rules).
 
 #![no_main]
 
@@ -51,6 +52,14 @@ fuzz_target!(|data: &[u8]| {
             let mut out = vec![0u8; v.len()];
             assert_eq!(e.decode_to_slice(text, &mut out), Ok(v.len()));
             assert_eq!(&out, v);
+        }
+    }
+    // Forgiving decoding that skips `\n` alone (the CLI's), against its own reference.
+    if mode == DecodeMode::Forgiving {
+        let lf = engine.with_newlines_only(true);
+        let want = lf.decode_reference(text, &mut reference).map(|n| reference[..n].to_vec());
+        for backend in backends() {
+            assert_eq!(lf.with_backend(backend).decode(text), want, "newlines only on {}", backend.name());
         }
     }
     let chunk = usize::from(sel >> 6) * 3 + 1;

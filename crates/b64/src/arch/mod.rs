@@ -36,6 +36,21 @@ pub(crate) trait Kernels: Copy {
     fn decode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8]) -> Option<usize> {
         None
     }
+    /// [`Kernels::decode_short`] for a `src` whose last group is padded (`xy==` or `xyz=`)
+    /// or partial (`xy`, `xyz`: the padding left out), writing the 1 or 2 bytes of that
+    /// group; `canonical`: the unused bits of its last symbol must be zero. `None` for
+    /// anything else.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn decode_short_padded(
+        self,
+        _alphabet: &Alphabet,
+        _src: &[u8],
+        _dst: &mut [u8],
+        _canonical: bool,
+    ) -> Option<usize> {
+        None
+    }
     /// Decodes whole groups of 4 symbols from input index `i` to output index `j` while the
     /// groups hold only symbols and the output has room; may stop earlier. Returns the new
     /// `(i, j)`. May overwrite output bytes past the new `j` (never input not yet consumed).
@@ -46,6 +61,24 @@ pub(crate) trait Kernels: Copy {
         i: usize,
         j: usize,
     ) -> (usize, usize);
+    /// Decodes whole lines from input index `i`, the start of a line: each `w` symbols then
+    /// the line ending (`\n`, or `\r\n` if `crlf`), while a line has that shape, lies whole
+    /// in the input and fits the output. Returns the new `(i, j)`, `i` at the start of the
+    /// first line not decoded (unchanged where the kernel has no line path, for this width,
+    /// or in place). May overwrite output bytes past the new `j`.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        _alphabet: &Alphabet,
+        _io: &mut I,
+        i: usize,
+        j: usize,
+        _w: usize,
+        _crlf: bool,
+    ) -> (usize, usize) {
+        (i, j)
+    }
 }
 
 /// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is

@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use b64::alphabet::{self, Alphabet};
-use b64::{DecodeError, DecodePadding, Engine};
+use b64::{DecodeError, DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 
 const USAGE: &str = "\
 Usage: b64 [OPTION]... [FILE]
@@ -215,14 +215,30 @@ fn encode(
     wrap: usize,
 ) -> Result<(), Fail> {
     let engine = Engine::new(alphabet);
-    let mut data = vec![0u8; CHUNK];
-    let mut text = vec![0u8; CHUNK / 3 * 4];
+    // Chunks of whole lines where a line's worth fits (`3 * wrap` bytes are 4 lines): each
+    // chunk is then one wrapped encoding with its last newline, written at once.
+    let lines = wrap > 0 && wrap <= CHUNK / 3;
+    let chunk = if lines { CHUNK / (3 * wrap) * (3 * wrap) } else { CHUNK };
+    let mut data = vec![0u8; chunk];
+    let mut text = vec![0u8; chunk / 3 * 4 + chunk / 3 * 4 / wrap.max(1) + 1];
     let mut column = 0;
     loop {
         // Whole chunks are multiples of 3, so only the last one can need padding.
         let n = read_full(input, &mut data)?;
-        let len = engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
-        write_wrapped(out, &text[..len], wrap, &mut column)?;
+        if lines {
+            let wrapping = LineWrap { width: wrap, ending: LineEnding::Lf };
+            let len = engine
+                .encode_wrapped_to_slice(&data[..n], wrapping, &mut text)
+                .map_err(|e| Fail(e.to_string()))?;
+            if len > 0 {
+                text[len] = b'\n';
+                out.write_all(&text[..len + 1])?;
+            }
+        } else {
+            let len =
+                engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
+            write_wrapped(out, &text[..len], wrap, &mut column)?;
+        }
         if n < data.len() {
             break;
         }
@@ -270,22 +286,48 @@ fn decode(
     let engine = Engine::new(alphabet)
         .with_decode_padding(DecodePadding::Indifferent)
         .with_trailing_bits_allowed(true);
+    // The fast path: the library's forgiving decoder skipping only newlines, on a chunk cut
+    // after its last newline (lines of widths that are multiples of 4 are whole groups).
+    // Taken when it decodes the chunk to whole groups without padding, which is exactly
+    // what the coreutils rules make of it; anything else (padding, another byte, a group
+    // across the cut, `-i`) takes the general path below for that chunk.
+    let lines = engine.with_decode_mode(DecodeMode::Forgiving).with_newlines_only(true);
+    let mut raw = vec![0u8; CHUNK];
     let mut text = vec![0u8; CHUNK + 4];
     let mut bytes = vec![0u8; CHUNK / 4 * 3 + 6];
+    // Raw bytes after the last cut, at the front of `raw`: less than a line.
+    let mut carry = 0;
     // Cleaned text not yet decoded: always fewer than 4 bytes between chunks.
     let mut kept = 0;
     loop {
-        let n = read_full(input, &mut text[kept..kept + CHUNK])?;
-        let end = kept + clean(&mut text[kept..kept + n], alphabet, ignore_garbage);
-        let whole = end / 4 * 4;
-        let (len, ok) = decode_groups(&engine, &text[..whole], &mut bytes);
-        out.write_all(&bytes[..len])?;
-        if !ok {
-            return Err(Fail("invalid input".into()));
+        let n = carry + read_full(input, &mut raw[carry..])?;
+        let eof = n < raw.len();
+        let cut = match raw[..n].iter().rposition(|&b| b == b'\n') {
+            Some(p) if !eof => p + 1,
+            _ => n,
+        };
+        let fast = if ignore_garbage || kept > 0 {
+            None
+        } else {
+            lines.decode_to_slice(&raw[..cut], &mut bytes).ok().filter(|len| len % 3 == 0)
+        };
+        if let Some(len) = fast {
+            out.write_all(&bytes[..len])?;
+        } else {
+            text[kept..kept + cut].copy_from_slice(&raw[..cut]);
+            let end = kept + clean(&mut text[kept..kept + cut], alphabet, ignore_garbage);
+            let whole = end / 4 * 4;
+            let (len, ok) = decode_groups(&engine, &text[..whole], &mut bytes);
+            out.write_all(&bytes[..len])?;
+            if !ok {
+                return Err(Fail("invalid input".into()));
+            }
+            text.copy_within(whole..end, 0);
+            kept = end - whole;
         }
-        text.copy_within(whole..end, 0);
-        kept = end - whole;
-        if n < CHUNK {
+        raw.copy_within(cut..n, 0);
+        carry = n - cut;
+        if eof {
             break;
         }
     }
@@ -318,27 +360,45 @@ fn clean(text: &mut [u8], alphabet: &Alphabet, ignore_garbage: bool) -> usize {
     k
 }
 
-/// Drops the newlines of `text` in place, 8 bytes at a time (a word without a newline, the
-/// common case, moves whole); returns the length kept.
+/// Drops the newlines of `text` in place, 16 bytes at a time: a block is stored whole, and
+/// at each newline in it (found with the classic has-zero-byte test, exact for the lowest)
+/// the rest of the block moves down one byte and is stored again after the bytes kept; no
+/// byte-at-a-time loop. Returns the length kept.
 fn drop_newlines(text: &mut [u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    const ONES: u128 = u128::from_le_bytes([1; 16]);
+    const NEWLINES: u128 = u128::from_le_bytes([b'\n'; 16]);
+    let block = |text: &[u8], i: usize| {
+        let mut word = [0u8; 16];
+        word.copy_from_slice(&text[i..i + 16]);
+        u128::from_le_bytes(word)
+    };
     let (mut i, mut k) = (0, 0);
-    while i + 8 <= text.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&text[i..i + 8]);
-        // A zero byte of `x` is a newline of the word (the classic has-zero-byte test).
-        let x = u64::from_ne_bytes(word) ^ NEWLINES;
-        if x.wrapping_sub(ONES) & !x & (ONES << 7) == 0 {
-            text[k..k + 8].copy_from_slice(&word);
-            k += 8;
-        } else {
-            for b in word {
-                text[k] = b;
-                k += usize::from(b != b'\n');
+    // Stores reach `k + 16 <= i + 31`: the next block is read before they run.
+    if text.len() >= 32 {
+        let mut next = block(text, 0);
+        while i + 32 <= text.len() {
+            // Little-endian: byte 0 of the block is the low byte, and shifting right moves
+            // the later bytes down, zeros (not newlines) coming in at the top.
+            let mut w = next;
+            next = block(text, i + 16);
+            let mut rest = 16;
+            loop {
+                text[k..k + 16].copy_from_slice(&w.to_le_bytes());
+                let x = w ^ NEWLINES;
+                let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+                if zero == 0 {
+                    k += rest;
+                    break;
+                }
+                let at = zero.trailing_zeros() as usize / 8;
+                k += at;
+                rest -= at + 1;
+                w = w.checked_shr(8 * (at as u32 + 1)).unwrap_or(0);
             }
+            i += 16;
         }
-        i += 8;
+        // The block read ahead goes back (the stores may have overwritten its bytes).
+        text[i..i + 16].copy_from_slice(&next.to_le_bytes());
     }
     while i < text.len() {
         text[k] = text[i];

@@ -13,14 +13,16 @@
 //! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
 
 use core::arch::x86_64::{
-    __m512i, _bzhi_u64, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8, _mm512_loadu_si512,
+    __m512i, _bzhi_u64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8,
+    _mm512_castsi128_si512, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
     _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
-    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
-    _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512,
+    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32,
+    _mm512_set1_epi64, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
+use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::Alphabet;
 use crate::arch::{Job, Kernels};
 use crate::decode::Io;
@@ -100,6 +102,42 @@ impl Kernels for Avx512Vbmi {
     }
 
     #[inline]
+    fn decode_short_padded(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        canonical: bool,
+    ) -> Option<usize> {
+        let n = src.len();
+        // `xy==` / `xyz=` in the text, or `xy` / `xyz` with the padding left out (decoded as
+        // if it were there): `total` symbols and padding, `n` of them read.
+        let (pads, total) = match n % 4 {
+            0 if n >= 4 && src[n - 1] == b'=' => (1 + usize::from(src[n - 2] == b'='), n),
+            2 | 3 => (4 - n % 4, n + 4 - n % 4),
+            _ => return None,
+        };
+        if total > 128 || dst.len() < total / 4 * 3 - pads {
+            return None;
+        }
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= total <= 128`
+        // bytes, `n >= total - pads`, and `dst` at least `total / 4 * 3 - pads`, as
+        // `decode_short_padded_avx512vbmi` needs; `&mut` excludes overlap.
+        unsafe {
+            decode_short_padded_avx512vbmi(
+                alphabet.decode_table(),
+                src.as_ptr(),
+                total,
+                n,
+                dst.as_mut_ptr(),
+                dst.len(),
+                pads,
+                canonical,
+            )
+        }
+    }
+
+    #[inline]
     fn decode<I: Io + ?Sized>(
         self,
         alphabet: &Alphabet,
@@ -120,6 +158,172 @@ impl Kernels for Avx512Vbmi {
         };
         (i + c, j + c / 4 * 3)
     }
+
+    #[inline]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        let table = alphabet.decode_table();
+        run_lines!(io, i, j, |s, n, d, c| lines_avx512vbmi(table, s, n, d, c, w, crlf))
+    }
+}
+
+/// The AVX-512 VBMI decode as a [`LineBlock`]: the reverse table's first 128 entries and the
+/// pack indices.
+struct LinesAvx512Vbmi {
+    lo: __m512i,
+    hi: __m512i,
+    packer: __m512i,
+}
+
+impl LineBlock for LinesAvx512Vbmi {
+    const B: usize = 64;
+    const STORE: usize = 64;
+    type Bad = __m512i;
+
+    #[inline(always)]
+    unsafe fn block(&self, src: *const u8, dst: *mut u8) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 VBMI, `src[..64]` readable, `dst[..64]`
+        // writable.
+        unsafe {
+            let x = _mm512_loadu_si512(src.cast());
+            let v = lookup(x, self.lo, self.hi);
+            _mm512_storeu_si512(dst.cast(), pack(v, self.packer));
+            _mm512_or_si512(x, v)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe { _mm512_or_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m512i) -> bool {
+        // SAFETY: the caller's contract: AVX-512 BW.
+        unsafe { _mm512_movepi8_mask(bad) == 0 }
+    }
+}
+
+/// [`lines::decode_lines`] with AVX-512 VBMI blocks.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having AVX-512 F, BW, VL and VBMI, and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn lines_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    crlf: bool,
+) -> (usize, usize) {
+    // SAFETY: the loads read the table's first 128 bytes and `DECODE_PACK`; the rest is the
+    // caller's contract.
+    unsafe {
+        let k = LinesAvx512Vbmi {
+            lo: _mm512_loadu_si512(table.as_ptr().cast()),
+            hi: _mm512_loadu_si512(table.as_ptr().add(64).cast()),
+            packer: _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()),
+        };
+        let (i, j) = match (w, crlf) {
+            (76, false) => four_lines::<12, 1>(&k, src, n, dst, cap),
+            (76, true) => four_lines::<12, 2>(&k, src, n, dst, cap),
+            (68, false) => four_lines::<4, 1>(&k, src, n, dst, cap),
+            (68, true) => four_lines::<4, 2>(&k, src, n, dst, cap),
+            (72, false) => four_lines::<8, 1>(&k, src, n, dst, cap),
+            (72, true) => four_lines::<8, 2>(&k, src, n, dst, cap),
+            _ => (0, 0),
+        };
+        let (di, dj) = lines::decode_lines(&k, src.add(i), n - i, dst.add(j), cap - j, w, crlf);
+        (i + di, j + dj)
+    }
+}
+
+/// Lines of `64 + T` symbols (`T` = 4, 8 or 12: 68, 72 and 76 columns) and an ending of `E`
+/// bytes (`\n` or `\r\n`), four at a time: each line's first 64 symbols are a block, and the
+/// four lines' last `T` symbols, loaded 16 bytes each with their ending into the four lanes
+/// of one register, are a fifth (five blocks for four lines instead of eight). The endings
+/// are checked in the same register. Stops before the first group of four lines that is
+/// not all of that shape (the line loop then finds the exact line); returns the bytes
+/// consumed and written.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having AVX-512 F, BW, VL and VBMI, and BMI2.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn four_lines<const T: usize, const E: usize>(
+    k: &LinesAvx512Vbmi,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> (usize, usize) {
+    let stride = 64 + T + E;
+    let bytes = (64 + T) / 4 * 3;
+    // Lanes of the tails' register: `T` symbols from byte 0 of each 16-byte lane, then the
+    // ending.
+    let mut symbols = 0u64;
+    let mut ending = 0u64;
+    let mut want = [0u8; 64];
+    for r in 0..4 {
+        symbols |= ((1u64 << T) - 1) << (16 * r);
+        ending |= ((1u64 << E) - 1) << (16 * r + T);
+        want[16 * r + T] = if E == 2 { b'\r' } else { b'\n' };
+        want[16 * r + T + E - 1] = b'\n';
+    }
+    let (mut i, mut j) = (0, 0);
+    // SAFETY: `want` is 64 bytes.
+    let want = unsafe { _mm512_loadu_si512(want.as_ptr().cast()) };
+    // The tails' loads read 16 bytes from the last line's symbol 64: within `4 * stride + 16`;
+    // the last head's store ends at `3 * bytes + 64`.
+    while i + 4 * stride + 16 <= n && j + 3 * bytes + 64 <= cap {
+        // SAFETY: the loads read `src[i..i + 4 * stride + 16]` and the stores write
+        // `dst[j..j + 3 * bytes + 64]`, in bounds by the loop condition; the masked stores
+        // write lanes within `dst[j + r * bytes + 48..][..T / 4 * 3]`.
+        unsafe {
+            let p = src.add(i);
+            let mut bad = k.block(p, dst.add(j));
+            for r in 1..4 {
+                bad = _mm512_or_si512(bad, k.block(p.add(r * stride), dst.add(j + r * bytes)));
+            }
+            let tails = _mm512_inserti32x4::<3>(
+                _mm512_inserti32x4::<2>(
+                    _mm512_inserti32x4::<1>(
+                        _mm512_castsi128_si512(_mm_loadu_si128(p.add(64).cast())),
+                        _mm_loadu_si128(p.add(stride + 64).cast()),
+                    ),
+                    _mm_loadu_si128(p.add(2 * stride + 64).cast()),
+                ),
+                _mm_loadu_si128(p.add(3 * stride + 64).cast()),
+            );
+            let v = lookup(tails, k.lo, k.hi);
+            let tail_bad = _mm512_movepi8_mask(_mm512_or_si512(tails, v)) & symbols;
+            let endings = _mm512_cmpeq_epi8_mask(tails, want) & ending;
+            if _mm512_movepi8_mask(bad) != 0 || tail_bad != 0 || endings != ending {
+                break;
+            }
+            // Lane `r`'s `T / 4` groups pack to bytes `12r..` (see `DECODE_PACK`).
+            let packed = pack(v, k.packer);
+            for r in 0..4 {
+                let lanes = ((1u64 << (T / 4 * 3)) - 1) << (12 * r);
+                _mm512_mask_storeu_epi8(dst.add(j + r * bytes + 48 - 12 * r).cast(), lanes, packed);
+            }
+        }
+        i += 4 * stride;
+        j += 4 * bytes;
+    }
+    (i, j)
 }
 
 /// `vpermb` indices of the encode shuffle: output byte `4g + p` takes input byte
@@ -408,6 +612,82 @@ unsafe fn decode_short_avx512vbmi(
             _mm512_storeu_si512(dst.cast(), out);
         } else {
             _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), out);
+        }
+        Some(bytes)
+    }
+}
+
+/// [`decode_short_avx512vbmi`] for a text whose last group is padded: `n` symbols and
+/// padding (a multiple of 4), of which the last `pads` (1 or 2) are padding, `=` in `src`
+/// or past its `real` bytes (`n - pads <= real <= n`); every other byte must be a symbol,
+/// and with `canonical` the unused bits of the last symbol zero. `None` (nothing written)
+/// otherwise. A whole 64-byte block is stored where `dst` has room for it, else only the
+/// decoded bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `real`
+/// bytes and `dst` for writes of `cap >= n / 4 * 3 - pads` bytes; they do not overlap;
+/// `n <= 128` is a multiple of 4, `pads` is 1 or 2, `n - pads <= real <= n`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn decode_short_padded_avx512vbmi(
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    real: usize,
+    dst: *mut u8,
+    cap: usize,
+    pads: usize,
+    canonical: bool,
+) -> Option<usize> {
+    // SAFETY: the loads read `src[..64]` only when `n > 64` (then `real >= n - 2 > 64`), else
+    // masked lanes below `real` (and `src[64..real]` masked); full stores write 64 bytes only
+    // when `cap` has them, else masked lanes below the `n / 4 * 3 - pads <= cap` bytes
+    // decoded.
+    unsafe {
+        let lo = _mm512_loadu_si512(table.as_ptr().cast());
+        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
+        let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
+        // The block with the last group: all of `src`, or what follows a first block of 64.
+        let (tail, m, have) =
+            if n > 64 { (src.add(64), n - 64, real - 64) } else { (src, n, real) };
+        // The padding lanes: not symbols, decoded as zeros.
+        let pad_lanes = ((1u64 << pads) - 1) << (m - pads);
+        let x = load_upto(tail, have);
+        let v = _mm512_maskz_mov_epi8(!pad_lanes, lookup(x, lo, hi));
+        let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(m) & !pad_lanes;
+        if canonical {
+            // The unused bits of the last symbol, in the vector (no scalar table lookup).
+            let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
+            bad |= _mm512_mask_test_epi8_mask(1 << (m - 1 - pads), v, unused);
+        }
+        let bytes = m / 4 * 3 - pads;
+        if n > 64 {
+            let x0 = _mm512_loadu_si512(src.cast());
+            let v0 = lookup(x0, lo, hi);
+            if _mm512_movepi8_mask(_mm512_or_si512(x0, v0)) | bad != 0 {
+                return None;
+            }
+            if cap >= 64 {
+                _mm512_storeu_si512(dst.cast(), pack(v0, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.cast(), low_mask(48), pack(v0, packer));
+            }
+            if cap >= 48 + 64 {
+                _mm512_storeu_si512(dst.add(48).cast(), pack(v, packer));
+            } else {
+                _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v, packer));
+            }
+            return Some(48 + bytes);
+        }
+        if bad != 0 {
+            return None;
+        }
+        if cap >= 64 {
+            _mm512_storeu_si512(dst.cast(), pack(v, packer));
+        } else {
+            _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), pack(v, packer));
         }
         Some(bytes)
     }

@@ -2,4 +2,5 @@
 //! data (registers), so every alphabet runs on every kernel.
 
 pub(crate) mod avx512vbmi;
+mod lines;
 pub(crate) mod pshufb;

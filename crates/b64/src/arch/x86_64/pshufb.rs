@@ -26,6 +26,7 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
+use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::{Job, Kernels};
 use crate::decode::Io;
@@ -124,6 +125,25 @@ impl Kernels for Ssse3 {
             }
         }
     }
+
+    #[inline]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_lines!(io, i, j, |s, n, d, c| lines_ssse3::<0>(nib, s, n, d, c, w, crlf)),
+            1 => run_lines!(io, i, j, |s, n, d, c| lines_ssse3::<1>(nib, s, n, d, c, w, crlf)),
+            2 => run_lines!(io, i, j, |s, n, d, c| lines_ssse3::<2>(nib, s, n, d, c, w, crlf)),
+            _ => (i, j),
+        }
+    }
 }
 
 impl Kernels for Avx2 {
@@ -163,6 +183,25 @@ impl Kernels for Avx2 {
                 let rows = decode_rows(alphabet);
                 run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
             }
+        }
+    }
+
+    #[inline]
+    fn decode_lines<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_lines!(io, i, j, |s, n, d, c| lines_avx2::<0>(nib, s, n, d, c, w, crlf)),
+            1 => run_lines!(io, i, j, |s, n, d, c| lines_avx2::<1>(nib, s, n, d, c, w, crlf)),
+            2 => run_lines!(io, i, j, |s, n, d, c| lines_avx2::<2>(nib, s, n, d, c, w, crlf)),
+            _ => (i, j),
         }
     }
 }
@@ -651,6 +690,110 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         j += 24;
     }
     i
+}
+
+// ---- Lines of one width (forgiving decode) ----
+
+/// The SSSE3 nibble decode as a [`LineBlock`].
+struct LinesSsse3<const FIXES: usize>(NibbleRegs128);
+
+impl<const FIXES: usize> LineBlock for LinesSsse3<FIXES> {
+    const B: usize = 16;
+    const STORE: usize = 16;
+    type Bad = __m128i;
+
+    #[inline(always)]
+    unsafe fn block(&self, src: *const u8, dst: *mut u8) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3, `src[..16]` readable, `dst[..16]` writable.
+        unsafe {
+            let (v, bad) = self.0.values::<FIXES>(_mm_loadu_si128(src.cast()));
+            _mm_storeu_si128(dst.cast(), pack_128(v));
+            bad
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m128i) -> bool {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { all_symbols_128(bad) }
+    }
+}
+
+/// [`lines::decode_lines`] with SSSE3 blocks.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having SSSE3.
+#[target_feature(enable = "ssse3")]
+unsafe fn lines_ssse3<const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    crlf: bool,
+) -> (usize, usize) {
+    let k = LinesSsse3::<FIXES>(NibbleRegs128::new(nib));
+    // SAFETY: the caller's contract.
+    unsafe { lines::decode_lines(&k, src, n, dst, cap, w, crlf) }
+}
+
+/// The AVX2 nibble decode as a [`LineBlock`].
+struct LinesAvx2<const FIXES: usize>(NibbleRegs256);
+
+impl<const FIXES: usize> LineBlock for LinesAvx2<FIXES> {
+    const B: usize = 32;
+    const STORE: usize = 32;
+    type Bad = __m256i;
+
+    #[inline(always)]
+    unsafe fn block(&self, src: *const u8, dst: *mut u8) -> __m256i {
+        // SAFETY: the caller's contract: AVX2, `src[..32]` readable, `dst[..32]` writable.
+        unsafe {
+            let (v, bad) = self.0.values::<FIXES>(_mm256_loadu_si256(src.cast()));
+            _mm256_storeu_si256(dst.cast(), pack_256(v));
+            bad
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { _mm256_or_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m256i) -> bool {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { _mm256_testz_si256(bad, bad) != 0 }
+    }
+}
+
+/// [`lines::decode_lines`] with AVX2 blocks.
+///
+/// # Safety
+///
+/// As [`lines::decode_lines`], the CPU having AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn lines_avx2<const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    crlf: bool,
+) -> (usize, usize) {
+    let k = LinesAvx2::<FIXES>(NibbleRegs256::new(nib));
+    // SAFETY: the caller's contract.
+    unsafe { lines::decode_lines(&k, src, n, dst, cap, w, crlf) }
 }
 
 // ---- Run encode (alphabets that fit `Runs`) ----
