@@ -38,6 +38,11 @@ impl Kernels for AesNi {
         unsafe { v2_short_aesni(key, x, len) }
     }
     #[inline]
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_mid_aesni(key, data) }
+    }
+    #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= v2::CHUNK {
             return self.v2_short_slice(key, data);
@@ -112,9 +117,18 @@ fn v2_short_aesni(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     v2::short::<NiLane>(key, x, len)
 }
 
-/// v2 one-shot of more than 16 bytes, the state in registers throughout.
+#[target_feature(enable = "aes,sse2")]
+fn v2_mid_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    v2::mid::<NiLane>(key, data)
+}
+
+/// v2 one-shot of more than 16 bytes: the medium path, or the long one with the state in
+/// registers throughout.
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    if data.len() <= v2::MID {
+        return v2::mid::<NiLane>(key, data);
+    }
     v2::one_shot::<NiLane>(key, data)
 }
 
