@@ -52,8 +52,9 @@
 //! length in the first two round keys (as short inputs take it), then the lane XOR and the same
 //! three closing rounds as long inputs. The lanes meet after three rounds and the last data
 //! passes six, as on the long path, but with no eight-lane setup, partial-chunk masking or
-//! eight-lane fold: one-shot 17-32 bytes went from 9.4 to 6.0 ns and 33-64 bytes from 9.4 to
-//! 6.8 ns (harness, min of 200 alternated runs, default build, `vaes512` tier).
+//! eight-lane fold, and (with a call of its own, without the long path's stack frame) the
+//! one-shot of 17-32 bytes went from 9.3 to 5.2 ns and of 33-64 bytes from 9.3 to 6.3 ns
+//! (harness, min of 300 alternated batches, default build, `vaes512` tier, load 7).
 //! v2 is this crate's own and unpublished, so
 //! `tests/data/nabhash-v2.txt` was regenerated; v1 is frozen and unchanged.
 //!
