@@ -187,11 +187,16 @@ pub(crate) trait Kernels: Copy {
     fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         self.v2_short(key, &crate::v2::pad(data), data.len() as u64)
     }
+    /// v2 of an input of 17 to 64 bytes.
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16];
     /// v2 of a whole input (one-shot) with seed key `key`.
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= crate::v2::CHUNK {
             return self.v2_short_slice(key, data);
+        }
+        if data.len() <= crate::v2::MID {
+            return self.v2_mid(key, data);
         }
         let mut st = crate::v2::V2State::new(key);
         self.v2_absorb(&mut st, data);

@@ -184,9 +184,10 @@
 //! Long keys do not use AES (yet): when this hasher was designed, v2 failed SMHasher3, so it
 //! could not back a hasher that must pass it, and the folded-multiply lanes above are the
 //! definition at every length. v2 passes now, but its one-shot has a fixed cost of seven
-//! serial AES rounds: in the default build (the `vaes512` backend) 8.6-9.3 ns for 17 to 100
-//! bytes, 6.5 ns at 128 and 7.6 ns at 256, against about 8.6 ns that the folded-multiply
-//! path spends on a 100-byte key inside a lookup; so AES would pay from about 128 bytes up.
+//! serial AES rounds: in the default build (the `vaes512` backend) 5.2 ns for 17 to 32
+//! bytes and 6.3 ns for 33 to 64 (v2's medium path), 9.1-9.4 ns for 65 to 100, 7.2 ns at 128
+//! and 8.4 ns at 256, against about 8.6 ns that the folded-multiply path spends on a 100-byte
+//! key inside a lookup; so AES would pay from about 128 bytes up.
 //! Moving keys above a measured length to v2's AES lanes would change the hashes of those
 //! keys (and `tests/data/nabhasher.txt`) and needs a new SMHasher3 run.
 #![cfg_attr(not(feature = "std"), no_std)]

@@ -128,6 +128,9 @@ impl Kernels for Portable {
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
         v2::short::<Lane>(key, x, len)
     }
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        v2::mid::<Lane>(key, data)
+    }
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         v2::absorb::<Lane>(st, data)
     }

@@ -136,6 +136,36 @@ fn seed_lane(seed: u64) -> [u8; 16] {
     s
 }
 
+/// The whole hash of an input of 17 to [`MID`](super::MID) bytes for seed key `key`: two
+/// lanes (up to 32 bytes: the first and the last 16 bytes) or four (the first 32 and the
+/// last 32, overlapping under 64), loaded in place; three rounds per lane, the length in the
+/// first two round keys; the lanes XORed; the three closing rounds.
+#[inline(always)]
+pub(crate) fn mid<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    let n = data.len();
+    debug_assert!(n > CHUNK && n <= super::MID);
+    let c = &super::CONSTANTS;
+    let kk = V::load(key);
+    let l = V::load(&len_lane(n as u64));
+    let at = |i: usize| V::load(data[i..i + CHUNK].try_into().expect("16 bytes"));
+    // `P ^ A[i]`, then `AESENC` with `K[i] ^ L`, `K[i] ^ L`, `K[i]`.
+    let lane = |i: usize, p: V| {
+        let k = kk.xor(V::load(&c[3 + i]));
+        let kl = k.xor(l);
+        p.xor(kk.xor(V::load(&c[11 + i]))).aesenc(kl).aesenc(kl).aesenc(k)
+    };
+    let x = if n <= 2 * CHUNK {
+        lane(0, at(0)).xor(lane(1, at(n - CHUNK)))
+    } else {
+        let x01 = lane(0, at(0)).xor(lane(1, at(CHUNK)));
+        x01.xor(lane(2, at(n - 2 * CHUNK)).xor(lane(3, at(n - CHUNK))))
+    };
+    let closing = |j: usize| kk.xor(V::load(&c[j]));
+    let mut out = [0u8; 16];
+    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0)).store(&mut out);
+    out
+}
+
 /// The whole of v2 for an input of more than 16 bytes with seed key `key`, one-shot: the
 /// eight lanes, their keys and the additive lanes stay in registers from the first block to
 /// the digest (no [`V2State`] in memory); the last partial block feeds only the lanes its
@@ -199,13 +229,15 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     out
 }
 
-/// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`] or
+/// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`], [`mid`] or
 /// [`one_shot`].
 #[inline(always)]
 pub(crate) fn seeded<V: AesLane>(seed: u64, data: &[u8]) -> [u8; 16] {
     let key = key::<V>(seed);
     if data.len() <= CHUNK {
         short::<V>(&key, &super::pad(data), data.len() as u64)
+    } else if data.len() <= super::MID {
+        mid::<V>(&key, data)
     } else {
         one_shot::<V>(&key, data)
     }

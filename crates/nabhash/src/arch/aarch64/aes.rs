@@ -45,6 +45,11 @@ impl Kernels for Aes {
         unsafe { v2_short_aes(key, x, len) }
     }
     #[inline]
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
+        unsafe { v2_mid_aes(key, data) }
+    }
+    #[inline]
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
         unsafe { v2_absorb_aes(st, data) }
@@ -114,6 +119,11 @@ fn v2_key_aes(seed: u64) -> [u8; 16] {
 #[target_feature(enable = "aes")]
 fn v2_short_aes(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     v2::short::<ArmLane>(key, x, len)
+}
+
+#[target_feature(enable = "aes")]
+fn v2_mid_aes(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    v2::mid::<ArmLane>(key, data)
 }
 
 #[target_feature(enable = "aes")]

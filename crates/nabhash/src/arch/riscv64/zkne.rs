@@ -57,6 +57,9 @@ impl Kernels for Zkne {
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
         v2::short::<ZkLane>(key, x, len)
     }
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        v2::mid::<ZkLane>(key, data)
+    }
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
         v2::absorb::<ZkLane>(st, data)
     }

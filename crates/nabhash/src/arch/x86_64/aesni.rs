@@ -38,6 +38,11 @@ impl Kernels for AesNi {
         unsafe { v2_short_aesni(key, x, len) }
     }
     #[inline]
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+        unsafe { v2_mid_aesni(key, data) }
+    }
+    #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= v2::CHUNK {
             return self.v2_short_slice(key, data);
@@ -47,6 +52,12 @@ impl Kernels for AesNi {
     }
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        // Inputs up to 64 bytes get calls of their own: the long path's stack frame and
+        // spills cost them about 1 ns.
+        if data.len() <= v2::MID {
+            // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
+            return unsafe { v2_upto_mid_seeded_aesni(seed, data) };
+        }
         // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { v2_hash_seeded_aesni(seed, data) }
     }
@@ -112,10 +123,30 @@ fn v2_short_aesni(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     v2::short::<NiLane>(key, x, len)
 }
 
-/// v2 one-shot of more than 16 bytes, the state in registers throughout.
+#[target_feature(enable = "aes,sse2")]
+fn v2_mid_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    v2::mid::<NiLane>(key, data)
+}
+
+/// v2 one-shot of more than 16 bytes: the medium path, or the long one with the state in
+/// registers throughout.
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    if data.len() <= v2::MID {
+        return v2::mid::<NiLane>(key, data);
+    }
     v2::one_shot::<NiLane>(key, data)
+}
+
+/// v2 one-shot of at most 64 bytes with the seed: key, then the short or the medium path.
+#[target_feature(enable = "aes,sse2")]
+fn v2_upto_mid_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
+    let key = v2::key::<NiLane>(seed);
+    if data.len() <= v2::CHUNK {
+        v2::short::<NiLane>(&key, &v2::pad(data), data.len() as u64)
+    } else {
+        v2::mid::<NiLane>(&key, data)
+    }
 }
 
 /// v2 one-shot with the seed: key, then the short or the long path, in one call.

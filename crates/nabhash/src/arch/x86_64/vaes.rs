@@ -67,6 +67,10 @@ impl Kernels for Vaes256 {
         self.0.v2_short(key, x, len)
     }
     #[inline]
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        self.0.v2_mid(key, data)
+    }
+    #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         self.0.v2_hash(key, data)
     }
@@ -109,17 +113,25 @@ impl Kernels for Vaes512 {
         self.0.v2_short(key, x, len)
     }
     #[inline]
+    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        self.0.v2_mid(key, data)
+    }
+    #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= v2::CHUNK {
             return self.v2_short_slice(key, data);
+        }
+        if data.len() <= v2::MID {
+            return self.0.v2_mid(key, data);
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         unsafe { hash_v2_vaes512(key, data) }
     }
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        if data.len() <= v2::CHUNK {
-            // Key and rounds in one AES-NI call (a masked load would not be faster).
+        if data.len() <= v2::MID {
+            // Key and rounds in one AES-NI call (a masked load would not be faster; the
+            // medium path has no partial chunk).
             return self.0.v2_hash_seeded(seed, data);
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
