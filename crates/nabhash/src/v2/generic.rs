@@ -171,6 +171,8 @@ pub(crate) fn mid<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// the digest (no [`V2State`] in memory); the last partial block feeds only the lanes its
 /// chunks reach. The same digest as
 /// [`absorb`] then [`finish`].
+// Only the x86_64 AES-NI backend (and VAES through it) runs the one-shot form so far.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     debug_assert!(data.len() > CHUNK);
@@ -231,6 +233,8 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 
 /// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`], [`mid`] or
 /// [`one_shot`].
+// Only the x86_64 AES-NI backend (and VAES through it) runs the one-shot form so far.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn seeded<V: AesLane>(seed: u64, data: &[u8]) -> [u8; 16] {
     let key = key::<V>(seed);
