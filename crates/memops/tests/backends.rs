@@ -9,6 +9,9 @@ use std::cmp::Ordering;
 use memops::{Backend, backends};
 use proptest::prelude::*;
 
+mod oracle;
+use oracle::{naive_find, naive_find_all, naive_rfind, naive_rfind_all};
+
 /// Under qemu-user or Miri, the exhaustive loops take a sample.
 fn reduced() -> bool {
     cfg!(miri) || std::env::var_os("XTASK_EMULATED").is_some()
@@ -561,35 +564,6 @@ fn multi_byte_search_needle_at_every_position() {
             }
         }
     }
-}
-
-/// The oracles for substring search.
-fn naive_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    (0..=hay.len().checked_sub(needle.len())?).find(|&i| &hay[i..i + needle.len()] == needle)
-}
-fn naive_rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    (0..=hay.len().checked_sub(needle.len())?).rfind(|&i| &hay[i..i + needle.len()] == needle)
-}
-/// Non-overlapping occurrences from the front (an empty needle: every position).
-fn naive_find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(p) = hay.get(i..).and_then(|h| naive_find(h, needle)) {
-        out.push(i + p);
-        i += p + needle.len().max(1);
-    }
-    out
-}
-/// Non-overlapping occurrences from the back.
-fn naive_rfind_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut end = Some(hay.len());
-    while let Some(e) = end {
-        let Some(p) = naive_rfind(&hay[..e], needle) else { break };
-        out.push(p);
-        end = if p == e { e.checked_sub(1) } else { Some(p) };
-    }
-    out
 }
 
 fn check_memmem(b: Backend, hay: &[u8], needle: &[u8], what: &str) {

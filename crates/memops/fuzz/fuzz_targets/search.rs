@@ -13,36 +13,9 @@
 use libfuzzer_sys::fuzz_target;
 use memops::backends;
 
-fn naive_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    (0..=hay.len().checked_sub(needle.len())?).find(|&i| &hay[i..i + needle.len()] == needle)
-}
-
-fn naive_rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    (0..=hay.len().checked_sub(needle.len())?).rev().find(|&i| &hay[i..i + needle.len()] == needle)
-}
-
-/// Non-overlapping occurrences from the front (an empty needle matches at every position).
-fn naive_find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while let Some(i) = hay.get(pos..).and_then(|rest| naive_find(rest, needle)) {
-        out.push(pos + i);
-        pos += i + needle.len().max(1);
-    }
-    out
-}
-
-/// Non-overlapping occurrences from the back.
-fn naive_rfind_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut end = Some(hay.len());
-    while let Some(e) = end {
-        let Some(p) = naive_rfind(&hay[..e], needle) else { break };
-        out.push(p);
-        end = if p == e { e.checked_sub(1) } else { Some(p) };
-    }
-    out
-}
+#[path = "../../tests/oracle/mod.rs"]
+mod oracle;
+use oracle::{naive_find, naive_find_all, naive_rfind, naive_rfind_all};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&sel, rest)) = data.split_first() else { return };
