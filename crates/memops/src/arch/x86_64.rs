@@ -493,13 +493,53 @@ unsafe fn ne_mid(a: *const u8, b: *const u8, n: usize) -> bool {
     ne != 0
 }
 
+/// The `asm!` text that tests the 128 bytes at `a + {i}`/`b + {i}` (the caller's operands;
+/// `$at` is `{i}` or a constant offset) and jumps to local label 5 when any differ: four
+/// 32-byte XORs (the fourth folded into a `vpternlog` with its load, as glibc's EVEX `memcmp`
+/// does) ORed into one `vptestmb`.
+macro_rules! ne_block_128 {
+    ($at:literal) => {
+        concat!(
+            "vmovdqu64 ymm16, [{a} + ",
+            $at,
+            "]\n",
+            "vmovdqu64 ymm17, [{a} + ",
+            $at,
+            " + 32]\n",
+            "vmovdqu64 ymm18, [{a} + ",
+            $at,
+            " + 64]\n",
+            "vmovdqu64 ymm19, [{a} + ",
+            $at,
+            " + 96]\n",
+            "vpxorq ymm16, ymm16, [{b} + ",
+            $at,
+            "]\n",
+            "vpxorq ymm17, ymm17, [{b} + ",
+            $at,
+            " + 32]\n",
+            "vpxorq ymm18, ymm18, [{b} + ",
+            $at,
+            " + 64]\n",
+            // ymm19 = (ymm19 ^ b[96..128]) | ymm16.
+            "vpternlogq ymm19, ymm16, [{b} + ",
+            $at,
+            " + 96], 0xde\n",
+            "vpternlogq ymm19, ymm17, ymm18, 0xfe\n",
+            "vptestmb k1, ymm19, ymm19\n",
+            "kortestd k1, k1\n",
+            "jnz 5f\n",
+        )
+    };
+}
+
 /// The offset of the first 128-byte block of `a[..n]`/`b[..n]` that differs: the block at 0,
 /// then blocks from the first 32-byte boundary of `a` past 96 while they fit, then the one
-/// ending at `n`; `n` when all are equal. Four
-/// 32-byte XORs ORed into one `vptestmb` per block, in EVEX registers: the 64-byte kernels'
-/// compares into masks chained through `k` registers (LLVM fuses `&` of two compare masks into
-/// a masked compare), so each waited for the previous, and a 64-byte load 16 bytes past a line
-/// boundary always splits.
+/// ending at `n`; `n` when all are equal. Four 32-byte XORs ORed into one `vptestmb` per
+/// block ([`ne_block_128`]), in EVEX registers: the 64-byte kernels' compares into masks
+/// chained through `k` registers (LLVM fuses `&` of two compare masks into a masked compare),
+/// so each waited for the previous, and a 64-byte load 16 bytes past a line boundary always
+/// splits. The loop tests its bound at the bottom (one taken branch an iteration).
 ///
 /// # Safety
 ///
@@ -508,67 +548,33 @@ unsafe fn ne_mid(a: *const u8, b: *const u8, n: usize) -> bool {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 unsafe fn first_ne_block(a: *const u8, b: *const u8, n: usize) -> usize {
     let at: usize;
-    // SAFETY: each block lies inside `[0, n)`: the loop runs while `i + 128 <= n`, the last
-    // block starts at `n - 128 >= 0`. EVEX-only registers (no `vzeroupper`).
+    // SAFETY: each block lies inside `[0, n)`: a loop block runs only when `i <= n - 128`,
+    // the last block starts at `n - 128 >= 0`. EVEX-only registers (no `vzeroupper`).
     unsafe {
         asm!(
             "xor {i:e}, {i:e}",
             "lea {end}, [{n} - 128]",
-            "vmovdqu64 ymm16, [{a}]",
-            "vmovdqu64 ymm17, [{a} + 32]",
-            "vmovdqu64 ymm18, [{a} + 64]",
-            "vmovdqu64 ymm19, [{a} + 96]",
-            "vpxorq ymm16, ymm16, [{b}]",
-            "vpxorq ymm17, ymm17, [{b} + 32]",
-            "vpxorq ymm18, ymm18, [{b} + 64]",
-            "vpxorq ymm19, ymm19, [{b} + 96]",
-            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
-            "vporq ymm16, ymm16, ymm19",
-            "vptestmb k1, ymm16, ymm16",
-            "kortestd k1, k1",
-            "jnz 5f",
+            ne_block_128!("0"),
             // From the first 32-byte boundary of `a` after 96 on, `a`'s loads are aligned
             // (no line splits on that side); the bytes before it were found equal.
             "mov {i:e}, {a:e}",
             "and {i:e}, 31",
             "neg {i}",
             "add {i}, 128",
-            "2:",
             "cmp {i}, {end}",
             "ja 3f",
-            "vmovdqu64 ymm16, [{a} + {i}]",
-            "vmovdqu64 ymm17, [{a} + {i} + 32]",
-            "vmovdqu64 ymm18, [{a} + {i} + 64]",
-            "vmovdqu64 ymm19, [{a} + {i} + 96]",
-            "vpxorq ymm16, ymm16, [{b} + {i}]",
-            "vpxorq ymm17, ymm17, [{b} + {i} + 32]",
-            "vpxorq ymm18, ymm18, [{b} + {i} + 64]",
-            "vpxorq ymm19, ymm19, [{b} + {i} + 96]",
-            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
-            "vporq ymm16, ymm16, ymm19",
-            "vptestmb k1, ymm16, ymm16",
-            "kortestd k1, k1",
-            "jnz 5f",
+            ".p2align 5",
+            "2:",
+            ne_block_128!("{i}"),
             "add {i}, 128",
-            "jmp 2b",
+            "cmp {i}, {end}",
+            "jbe 2b",
             "3:",
             // The rest is shorter than a block: the block ending at `n` (equal below `i`).
             "cmp {i}, {n}",
             "jae 4f",
             "mov {i}, {end}",
-            "vmovdqu64 ymm16, [{a} + {i}]",
-            "vmovdqu64 ymm17, [{a} + {i} + 32]",
-            "vmovdqu64 ymm18, [{a} + {i} + 64]",
-            "vmovdqu64 ymm19, [{a} + {i} + 96]",
-            "vpxorq ymm16, ymm16, [{b} + {i}]",
-            "vpxorq ymm17, ymm17, [{b} + {i} + 32]",
-            "vpxorq ymm18, ymm18, [{b} + {i} + 64]",
-            "vpxorq ymm19, ymm19, [{b} + {i} + 96]",
-            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
-            "vporq ymm16, ymm16, ymm19",
-            "vptestmb k1, ymm16, ymm16",
-            "kortestd k1, k1",
-            "jnz 5f",
+            ne_block_128!("{i}"),
             "4:",
             "mov {i}, {n}",
             "5:",
