@@ -48,6 +48,9 @@ pub(crate) trait Vector: Copy {
     const INLINE_SMALL: bool = false;
     /// `memcmp`/`bcmp` compare up to this many vectors without a loop (4 or 8).
     const CMP_BLOCKS: usize = 8;
+    /// `memcmp` hands sizes up to this one (at least `W - 1`, below `4W`) to
+    /// [`Vector::cmp_small`].
+    const CMP_SMALL_MAX: usize = Self::W - 1;
     /// The result of a byte-wise comparison (a vector, a mask register or a SWAR word).
     type Cmp: Copy;
 
@@ -91,7 +94,7 @@ pub(crate) trait Vector: Copy {
         // SAFETY: same contract; `n <= W <= 64`.
         unsafe { super::scalar::set_le64(dst, b, n) }
     }
-    /// `memcmp` of `n < W` bytes.
+    /// `memcmp` of `n <= CMP_SMALL_MAX` bytes.
     #[inline(always)]
     unsafe fn cmp_small(a: *const u8, b: *const u8, n: usize) -> i32 {
         // SAFETY: same contract.
@@ -430,7 +433,7 @@ unsafe fn diff_at<V: Vector>(a: *const u8, b: *const u8, eq: u64) -> i32 {
 /// `array::map` is not inlined into a `#[target_feature]` caller, and its out-of-line call
 /// went through the stack (AVX2: 36 ns for 17–64 B compares, glibc 2.6 ns).
 #[inline(always)]
-unsafe fn memcmp_four_blocks<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
+pub(crate) unsafe fn memcmp_four_blocks<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
     let w = V::W;
     // SAFETY: (whole body) every block lies inside `a[..n]`/`b[..n]` as `W <= n`, and the
     // middle two are read only when `n > 2W`.
@@ -541,7 +544,7 @@ pub(crate) unsafe fn memcmp<V: Vector>(a: *const u8, b: *const u8, n: usize) -> 
     let w = V::W;
     // SAFETY: (whole body) every load is inside `a[..n]`/`b[..n]`.
     unsafe {
-        if n < w {
+        if n <= V::CMP_SMALL_MAX {
             return V::cmp_small(a, b, n);
         }
         if n <= 4 * w {
