@@ -1142,8 +1142,11 @@ pub(crate) unsafe fn pair_find<V: Vector>(
             pos = p + w;
         }
         if pos < npos {
-            // The last block overlaps positions already tried: skip them.
-            let (_, bits) = (k.scan)(h1, h2, pair.b1, pair.b2, last, last);
+            // The last block overlaps positions already tried: skip them. Inline, as the
+            // first block (a search that ends without a match always gets here).
+            let c1 = V::cmpeq(V::load(h1.add(last)), V::splat(pair.b1));
+            let c2 = V::cmpeq(V::load(h2.add(last)), V::splat(pair.b2));
+            let bits = V::cmp_bits(V::cmp_and(c1, c2));
             let bits = clear_through::<V>(bits, pos - last - 1);
             let r = candidates::<V>(bits, last, false, hay, npos, needle, m, &mut work);
             if let Some(r) = r {
