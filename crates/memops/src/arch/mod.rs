@@ -152,7 +152,10 @@ macro_rules! backend {
             unsafe fn memcmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
                 // SAFETY: the caller upholds `memcmp`'s contract and the CPU check.
                 unsafe {
-                    if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
+                    // The small sizes first: the fewest branches before the shortest path.
+                    if n <= <$v as g::Vector>::CMP_SMALL_MAX {
+                        <$v as g::Vector>::cmp_small(a, b, n)
+                    } else if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
                         g::memcmp::<$v>(a, b, n)
                     } else {
                         memcmp_large(a, b, n)
