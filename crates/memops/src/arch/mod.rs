@@ -213,25 +213,25 @@ macro_rules! backend {
                 // SAFETY: the caller upholds the contract and the CPU check.
                 unsafe { g::count::<$v>(p, n, b) }
             }
+            // The two- and three-byte searches, forward and backward: `K` bytes, `U` vectors
+            // a loop iteration (the table names `find_any::<2, 2>`, ...).
             $(#[target_feature(enable = $feat)])?
-            unsafe fn memchr2(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> {
+            unsafe fn find_any<const K: usize, const U: usize>(
+                p: *const u8,
+                n: usize,
+                b: [u8; K],
+            ) -> Option<usize> {
                 // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::find::<$v, 2, 2>(p, n, b) }
+                unsafe { g::find::<$v, K, U>(p, n, b) }
             }
             $(#[target_feature(enable = $feat)])?
-            unsafe fn memchr3(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> {
+            unsafe fn rfind_any<const K: usize, const U: usize>(
+                p: *const u8,
+                n: usize,
+                b: [u8; K],
+            ) -> Option<usize> {
                 // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::find::<$v, 3, 2>(p, n, b) }
-            }
-            $(#[target_feature(enable = $feat)])?
-            unsafe fn memrchr2(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> {
-                // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::rfind::<$v, 2, 2>(p, n, b) }
-            }
-            $(#[target_feature(enable = $feat)])?
-            unsafe fn memrchr3(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> {
-                // SAFETY: the caller upholds the contract and the CPU check.
-                unsafe { g::rfind::<$v, 3, 2>(p, n, b) }
+                unsafe { g::rfind::<$v, K, U>(p, n, b) }
             }
             $(#[target_feature(enable = $feat)])?
             #[inline(never)]
@@ -292,10 +292,10 @@ macro_rules! backend {
                 memchr,
                 memrchr,
                 count,
-                memchr2,
-                memchr3,
-                memrchr2,
-                memrchr3,
+                memchr2: find_any::<2, 2>,
+                memchr3: find_any::<3, 2>,
+                memrchr2: rfind_any::<2, 2>,
+                memrchr3: rfind_any::<3, 2>,
                 pair_find,
                 pair_rfind,
             }
