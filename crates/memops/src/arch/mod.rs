@@ -152,8 +152,10 @@ macro_rules! backend {
             unsafe fn memcmp_mid(a: *const u8, b: *const u8, n: usize) -> i32 {
                 // SAFETY: the caller upholds `memcmp`'s contract and the CPU check.
                 unsafe {
-                    // The small sizes first: the fewest branches before the shortest path.
-                    if n <= <$v as g::Vector>::CMP_SMALL_MAX {
+                    // The small sizes first: the fewest branches before the shortest path
+                    // (`n == 0` wraps, so one compare also sends it to `g::memcmp`, which
+                    // hands it to `cmp_small` again: the fast path never tests for it).
+                    if n.wrapping_sub(1) < <$v as g::Vector>::CMP_SMALL_MAX {
                         <$v as g::Vector>::cmp_small(a, b, n)
                     } else if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
                         g::memcmp::<$v>(a, b, n)
