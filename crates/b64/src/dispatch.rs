@@ -117,11 +117,11 @@ impl Backend {
         done + portable::encode_bulk(alphabet.symbols(), &src[done..], &mut dst[out..])
     }
 
-    /// Encodes all of a short `src` in one kernel step if the backend has one (`dst` is
-    /// exactly the encoded length); returns whether it did.
-    #[inline]
+    /// [`Kernels::encode_all`] of the backend, where it has one (`dst` is exactly the encoded
+    /// length); returns whether it did.
+    #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn encode_short(
+    pub(crate) fn encode_all(
         self,
         alphabet: &Alphabet,
         src: &[u8],
@@ -130,7 +130,7 @@ impl Backend {
     ) -> bool {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.encode_short(alphabet, src, dst, pad),
+            Kind::Avx512Vbmi(t) => t.encode_all(alphabet, src, dst, pad),
             _ => false,
         }
     }

@@ -205,12 +205,14 @@ impl<'a> Engine<'a> {
     }
 
     /// Length of the encoding of `n` bytes with this engine's padding (`None` on overflow).
+    #[inline]
     pub const fn encoded_len(&self, n: usize) -> Option<usize> {
         encoded_len(n, self.encode_padding)
     }
 
     /// Encodes `input` into `out`; returns the bytes written. If `out` is shorter than
     /// [`Engine::encoded_len`], nothing is written and the error says how much is needed.
+    #[inline(always)]
     pub fn encode_to_slice(
         &self,
         input: impl AsRef<[u8]>,
@@ -327,6 +329,7 @@ impl<'a> Engine<'a> {
 
     /// `encoded_len` of a slice length, which cannot overflow (a slice has at most
     /// `isize::MAX` bytes).
+    #[inline]
     fn slice_len(&self, n: usize) -> usize {
         self.encoded_len(n).unwrap_or(usize::MAX)
     }

@@ -131,6 +131,7 @@ pub const FORGIVING: Engine<'static> =
 /// assert_eq!(b64::encoded_len(5, true), Some(8));
 /// assert_eq!(b64::encoded_len(5, false), Some(7));
 /// ```
+#[inline]
 pub const fn encoded_len(n: usize, padding: bool) -> Option<usize> {
     let groups = n / 3;
     let rem = n % 3;

@@ -19,12 +19,11 @@ pub(crate) trait Kernels: Copy {
     /// Encodes whole 3-byte groups of `src` into `dst` (4 symbols each) while both have room;
     /// may stop earlier. Returns the bytes consumed (a multiple of 3).
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize;
-    /// Encodes all of a short `src`, last group and padding (if `pad`) included, into `dst`
-    /// (exactly the encoded length), when the kernel does that in one step; returns whether
-    /// it did.
+    /// Encodes all of `src`, last group and padding (if `pad`) included, into `dst` (exactly
+    /// the encoded length) when the kernel does that in one call; returns whether it did.
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn encode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
+    fn encode_all(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
         false
     }
     /// Decodes all of a short `src` into `dst` when the kernel does that in one step and the

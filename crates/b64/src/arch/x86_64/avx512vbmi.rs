@@ -13,13 +13,20 @@
 //! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
 
 use core::arch::x86_64::{
-    __m512i, _bzhi_u64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8,
-    _mm512_castsi128_si512, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
-    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
-    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
-    _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512,
-    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32,
-    _mm512_set1_epi64, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
+    _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128, _mm_storeu_si128,
+    _mm256_add_epi8, _mm256_castsi256_si128, _mm256_loadu_si256, _mm256_mask_add_epi8,
+    _mm256_mask_blend_epi8, _mm256_mask_cmpge_epu8_mask, _mm256_maskz_loadu_epi8,
+    _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8,
+    _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256,
+    _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
+    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
+    _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_maskz_permutex2var_epi8,
+    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use super::lines::{self, LineBlock, run_lines};
@@ -49,28 +56,29 @@ impl Avx512Vbmi {
 impl Kernels for Avx512Vbmi {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
-        // slices.
+        let groups = (src.len() / 3).min(dst.len() / 4);
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `3 * groups` bytes
+        // and `dst` room for their `4 * groups` symbols; `&mut` excludes overlap.
         unsafe {
-            encode_avx512vbmi(
+            encode_all_avx512vbmi(
                 alphabet.symbols(),
                 src.as_ptr(),
-                src.len(),
+                3 * groups,
                 dst.as_mut_ptr(),
-                dst.len(),
+                4 * groups,
+                false,
             )
         }
+        3 * groups
     }
 
     #[inline]
-    fn encode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        if src.len() > 96 || dst.len() > 128 {
-            return false;
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
-        // slices of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
+    fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the caller gives a `dst` of
+        // exactly the encoded length of `src` (with padding if `pad`), as
+        // `encode_all_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
-            encode_short_avx512vbmi(
+            encode_all_avx512vbmi(
                 alphabet.symbols(),
                 src.as_ptr(),
                 src.len(),
@@ -452,71 +460,25 @@ fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
     _mm512_permutexvar_epi8(indices, lut)
 }
 
-/// Encodes whole 3-byte groups of `src[..n]` into `dst[..cap]`; returns the bytes consumed.
+/// Encodes all of `src[..n]` into `dst[..len]`, `len` being the encoded length of `n` bytes
+/// (with padding if `pad`): 192 bytes at a time in three loads and four stores, then 48-byte
+/// blocks, then the last 0 to 47 bytes in one block, whose symbols past the input (made of the
+/// zero bits after it) become `=` when `pad`.
+///
+/// Every access covers only bytes of `src[..n]` and `dst[..len]`: the last block is read and
+/// written in two overlapping plain accesses ([`load_exact`], [`store_exact`]), never by a masked
+/// access wider than its data. The CPU orders a later load after an earlier store over the whole
+/// width of a masked access, lanes masked off included, so a 64-byte masked store of one call's
+/// last symbols that reached the next call's input (heap buffers a few bytes apart) made each
+/// 64-byte encode wait for the previous one: 19 ns a call instead of 8 (Zen 4).
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n` bytes and
-/// `dst` for writes of `cap` bytes, and they do not overlap.
+/// `dst` for writes of `len` bytes, the encoded length of `n` bytes with padding if `pad`; they
+/// do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-unsafe fn encode_avx512vbmi(
-    symbols: &[u8; 64],
-    src: *const u8,
-    n: usize,
-    dst: *mut u8,
-    cap: usize,
-) -> usize {
-    let end = (n / 3).min(cap / 4) * 3;
-    // SAFETY: for the whole body: the main loop's loads read `src[i..i + 192]` and its stores
-    // write `dst[j..j + 256]`, with `j = i / 3 * 4` and `i + 192 <= end`, so `i + 192 <= n`
-    // and `j + 256 <= cap`; masked accesses touch only the lanes under their mask, which stay
-    // below `end` (loads) and `end / 3 * 4` (stores).
-    unsafe {
-        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
-        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
-        let shifts = _mm512_set1_epi64(MULTISHIFT);
-        let (mut i, mut j) = (0, 0);
-        let join = ENCODE_JOIN.map(|t| _mm512_loadu_si512(t.as_ptr().cast()));
-        // 192 bytes in three loads -> 256 symbols in four stores.
-        while i + 192 <= end {
-            let x0 = _mm512_loadu_si512(src.add(i).cast());
-            let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
-            let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
-            let d0 = _mm512_permutexvar_epi8(join[0], x0);
-            let d1 = _mm512_permutex2var_epi8(x0, join[1], x1);
-            let d2 = _mm512_permutex2var_epi8(x1, join[2], x2);
-            let d3 = _mm512_permutexvar_epi8(join[3], x2);
-            _mm512_storeu_si512(dst.add(j).cast(), encode_dwords(d0, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 64).cast(), encode_dwords(d1, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 128).cast(), encode_dwords(d2, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 192).cast(), encode_dwords(d3, shifts, lut));
-            i += 192;
-            j += 256;
-        }
-        while i < end {
-            let take = (end - i).min(48);
-            let x = _mm512_maskz_loadu_epi8(low_mask(take), src.add(i).cast());
-            let y = encode_block(x, shuffle, shifts, lut);
-            _mm512_mask_storeu_epi8(dst.add(j).cast(), low_mask(take / 3 * 4), y);
-            i += take;
-            j += take / 3 * 4;
-        }
-        i
-    }
-}
-
-/// Encodes all of `src[..n]` (`n <= 96`) into `dst[..len]` (`len <= 128`, the encoded
-/// length): a whole first block of 48 bytes when `n > 48`, then the rest in one masked block,
-/// where the zero bits a masked load puts after the input make the last group's symbols, and
-/// lanes past them up to `len` become `=` when `pad`.
-///
-/// # Safety
-///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 96` bytes
-/// and `dst` for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not
-/// overlap.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-unsafe fn encode_short_avx512vbmi(
+unsafe fn encode_all_avx512vbmi(
     symbols: &[u8; 64],
     src: *const u8,
     n: usize,
@@ -524,30 +486,324 @@ unsafe fn encode_short_avx512vbmi(
     len: usize,
     pad: bool,
 ) {
-    // SAFETY: the loads read the 64 symbols and masked lanes of `src` below `n`; the stores
-    // write `dst` below `len` (a full first block of 64 symbols only when `n > 48`, which
-    // makes `len > 64`).
+    // SAFETY: for the whole body: the main loop's loads read `src[i..i + 192]` and its stores
+    // write `dst[j..j + 256]` with `i + 192 <= n` and `j = i / 3 * 4`, so `j + 256 <= len`; a
+    // block's full load reads `src[i..i + 64]` only when `i + 64 <= n`, else exactly
+    // `src[i..i + 48]`, and its store writes `dst[j..j + 64]` with `i + 48 <= n`, so
+    // `j + 64 <= len`; the last block reads exactly `src[i..n]` and writes exactly `dst[j..len]`.
     unsafe {
-        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
-        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
-        let (mut src, mut n, mut dst, mut len) = (src, n, dst, len);
-        if n > 48 {
-            let x = _mm512_maskz_loadu_epi8(low_mask(48), src.cast());
-            let y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
-            _mm512_storeu_si512(dst.cast(), y);
-            (src, n, dst, len) = (src.add(48), n - 48, dst.add(64), len - 64);
+        if n <= 24 {
+            // Before anything else: no 512-bit constants for the shortest inputs.
+            if len > 0 {
+                encode_last_ymm(symbols, src, n, dst, len, pad);
+            }
+            return;
         }
-        let x = load_upto(src, n);
-        let mut y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
+        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
+        let shifts = _mm512_set1_epi64(MULTISHIFT);
+        let (mut i, mut j) = (0, 0);
+        if n >= 192 {
+            let join = ENCODE_JOIN.map(|t| _mm512_loadu_si512(t.as_ptr().cast()));
+            // 192 bytes in three loads -> 256 symbols in four stores.
+            while i + 192 <= n {
+                let x0 = _mm512_loadu_si512(src.add(i).cast());
+                let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
+                let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
+                let d0 = _mm512_permutexvar_epi8(join[0], x0);
+                let d1 = _mm512_permutex2var_epi8(x0, join[1], x1);
+                let d2 = _mm512_permutex2var_epi8(x1, join[2], x2);
+                let d3 = _mm512_permutexvar_epi8(join[3], x2);
+                _mm512_storeu_si512(dst.add(j).cast(), encode_dwords(d0, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 64).cast(), encode_dwords(d1, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 128).cast(), encode_dwords(d2, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 192).cast(), encode_dwords(d3, shifts, lut));
+                i += 192;
+                j += 256;
+            }
+        }
+        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
+        while n - i >= 48 {
+            let x = if n - i >= 64 {
+                _mm512_loadu_si512(src.add(i).cast())
+            } else {
+                load_exact(src.add(i), 48)
+            };
+            _mm512_storeu_si512(dst.add(j).cast(), encode_block(x, shuffle, shifts, lut));
+            i += 48;
+            j += 64;
+        }
+        let (r, rest) = (n - i, len - j);
+        if rest == 0 {
+            return;
+        }
+        if r <= 24 {
+            encode_last_ymm(symbols, src.add(i), r, dst.add(j), rest, pad);
+            return;
+        }
+        let mut y = encode_block(load_exact(src.add(i), r), shuffle, shifts, lut);
         if pad {
-            // A vector compare rather than the scalar division for `ceil(4n / 3)`; `4n <= 192`
-            // and `3j <= 189` fit in a byte.
+            // Symbol `k` starts at bit `6k`: past the `r` bytes when `3k >= 4r`. A vector
+            // compare rather than the scalar division for `ceil(4r / 3)`; `4r < 192` and
+            // `3k <= 189` fit in a byte.
             let thrice = _mm512_loadu_si512(THRICE.as_ptr().cast());
-            let past = _mm512_set1_epi8((4 * n) as u8 as i8);
-            let padding = _mm512_mask_cmpge_epu8_mask(low_mask(len), thrice, past);
+            let past = _mm512_set1_epi8((4 * r) as u8 as i8);
+            let padding = _mm512_mask_cmpge_epu8_mask(low_mask(rest), thrice, past);
             y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
         }
-        _mm512_mask_storeu_epi8(dst.cast(), low_mask(len), y);
+        store_exact(dst.add(j), rest, y);
+    }
+}
+
+/// The last block of [`encode_all_avx512vbmi`] when it is at most 24 bytes (at most 32 symbols,
+/// `0 < rest <= 32`) in 256-bit registers: on CPUs that run a 512-bit operation as two 256-bit
+/// halves (Zen 4) each step then costs half. Same plain accesses as [`load_exact`] and
+/// [`store_exact`].
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `r <= 24`
+/// bytes and `dst` for writes of `rest` bytes, their encoded length (with padding if `pad`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn encode_last_ymm(
+    symbols: &[u8; 64],
+    src: *const u8,
+    r: usize,
+    dst: *mut u8,
+    rest: usize,
+    pad: bool,
+) {
+    // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`; the
+    // stores write `w <= rest` bytes at 0 and at `rest - w`, or bytes below `rest`; the tables
+    // are 64 bytes.
+    unsafe {
+        let iota = _mm256_loadu_si256(IOTA.as_ptr().cast());
+        let (w, a, b) = if r >= 16 {
+            (16, _mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(r - 16).cast()))
+        } else if r >= 8 {
+            let a = src.cast::<i64>().read_unaligned();
+            (
+                8,
+                _mm_cvtsi64_si128(a),
+                _mm_cvtsi64_si128(src.add(r - 8).cast::<i64>().read_unaligned()),
+            )
+        } else if r >= 4 {
+            let a = src.cast::<i32>().read_unaligned();
+            (
+                4,
+                _mm_cvtsi32_si128(a),
+                _mm_cvtsi32_si128(src.add(r - 4).cast::<i32>().read_unaligned()),
+            )
+        } else {
+            // Bytes 0, r / 2 and r - 1 are bytes 0, 1, 2 for r = 3 (repeats for r < 3, cut off).
+            let v = u32::from(*src)
+                | u32::from(*src.add(r / 2)) << 8
+                | u32::from(*src.add(r - 1)) << 16;
+            (4, _mm_cvtsi32_si128(_bzhi_u32(v, 8 * r as u32) as i32), _mm_setzero_si128())
+        };
+        // Lanes below `w` from `a`, lane `k` in `w..r` from lane `k - (r - w)` of `b` (index
+        // `32 + ...` selects `b`), lanes from `r` on zero.
+        let index = _mm256_mask_add_epi8(
+            iota,
+            !(low_mask(w) as u32),
+            iota,
+            _mm256_set1_epi8((32 + w).wrapping_sub(r) as u8 as i8),
+        );
+        let x = _mm256_maskz_permutex2var_epi8(
+            low_mask(r) as u32,
+            _mm256_zextsi128_si256(a),
+            index,
+            _mm256_zextsi128_si256(b),
+        );
+        let dwords = _mm256_permutexvar_epi8(_mm256_loadu_si256(ENCODE_SHUFFLE.as_ptr().cast()), x);
+        let indices = _mm256_multishift_epi64_epi8(_mm256_set1_epi64x(MULTISHIFT), dwords);
+        let mut y = _mm256_permutex2var_epi8(
+            _mm256_loadu_si256(symbols.as_ptr().cast()),
+            indices,
+            _mm256_loadu_si256(symbols.as_ptr().add(32).cast()),
+        );
+        if pad {
+            // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r`.
+            let thrice = _mm256_loadu_si256(THRICE.as_ptr().cast());
+            let padding = _mm256_mask_cmpge_epu8_mask(
+                low_mask(rest) as u32,
+                thrice,
+                _mm256_set1_epi8((4 * r) as u8 as i8),
+            );
+            y = _mm256_mask_blend_epi8(padding, y, _mm256_set1_epi8(b'=' as i8));
+        }
+        if rest == 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+            return;
+        }
+        let w = if rest >= 16 {
+            16
+        } else if rest >= 8 {
+            8
+        } else if rest >= 4 {
+            4
+        } else {
+            2
+        };
+        // Lane `k` of `moved` is lane `k + rest - w` of `y`.
+        let moved = _mm256_castsi256_si128(_mm256_permutexvar_epi8(
+            _mm256_add_epi8(iota, _mm256_set1_epi8(rest.wrapping_sub(w) as u8 as i8)),
+            y,
+        ));
+        let y = _mm256_castsi256_si128(y);
+        if w == 16 {
+            _mm_storeu_si128(dst.cast(), y);
+            _mm_storeu_si128(dst.add(rest - 16).cast(), moved);
+        } else if w == 8 {
+            dst.cast::<i64>().write_unaligned(_mm_cvtsi128_si64(y));
+            dst.add(rest - 8).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(moved));
+        } else if w == 4 {
+            dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(y));
+            dst.add(rest - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(moved));
+        } else {
+            let v = _mm_cvtsi128_si32(y).to_le_bytes();
+            for (k, &byte) in v.iter().enumerate().take(rest) {
+                *dst.add(k) = byte;
+            }
+        }
+    }
+}
+
+/// `k` in lane `k`: the identity permutation, to which [`load_exact`] and [`store_exact`] add
+/// their offsets.
+static IOTA: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// `src[..n]` (`n <= 64`) in the low lanes of a zmm, the rest zero, read by plain loads that
+/// touch only those bytes: for `w <= n <= 2w` (`w` = 32, 16, 8 or 4), `w` bytes at 0 and `w`
+/// bytes ending at `n`, joined by one `vpermt2b`; below 4 bytes, three byte loads. (A masked
+/// load would be one instruction, but see [`encode_all_avx512vbmi`] for what its width costs.)
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 64` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn load_exact(src: *const u8, n: usize) -> __m512i {
+    // SAFETY: each load reads `w` bytes at 0 or at `n - w`, within `src[..n]` as `w <= n`; the
+    // byte loads read indices below `n`.
+    unsafe {
+        let (w, a, b) = if n >= 32 {
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(n - 32).cast());
+            (32, _mm512_zextsi256_si512(a), _mm512_zextsi256_si512(b))
+        } else if n >= 16 {
+            let a = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(n - 16).cast());
+            (16, _mm512_zextsi128_si512(a), _mm512_zextsi128_si512(b))
+        } else if n >= 8 {
+            let a = src.cast::<i64>().read_unaligned();
+            let b = src.add(n - 8).cast::<i64>().read_unaligned();
+            (
+                8,
+                _mm512_zextsi128_si512(_mm_cvtsi64_si128(a)),
+                _mm512_zextsi128_si512(_mm_cvtsi64_si128(b)),
+            )
+        } else if n >= 4 {
+            let a = src.cast::<i32>().read_unaligned();
+            let b = src.add(n - 4).cast::<i32>().read_unaligned();
+            (
+                4,
+                _mm512_zextsi128_si512(_mm_cvtsi32_si128(a)),
+                _mm512_zextsi128_si512(_mm_cvtsi32_si128(b)),
+            )
+        } else if n > 0 {
+            // Bytes 0, n / 2 and n - 1 are bytes 0, 1, 2 for n = 3 (repeats for n < 3, cut off).
+            let v = u32::from(*src)
+                | u32::from(*src.add(n / 2)) << 8
+                | u32::from(*src.add(n - 1)) << 16;
+            let v = _bzhi_u32(v, 8 * n as u32);
+            return _mm512_zextsi128_si512(_mm_cvtsi32_si128(v as i32));
+        } else {
+            return _mm512_setzero_si512();
+        };
+        // Lanes below `w` from `a`; lane `k` in `w..n` from lane `k - (n - w)` of `b` (index
+        // `64 + ...` selects `b`); lanes from `n` on zero.
+        let iota = _mm512_loadu_si512(IOTA.as_ptr().cast());
+        let index = _mm512_mask_add_epi8(
+            iota,
+            !low_mask(w),
+            iota,
+            _mm512_set1_epi8((64 + w - n) as u8 as i8),
+        );
+        _mm512_maskz_permutex2var_epi8(low_mask(n), a, index, b)
+    }
+}
+
+/// Writes the low `len` bytes of `y` (`len <= 64`) to `dst` with plain stores that touch only
+/// `dst[..len]`: for `w <= len <= 2w`, `w` bytes at 0 and the `w` bytes ending at `len` (moved
+/// down by one `vpermb`).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `dst` is valid for writes of `len <= 64`
+/// bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn store_exact(dst: *mut u8, len: usize, y: __m512i) {
+    if len == 64 {
+        // SAFETY: `dst[..64]` is writable.
+        unsafe { _mm512_storeu_si512(dst.cast(), y) };
+        return;
+    }
+    let w = if len >= 32 {
+        32
+    } else if len >= 16 {
+        16
+    } else if len >= 8 {
+        8
+    } else if len >= 4 {
+        4
+    } else {
+        2
+    };
+    // Lane `k` of `moved` is lane `k + len - w` of `y` (`len >= w` but for `len` = 0, 1).
+    // SAFETY: `IOTA` is 64 bytes.
+    let iota = unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) };
+    let moved = _mm512_permutexvar_epi8(
+        _mm512_add_epi8(iota, _mm512_set1_epi8(len.wrapping_sub(w) as u8 as i8)),
+        y,
+    );
+    let (a, b) = (_mm512_castsi512_si128(y), _mm512_castsi512_si128(moved));
+    // SAFETY: each store writes `w` bytes at 0 or at `len - w`, within `dst[..len]` as
+    // `w <= len`; below 2 bytes, only `dst[..len]` byte by byte.
+    unsafe {
+        match w {
+            32 => {
+                _mm256_storeu_si256(dst.cast(), _mm512_castsi512_si256(y));
+                _mm256_storeu_si256(dst.add(len - 32).cast(), _mm512_castsi512_si256(moved));
+            }
+            16 => {
+                _mm_storeu_si128(dst.cast(), a);
+                _mm_storeu_si128(dst.add(len - 16).cast(), b);
+            }
+            8 => {
+                dst.cast::<i64>().write_unaligned(_mm_cvtsi128_si64(a));
+                dst.add(len - 8).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(b));
+            }
+            4 => {
+                dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(a));
+                dst.add(len - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(b));
+            }
+            _ => {
+                let v = _mm_cvtsi128_si32(a).to_le_bytes();
+                for (k, &byte) in v.iter().enumerate().take(len) {
+                    *dst.add(k) = byte;
+                }
+            }
+        }
     }
 }
 
