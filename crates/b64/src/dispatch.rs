@@ -130,6 +130,10 @@ impl Backend {
     ) -> bool {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
+            Kind::Ssse3(t) => t.encode_all(alphabet, src, dst, pad),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2(t) => t.encode_all(alphabet, src, dst, pad),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.encode_all(alphabet, src, dst, pad),
             _ => false,
         }
