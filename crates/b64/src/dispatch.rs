@@ -4,7 +4,6 @@
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).
-use crate::arch::Job;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
     allow(unused_imports)
@@ -19,6 +18,7 @@ use crate::arch::x86_64::{
     avx512vbmi::Avx512Vbmi,
     pshufb::{Avx2, Ssse3},
 };
+use crate::arch::{Job, ShortRules};
 use crate::decode::Io;
 use crate::portable;
 
@@ -140,17 +140,18 @@ impl Backend {
     }
 
     /// [`Kernels::decode_short`] of the backend, where it has one.
-    #[inline]
+    #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn decode_short(
         self,
         alphabet: &Alphabet,
         src: &[u8],
         dst: &mut [u8],
+        short: ShortRules,
     ) -> Option<usize> {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst),
+            Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst, short),
             _ => None,
         }
     }
@@ -175,23 +176,6 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
             _ => (i, j),
-        }
-    }
-
-    /// [`Kernels::decode_short_padded`] of the backend, where it has one.
-    #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn decode_short_padded(
-        self,
-        alphabet: &Alphabet,
-        src: &[u8],
-        dst: &mut [u8],
-        canonical: bool,
-    ) -> Option<usize> {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.decode_short_padded(alphabet, src, dst, canonical),
-            _ => None,
         }
     }
 

@@ -286,17 +286,25 @@ impl<'a> Engine<'a> {
 
     /// Decodes `input` into `out`; returns the bytes written. Bytes of `out` past them may
     /// have been overwritten; on error, `out`'s contents are unspecified.
+    #[inline(always)]
     pub fn decode_to_slice(
         &self,
         input: impl AsRef<[u8]>,
         out: &mut [u8],
     ) -> Result<usize, DecodeError> {
         let input = input.as_ref();
-        // Short, well-formed input in one kernel step; anything else (padding, other bytes,
-        // a short buffer) goes the general way, which finds and reports errors.
+        // Short, well-formed input in one kernel step; anything else (other bytes, a short
+        // buffer, long input) goes the general way, out of line, which finds and reports
+        // errors.
         if let Some(n) = crate::decode::decode_short(self, input, out) {
             return Ok(n);
         }
+        self.decode_split(input, out)
+    }
+
+    /// [`Engine::decode_to_slice`] past its short path.
+    #[inline(never)]
+    fn decode_split(&self, input: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
         decode_io(self, &mut Split { src: input, dst: out })
     }
 

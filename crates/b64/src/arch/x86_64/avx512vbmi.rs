@@ -22,16 +22,17 @@ use core::arch::x86_64::{
     _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128,
     _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
     _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
-    _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask,
-    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_maskz_permutex2var_epi8,
-    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
+    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
+    _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8,
+    _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8,
+    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
+    _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::Alphabet;
-use crate::arch::{Job, Kernels};
+use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -91,13 +92,23 @@ impl Kernels for Avx512Vbmi {
     }
 
     #[inline]
-    fn decode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
         let n = src.len();
-        if n == 0 || n > 128 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
+        if n == 0 || n > 128 {
             return None;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 128` bytes and
-        // `dst` at least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
+        let rules = if short.padded { PADDED } else { 0 }
+            | if short.partial { PARTIAL } else { 0 }
+            | if short.canonical { CANONICAL } else { 0 };
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `0 < n <= 128`
+        // bytes and `dst` `dst.len()`, as `decode_short_avx512vbmi` needs; `&mut` excludes
+        // overlap.
         unsafe {
             decode_short_avx512vbmi(
                 alphabet.decode_table(),
@@ -105,42 +116,7 @@ impl Kernels for Avx512Vbmi {
                 n,
                 dst.as_mut_ptr(),
                 dst.len(),
-            )
-        }
-    }
-
-    #[inline]
-    fn decode_short_padded(
-        self,
-        alphabet: &Alphabet,
-        src: &[u8],
-        dst: &mut [u8],
-        canonical: bool,
-    ) -> Option<usize> {
-        let n = src.len();
-        // `xy==` / `xyz=` in the text, or `xy` / `xyz` with the padding left out (decoded as
-        // if it were there): `total` symbols and padding, `n` of them read.
-        let (pads, total) = match n % 4 {
-            0 if n >= 4 && src[n - 1] == b'=' => (1 + usize::from(src[n - 2] == b'='), n),
-            2 | 3 => (4 - n % 4, n + 4 - n % 4),
-            _ => return None,
-        };
-        if total > 128 || dst.len() < total / 4 * 3 - pads {
-            return None;
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= total <= 128`
-        // bytes, `n >= total - pads`, and `dst` at least `total / 4 * 3 - pads`, as
-        // `decode_short_padded_avx512vbmi` needs; `&mut` excludes overlap.
-        unsafe {
-            decode_short_padded_avx512vbmi(
-                alphabet.decode_table(),
-                src.as_ptr(),
-                total,
-                n,
-                dst.as_mut_ptr(),
-                dst.len(),
-                pads,
-                canonical,
+                rules,
             )
         }
     }
@@ -807,14 +783,27 @@ unsafe fn store_exact(dst: *mut u8, len: usize, y: __m512i) {
     }
 }
 
-/// Decodes `src[..n]` (`n <= 128`, a multiple of 4) into `dst` in one or two blocks when
-/// every byte is a symbol; `None` (nothing written) otherwise. A whole 64-byte block is
-/// stored where `dst` has room for it, else only the decoded bytes.
+/// [`ShortRules`] as bits for [`decode_short_avx512vbmi`]: a padded last group may be
+/// accepted.
+const PADDED: u32 = 1;
+/// A partial last group (padding left out) may be accepted.
+const PARTIAL: u32 = 2;
+/// The unused bits of the last symbol must be zero.
+const CANONICAL: u32 = 4;
+
+/// Decodes all of `src[..n]` (`0 < n <= 128`) into `dst[..cap]` in one or two blocks when it
+/// is symbols in whole groups, or with a padded (`xy==`, `xyz=`: `rules & PADDED`) or partial
+/// (`xy`, `xyz`: `rules & PARTIAL`) last group whose last symbol has zero unused bits (if
+/// `rules & CANONICAL`), and the output fits; `None` (nothing written) otherwise. The `=` are
+/// found in the vector (a compare and a popcount, no scalar look at the text), and they and the
+/// lanes past the input decode as zeros, so a padded text costs about what an unpadded one
+/// does. A whole 64-byte block is stored where `dst` has room for it, else only the decoded
+/// bytes.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 128` bytes
-/// and `dst` for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of
+/// `0 < n <= 128` bytes and `dst` for writes of `cap` bytes; they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_short_avx512vbmi(
     table: &[u8; 256],
@@ -822,103 +811,59 @@ unsafe fn decode_short_avx512vbmi(
     n: usize,
     dst: *mut u8,
     cap: usize,
+    rules: u32,
 ) -> Option<usize> {
-    // SAFETY: the masked load reads only the `n` valid bytes of `src`; the stores write
-    // 64 bytes only when `cap >= 64`, else the `n / 4 * 3 <= cap` masked lanes.
     // SAFETY: the loads read `src[..64]` only when `n > 64`, else masked lanes below `n`
     // (and `src[64..n]` masked); full stores write 64 bytes only when `cap` has them, else
-    // masked lanes below the `n / 4 * 3 <= cap` bytes decoded.
+    // masked lanes below the `bytes <= cap` decoded.
     unsafe {
         let lo = _mm512_loadu_si512(table.as_ptr().cast());
         let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
-        if n > 64 {
-            // Two blocks: 64 symbols, then the rest.
-            let rest = n - 64;
-            let x0 = _mm512_loadu_si512(src.cast());
-            let x1 = load_upto(src.add(64), rest);
-            let (v0, v1) = (lookup(x0, lo, hi), lookup(x1, lo, hi));
-            let bad0 = _mm512_movepi8_mask(_mm512_or_si512(x0, v0));
-            let bad1 = _mm512_movepi8_mask(_mm512_or_si512(x1, v1)) & low_mask(rest);
-            if bad0 | bad1 != 0 {
+        // The block with the last group: all of `src`, or what follows a first block of 64
+        // (`m % 4 == n % 4`).
+        let (tail, m) = if n > 64 { (src.add(64), n - 64) } else { (src, n) };
+        let x = load_upto(tail, m);
+        let inside = low_mask(m);
+        let eq = _mm512_mask_cmpeq_epi8_mask(inside, x, _mm512_set1_epi8(b'=' as i8));
+        let (v, bad, bytes) = if eq == 0 && m % 4 == 0 {
+            // Whole groups of symbols: the common case, without the padding's steps.
+            let v = lookup(x, lo, hi);
+            (v, _mm512_movepi8_mask(_mm512_or_si512(x, v)) & inside, m / 4 * 3)
+        } else {
+            let text_pads = eq.count_ones() as usize;
+            // Symbols the text leaves out of its last group (`m % 4` is 0, 2 or 3 when
+            // valid).
+            let partial = (4 - m % 4) % 4;
+            let pads = text_pads + partial;
+            let shape_ok = if text_pads > 0 {
+                // `=` only as the last 1 or 2 bytes of whole groups.
+                rules & PADDED != 0
+                    && partial == 0
+                    && text_pads <= 2
+                    && eq == ((1u64 << text_pads) - 1) << (m - text_pads)
+            } else {
+                partial <= 2 && rules & PARTIAL != 0
+            };
+            if !shape_ok {
                 return None;
             }
-            let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
-            let bytes = rest / 4 * 3;
-            if cap >= 64 {
-                _mm512_storeu_si512(dst.cast(), pack(v0, packer));
-            } else {
-                _mm512_mask_storeu_epi8(dst.cast(), low_mask(48), pack(v0, packer));
+            // Lanes that must be symbols; the others (padding, past the input) decode as
+            // zeros.
+            let symbols = inside & !eq;
+            let v = _mm512_maskz_mov_epi8(symbols, lookup(x, lo, hi));
+            let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & symbols;
+            if rules & CANONICAL != 0 {
+                // The unused bits of the last symbol, in the vector (no scalar table lookup).
+                let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
+                bad |= _mm512_mask_test_epi8_mask(1 << (m - text_pads - 1), v, unused);
             }
-            if cap >= 48 + 64 {
-                _mm512_storeu_si512(dst.add(48).cast(), pack(v1, packer));
-            } else {
-                _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v1, packer));
-            }
-            return Some(48 + bytes);
-        }
-        let k = low_mask(n);
-        let x = load_upto(src, n);
-        let v = lookup(x, lo, hi);
-        if _mm512_movepi8_mask(_mm512_or_si512(x, v)) & k != 0 {
+            (v, bad, (m + partial) / 4 * 3 - pads)
+        };
+        let total = bytes + if n > 64 { 48 } else { 0 };
+        if total > cap {
             return None;
         }
-        let out = pack(v, _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()));
-        let bytes = n / 4 * 3;
-        if cap >= 64 {
-            _mm512_storeu_si512(dst.cast(), out);
-        } else {
-            _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), out);
-        }
-        Some(bytes)
-    }
-}
-
-/// [`decode_short_avx512vbmi`] for a text whose last group is padded: `n` symbols and
-/// padding (a multiple of 4), of which the last `pads` (1 or 2) are padding, `=` in `src`
-/// or past its `real` bytes (`n - pads <= real <= n`); every other byte must be a symbol,
-/// and with `canonical` the unused bits of the last symbol zero. `None` (nothing written)
-/// otherwise. A whole 64-byte block is stored where `dst` has room for it, else only the
-/// decoded bytes.
-///
-/// # Safety
-///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `real`
-/// bytes and `dst` for writes of `cap >= n / 4 * 3 - pads` bytes; they do not overlap;
-/// `n <= 128` is a multiple of 4, `pads` is 1 or 2, `n - pads <= real <= n`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn decode_short_padded_avx512vbmi(
-    table: &[u8; 256],
-    src: *const u8,
-    n: usize,
-    real: usize,
-    dst: *mut u8,
-    cap: usize,
-    pads: usize,
-    canonical: bool,
-) -> Option<usize> {
-    // SAFETY: the loads read `src[..64]` only when `n > 64` (then `real >= n - 2 > 64`), else
-    // masked lanes below `real` (and `src[64..real]` masked); full stores write 64 bytes only
-    // when `cap` has them, else masked lanes below the `n / 4 * 3 - pads <= cap` bytes
-    // decoded.
-    unsafe {
-        let lo = _mm512_loadu_si512(table.as_ptr().cast());
-        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
         let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
-        // The block with the last group: all of `src`, or what follows a first block of 64.
-        let (tail, m, have) =
-            if n > 64 { (src.add(64), n - 64, real - 64) } else { (src, n, real) };
-        // The padding lanes: not symbols, decoded as zeros.
-        let pad_lanes = ((1u64 << pads) - 1) << (m - pads);
-        let x = load_upto(tail, have);
-        let v = _mm512_maskz_mov_epi8(!pad_lanes, lookup(x, lo, hi));
-        let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(m) & !pad_lanes;
-        if canonical {
-            // The unused bits of the last symbol, in the vector (no scalar table lookup).
-            let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
-            bad |= _mm512_mask_test_epi8_mask(1 << (m - 1 - pads), v, unused);
-        }
-        let bytes = m / 4 * 3 - pads;
         if n > 64 {
             let x0 = _mm512_loadu_si512(src.cast());
             let v0 = lookup(x0, lo, hi);
@@ -935,7 +880,7 @@ unsafe fn decode_short_padded_avx512vbmi(
             } else {
                 _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v, packer));
             }
-            return Some(48 + bytes);
+            return Some(total);
         }
         if bad != 0 {
             return None;
@@ -945,7 +890,7 @@ unsafe fn decode_short_padded_avx512vbmi(
         } else {
             _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), pack(v, packer));
         }
-        Some(bytes)
+        Some(total)
     }
 }
 
