@@ -939,7 +939,7 @@ unsafe fn store_exact_128(dst: *mut u8, len: usize, y: __m128i) {
 /// The CPU has SSSE3; `src` is valid for reads of `r` bytes and `dst` for writes of `len`
 /// bytes, the encoded length of `r` bytes with padding if `pad`; they do not overlap.
 #[target_feature(enable = "ssse3")]
-unsafe fn encode_last_ssse3(
+pub(super) unsafe fn encode_last_ssse3(
     alphabet: &Alphabet,
     mut src: *const u8,
     mut r: usize,
