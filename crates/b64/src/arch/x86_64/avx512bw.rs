@@ -14,7 +14,7 @@ use core::arch::x86_64::{
     _mm512_setr_epi32, _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_subs_epu8,
 };
 
-use super::pshufb::{Avx2, encode_last_ssse3};
+use super::pshufb::Avx2;
 use crate::alphabet::{Alphabet, Runs};
 use crate::arch::{Job, Kernels};
 use crate::decode::Io;
@@ -55,21 +55,7 @@ impl Kernels for Avx512Bw {
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
         // Below 64 bytes the kernel would do no block: the last-bytes code does it all.
         let done = if src.len() >= 64 { self.encode(alphabet, src, dst) } else { 0 };
-        let out = done / 3 * 4;
-        // SAFETY: `self` proves AVX2 (so SSSE3); `done <= src.len()` bytes were encoded into
-        // `dst[..out]`, and `dst` is exactly the encoded length of `src` (the caller's
-        // contract), so `dst[out..]` is the encoded length of `src[done..]`; `&mut` excludes
-        // overlap.
-        unsafe {
-            encode_last_ssse3(
-                alphabet,
-                src.as_ptr().add(done),
-                src.len() - done,
-                dst.as_mut_ptr().add(out),
-                dst.len() - out,
-                pad,
-            )
-        }
+        self.avx2().ssse3().encode_rest(alphabet, src, dst, done, pad);
         true
     }
 

@@ -58,6 +58,37 @@ impl Avx2 {
     }
 }
 
+impl Ssse3 {
+    /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
+    /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
+    /// with padding if `pad`) by [`encode_last_ssse3`].
+    #[inline]
+    pub(super) fn encode_rest(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        done: usize,
+        pad: bool,
+    ) {
+        let (src, dst) = (&src[done..], &mut dst[done / 3 * 4..]);
+        // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
+        // caller's contract, less whole groups on both sides); `&mut` excludes overlap.
+        unsafe {
+            encode_last_ssse3(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+        }
+    }
+}
+
+impl Avx2 {
+    /// The SSSE3 token this one implies.
+    #[inline]
+    pub(super) fn ssse3(self) -> Ssse3 {
+        // SAFETY: every CPU with AVX2 has SSSE3.
+        unsafe { Ssse3::new_unchecked() }
+    }
+}
+
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
 fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
     let table = alphabet.decode_table();
@@ -113,21 +144,7 @@ impl Kernels for Ssse3 {
         // Below 28 bytes the kernel would do at most one 12-byte block: the last-bytes code
         // does it without the call (16-byte encode: 14.9 -> 11.4 ns at x86-64-v3).
         let done = if src.len() >= 28 { self.encode(alphabet, src, dst) } else { 0 };
-        let out = done / 3 * 4;
-        // SAFETY: `self` proves SSSE3 (so SSSE3); `done <= src.len()` bytes were encoded into
-        // `dst[..out]`, and `dst` is exactly the encoded length of `src` (the caller's
-        // contract), so `dst[out..]` is the encoded length of `src[done..]`; `&mut` excludes
-        // overlap.
-        unsafe {
-            encode_last_ssse3(
-                alphabet,
-                src.as_ptr().add(done),
-                src.len() - done,
-                dst.as_mut_ptr().add(out),
-                dst.len() - out,
-                pad,
-            )
-        }
+        self.encode_rest(alphabet, src, dst, done, pad);
         true
     }
 
@@ -193,24 +210,9 @@ impl Kernels for Avx2 {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        // Below 28 bytes the kernel would do at most one 12-byte block: the last-bytes code
-        // does it without the call (16-byte encode: 14.9 -> 11.4 ns at x86-64-v3).
+        // As `Ssse3::encode_all`: a block needs 28 readable bytes.
         let done = if src.len() >= 28 { self.encode(alphabet, src, dst) } else { 0 };
-        let out = done / 3 * 4;
-        // SAFETY: `self` proves AVX2 (so SSSE3); `done <= src.len()` bytes were encoded into
-        // `dst[..out]`, and `dst` is exactly the encoded length of `src` (the caller's
-        // contract), so `dst[out..]` is the encoded length of `src[done..]`; `&mut` excludes
-        // overlap.
-        unsafe {
-            encode_last_ssse3(
-                alphabet,
-                src.as_ptr().add(done),
-                src.len() - done,
-                dst.as_mut_ptr().add(out),
-                dst.len() - out,
-                pad,
-            )
-        }
+        self.ssse3().encode_rest(alphabet, src, dst, done, pad);
         true
     }
 
@@ -939,7 +941,7 @@ unsafe fn store_exact_128(dst: *mut u8, len: usize, y: __m128i) {
 /// The CPU has SSSE3; `src` is valid for reads of `r` bytes and `dst` for writes of `len`
 /// bytes, the encoded length of `r` bytes with padding if `pad`; they do not overlap.
 #[target_feature(enable = "ssse3")]
-pub(super) unsafe fn encode_last_ssse3(
+unsafe fn encode_last_ssse3(
     alphabet: &Alphabet,
     mut src: *const u8,
     mut r: usize,
