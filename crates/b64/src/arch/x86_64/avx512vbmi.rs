@@ -10,7 +10,9 @@
 //! (non-ASCII) or in the looked-up value (`0xff`). `vpmaddubsw` and `vpmaddwd` merge four
 //! 6-bit values into a 24-bit dword, and `vpermb` packs 3 bytes of each dword.
 //!
-//! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
+//! Short inputs run here too. Encode reads and writes a partial last block with plain loads
+//! and stores that cover exactly its bytes (see `encode_all_avx512vbmi` for why not masked
+//! ones); decode's partial blocks use masked (fault-suppressing) loads and stores.
 
 use core::arch::x86_64::{
     __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
@@ -390,10 +392,11 @@ const MULTISHIFT: i64 = 0x3036_242a_1016_040a;
 /// masked load that holds them. The CPU matches a masked 64-byte load against earlier stores
 /// over all 64 bytes, masked or not: a 16-byte input just before its output on the heap made
 /// each 64-byte masked load wait for the previous call's store to the output (16-byte encode:
-/// 8.4 ns a call, 2.9 ns with this load).
+/// 8.4 ns a call, 2.9 ns with this load). Decode uses it; encode reads exactly its input
+/// ([`load_exact`]).
 ///
-/// Stores stay 64-byte masked stores: narrower masked stores cost about 1 ns more here. The
-/// mirror case (the output up to 63 bytes before the input) still stalls.
+/// Decode's stores stay 64-byte masked stores, so the mirror case (an output up to 63 bytes
+/// before the next call's input) can still stall there.
 ///
 /// # Safety
 ///
