@@ -25,11 +25,10 @@ use core::arch::x86_64::{
     _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
     _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
     _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
-    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
-    _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8,
-    _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8,
-    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
+    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use super::lines::{self, LineBlock, run_lines};
@@ -853,7 +852,7 @@ unsafe fn decode_short_avx512vbmi(
             // Lanes that must be symbols; the others (padding, past the input) decode as
             // zeros.
             let symbols = inside & !eq;
-            let v = _mm512_maskz_mov_epi8(symbols, lookup(x, lo, hi));
+            let v = _mm512_maskz_permutex2var_epi8(symbols, lo, x, hi);
             let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & symbols;
             if rules & CANONICAL != 0 {
                 // The unused bits of the last symbol, in the vector (no scalar table lookup).
