@@ -165,6 +165,7 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
         krate: "b64",
         choices: &[
             Choice { backend: "avx512vbmi", flags: &["avx512vbmi", "avx512bw", "avx512f"] },
+            Choice { backend: "avx512bw", flags: &["avx512bw", "avx512f", "avx2"] },
             Choice { backend: "avx2", flags: &["avx2"] },
             Choice { backend: "ssse3", flags: &["ssse3"] },
         ],
@@ -410,7 +411,7 @@ mod tests {
         ];
         let v4 = [
             ("nabhash", "aesni"),
-            ("b64", "avx2"),
+            ("b64", "avx512bw"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
             ("bignum-fib-ntt", "avx512f-fma"),

@@ -541,30 +541,17 @@ fn padded_group(e: &Engine<'_>, last: [u8; 4], out: &mut [u8], j: usize) -> Opti
 }
 
 /// Short input in one kernel step where the backend has one (`Backend::decode_short`),
-/// a padded last group included; `None` (with `out` perhaps overwritten) to take the
-/// general path.
-#[inline]
+/// a padded or partial last group included as the engine's rules allow; `None` (with `out`
+/// perhaps overwritten) to take the general path.
+#[inline(always)]
 pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
-    let backend = e.backend();
-    let n = input.len();
-    if n >= 4 && input[n - 1] == b'=' {
-        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-        if !forgiving && e.decode_padding() == DecodePadding::Forbidden {
-            return None;
-        }
-        let canonical = !forgiving && !e.trailing_bits_allowed();
-        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
-    }
-    if n % 4 >= 2 {
-        // A partial last group without its padding.
-        let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-        if !forgiving && e.decode_padding() == DecodePadding::Required {
-            return None;
-        }
-        let canonical = !forgiving && !e.trailing_bits_allowed();
-        return backend.decode_short_padded(e.alphabet(), input, out, canonical);
-    }
-    backend.decode_short(e.alphabet(), input, out)
+    let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+    let short = crate::arch::ShortRules {
+        padded: forgiving || e.decode_padding() != DecodePadding::Forbidden,
+        partial: forgiving || e.decode_padding() != DecodePadding::Required,
+        canonical: !forgiving && !e.trailing_bits_allowed(),
+    };
+    e.backend().decode_short(e.alphabet(), input, out, short)
 }
 
 /// One-shot decode of `io.input()` into `io.output()`.

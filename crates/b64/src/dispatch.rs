@@ -4,7 +4,6 @@
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).
-use crate::arch::Job;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
     allow(unused_imports)
@@ -16,9 +15,11 @@ use crate::arch::aarch64::neon::Neon;
 use crate::arch::riscv64::rvv::Rvv;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{
+    avx512bw::Avx512Bw,
     avx512vbmi::Avx512Vbmi,
     pshufb::{Avx2, Ssse3},
 };
+use crate::arch::{Job, ShortRules};
 use crate::decode::Io;
 use crate::portable;
 
@@ -37,6 +38,8 @@ enum Kind {
     Ssse3(Ssse3),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
+    #[cfg(target_arch = "x86_64")]
+    Avx512Bw(Avx512Bw),
     #[cfg(target_arch = "x86_64")]
     Avx512Vbmi(Avx512Vbmi),
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
@@ -57,6 +60,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             if let Some(t) = Avx512Vbmi::new() {
                 return Backend(Kind::Avx512Vbmi(t));
+            } else if let Some(t) = Avx512Bw::new() {
+                return Backend(Kind::Avx512Bw(t));
             } else if let Some(t) = Avx2::new() {
                 return Backend(Kind::Avx2(t));
             } else if let Some(t) = Ssse3::new() {
@@ -79,7 +84,8 @@ impl Backend {
         backends().find(|b| b.name() == name)
     }
 
-    /// A short stable name: `portable`, `ssse3`, `avx2`, `avx512vbmi`, `neon`, `rvv`.
+    /// A short stable name: `portable`, `ssse3`, `avx2`, `avx512bw`, `avx512vbmi`, `neon`,
+    /// `rvv`.
     pub fn name(self) -> &'static str {
         match self.0 {
             Kind::Portable => "portable",
@@ -87,6 +93,8 @@ impl Backend {
             Kind::Ssse3(_) => "ssse3",
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(_) => "avx512bw",
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(_) => "avx512vbmi",
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
@@ -107,6 +115,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(t) => t.encode(alphabet, src, dst),
             #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.encode(alphabet, src, dst),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.encode(alphabet, src, dst),
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kind::Neon(t) => t.encode(alphabet, src, dst),
@@ -117,11 +127,11 @@ impl Backend {
         done + portable::encode_bulk(alphabet.symbols(), &src[done..], &mut dst[out..])
     }
 
-    /// Encodes all of a short `src` in one kernel step if the backend has one (`dst` is
-    /// exactly the encoded length); returns whether it did.
-    #[inline]
+    /// [`Kernels::encode_all`] of the backend, where it has one (`dst` is exactly the encoded
+    /// length); returns whether it did.
+    #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn encode_short(
+    pub(crate) fn encode_all(
         self,
         alphabet: &Alphabet,
         src: &[u8],
@@ -130,23 +140,30 @@ impl Backend {
     ) -> bool {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.encode_short(alphabet, src, dst, pad),
+            Kind::Ssse3(t) => t.encode_all(alphabet, src, dst, pad),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2(t) => t.encode_all(alphabet, src, dst, pad),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.encode_all(alphabet, src, dst, pad),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.encode_all(alphabet, src, dst, pad),
             _ => false,
         }
     }
 
     /// [`Kernels::decode_short`] of the backend, where it has one.
-    #[inline]
+    #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn decode_short(
         self,
         alphabet: &Alphabet,
         src: &[u8],
         dst: &mut [u8],
+        short: ShortRules,
     ) -> Option<usize> {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst),
+            Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst, short),
             _ => None,
         }
     }
@@ -169,25 +186,10 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
             #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
             _ => (i, j),
-        }
-    }
-
-    /// [`Kernels::decode_short_padded`] of the backend, where it has one.
-    #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn decode_short_padded(
-        self,
-        alphabet: &Alphabet,
-        src: &[u8],
-        dst: &mut [u8],
-        canonical: bool,
-    ) -> Option<usize> {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.decode_short_padded(alphabet, src, dst, canonical),
-            _ => None,
         }
     }
 
@@ -198,6 +200,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(t) => t.with_features(job),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.with_features(job),
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.with_features(job),
             _ => job.run(),
@@ -221,6 +225,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(t) => t.decode(alphabet, io, i, j),
             #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.decode(alphabet, io, i, j),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode(alphabet, io, i, j),
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kind::Neon(t) => t.decode(alphabet, io, i, j),
@@ -238,6 +244,7 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     let all = all.chain([
         Ssse3::new().map(|t| Backend(Kind::Ssse3(t))),
         Avx2::new().map(|t| Backend(Kind::Avx2(t))),
+        Avx512Bw::new().map(|t| Backend(Kind::Avx512Bw(t))),
         Avx512Vbmi::new().map(|t| Backend(Kind::Avx512Vbmi(t))),
     ]);
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

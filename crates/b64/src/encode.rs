@@ -7,18 +7,18 @@ use alloc::{string::String, vec::Vec};
 use crate::{Engine, LineEnding, LineWrap, encoded_len, portable};
 
 /// Encodes `src` into `dst`, which is exactly `encoded_len(src.len())` long. Returns its length.
-#[inline]
+#[inline(always)]
 pub(crate) fn encode_into(e: &Engine<'_>, src: &[u8], dst: &mut [u8]) -> usize {
     let symbols = e.alphabet().symbols();
     let backend = e.backend();
-    if backend.encode_short(e.alphabet(), src, dst, e.encode_padding()) {
+    if backend.encode_all(e.alphabet(), src, dst, e.encode_padding()) {
         return dst.len();
     }
     encode_long(e, symbols, backend, src, dst)
 }
 
-/// The rest of [`encode_into`], out of line: the short path then runs without the loops'
-/// register saves.
+/// [`encode_into`] for backends without `encode_all`, out of line: the one-call path then
+/// runs without this one's register saves.
 #[inline(never)]
 fn encode_long(
     e: &Engine<'_>,

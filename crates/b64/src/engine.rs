@@ -205,12 +205,14 @@ impl<'a> Engine<'a> {
     }
 
     /// Length of the encoding of `n` bytes with this engine's padding (`None` on overflow).
+    #[inline]
     pub const fn encoded_len(&self, n: usize) -> Option<usize> {
         encoded_len(n, self.encode_padding)
     }
 
     /// Encodes `input` into `out`; returns the bytes written. If `out` is shorter than
     /// [`Engine::encoded_len`], nothing is written and the error says how much is needed.
+    #[inline(always)]
     pub fn encode_to_slice(
         &self,
         input: impl AsRef<[u8]>,
@@ -284,17 +286,25 @@ impl<'a> Engine<'a> {
 
     /// Decodes `input` into `out`; returns the bytes written. Bytes of `out` past them may
     /// have been overwritten; on error, `out`'s contents are unspecified.
+    #[inline(always)]
     pub fn decode_to_slice(
         &self,
         input: impl AsRef<[u8]>,
         out: &mut [u8],
     ) -> Result<usize, DecodeError> {
         let input = input.as_ref();
-        // Short, well-formed input in one kernel step; anything else (padding, other bytes,
-        // a short buffer) goes the general way, which finds and reports errors.
+        // Short, well-formed input in one kernel step; anything else (other bytes, a short
+        // buffer, long input) goes the general way, out of line, which finds and reports
+        // errors.
         if let Some(n) = crate::decode::decode_short(self, input, out) {
             return Ok(n);
         }
+        self.decode_split(input, out)
+    }
+
+    /// [`Engine::decode_to_slice`] past its short path.
+    #[inline(never)]
+    fn decode_split(&self, input: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
         decode_io(self, &mut Split { src: input, dst: out })
     }
 
@@ -327,6 +337,7 @@ impl<'a> Engine<'a> {
 
     /// `encoded_len` of a slice length, which cannot overflow (a slice has at most
     /// `isize::MAX` bytes).
+    #[inline]
     fn slice_len(&self, n: usize) -> usize {
         self.encoded_len(n).unwrap_or(usize::MAX)
     }

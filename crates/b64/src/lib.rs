@@ -33,7 +33,7 @@
 //!
 //! | arch | backends, most preferred first |
 //! | --- | --- |
-//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, masked tails; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
+//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, tails in exact-width loads and stores; `avx512bw` (AVX-512 without VBMI): the `avx2` encode on 512-bit registers, `avx2`'s decode; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
 //! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + `st3` |
 //! | riscv64 built with `+v` | `rvv`: RVV 1.0 in `global_asm!`, any VLEN >= 128 (tested at 128 and 256) |
 //! | everything, incl. big-endian mips64 | `portable`: 64-bit words, endian-correct |
@@ -64,7 +64,7 @@
 //! | `NAB_MAX_ISA` | x86_64 backend |
 //! | --- | --- |
 //! | unset (or not a tier name: ignored) | the best the CPU has |
-//! | `x86-64-v4` | `avx2` (AVX-512 VBMI is not in v4) |
+//! | `x86-64-v4` | `avx512bw` (AVX-512 VBMI is not in v4) |
 //! | `x86-64-v3` | `avx2` |
 //! | `x86-64-v2` | `ssse3` |
 //! | `portable` | `portable` |
@@ -131,6 +131,7 @@ pub const FORGIVING: Engine<'static> =
 /// assert_eq!(b64::encoded_len(5, true), Some(8));
 /// assert_eq!(b64::encoded_len(5, false), Some(7));
 /// ```
+#[inline]
 pub const fn encoded_len(n: usize, padding: bool) -> Option<usize> {
     let groups = n / 3;
     let rem = n % 3;

@@ -60,6 +60,16 @@ fn check(engine: Engine<'_>, data: &[u8], corrupt: Option<(usize, u8)>) {
             backend.name(),
             data.len()
         );
+        // Into a longer slice: nothing past the encoding is touched.
+        let mut out = vec![0xa5u8; text.len() + 70];
+        let n = engine.with_backend(backend).encode_to_slice(data, &mut out).unwrap();
+        assert_eq!(&out[..n], &text[..], "encode_to_slice on {}", backend.name());
+        assert!(
+            out[n..].iter().all(|&b| b == 0xa5),
+            "encode_to_slice on {} of {} bytes wrote past the encoding",
+            backend.name(),
+            data.len()
+        );
     }
     if let Some((pos, byte)) = corrupt {
         if text.is_empty() {

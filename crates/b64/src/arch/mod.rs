@@ -19,35 +19,27 @@ pub(crate) trait Kernels: Copy {
     /// Encodes whole 3-byte groups of `src` into `dst` (4 symbols each) while both have room;
     /// may stop earlier. Returns the bytes consumed (a multiple of 3).
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize;
-    /// Encodes all of a short `src`, last group and padding (if `pad`) included, into `dst`
-    /// (exactly the encoded length), when the kernel does that in one step; returns whether
-    /// it did.
+    /// Encodes all of `src`, last group and padding (if `pad`) included, into `dst` (exactly
+    /// the encoded length) when the kernel does that in one call; returns whether it did.
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn encode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
+    fn encode_all(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
         false
     }
     /// Decodes all of a short `src` into `dst` when the kernel does that in one step and the
-    /// input is whole groups of symbols only (so every padding mode accepts it and there is no
-    /// error to locate); returns the bytes written, or `None` to take the general path. May
+    /// input is symbols in whole groups, or with a last group that is padded (`xy==`, `xyz=`,
+    /// if `short.padded`) or partial (`xy`, `xyz`, if `short.partial`), its last symbol's
+    /// unused bits zero if `short.canonical`: input every mode it is used for accepts, with no
+    /// error to locate. Returns the bytes written, or `None` to take the general path. May
     /// overwrite `dst` past the bytes written.
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn decode_short(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8]) -> Option<usize> {
-        None
-    }
-    /// [`Kernels::decode_short`] for a `src` whose last group is padded (`xy==` or `xyz=`)
-    /// or partial (`xy`, `xyz`: the padding left out), writing the 1 or 2 bytes of that
-    /// group; `canonical`: the unused bits of its last symbol must be zero. `None` for
-    /// anything else.
-    #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn decode_short_padded(
+    fn decode_short(
         self,
         _alphabet: &Alphabet,
         _src: &[u8],
         _dst: &mut [u8],
-        _canonical: bool,
+        _short: ShortRules,
     ) -> Option<usize> {
         None
     }
@@ -79,6 +71,18 @@ pub(crate) trait Kernels: Copy {
     ) -> (usize, usize) {
         (i, j)
     }
+}
+
+/// What a short decode may accept besides whole groups of symbols ([`Kernels::decode_short`]).
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct ShortRules {
+    /// A last group padded with `=` in the text.
+    pub(crate) padded: bool,
+    /// A last group of 2 or 3 symbols without its padding.
+    pub(crate) partial: bool,
+    /// The unused bits of a padded or partial group's last symbol must be zero.
+    pub(crate) canonical: bool,
 }
 
 /// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is

@@ -10,21 +10,30 @@
 //! (non-ASCII) or in the looked-up value (`0xff`). `vpmaddubsw` and `vpmaddwd` merge four
 //! 6-bit values into a 24-bit dword, and `vpermb` packs 3 bytes of each dword.
 //!
-//! Partial blocks use masked loads and stores (fault-suppressing), so short inputs run here too.
+//! Short inputs run here too. Encode reads and writes a partial last block with plain loads
+//! and stores that cover exactly its bytes (see `encode_all_avx512vbmi` for why not masked
+//! ones); decode's partial blocks use masked (fault-suppressing) loads and stores.
 
 use core::arch::x86_64::{
-    __m512i, _bzhi_u64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm256_maskz_loadu_epi8,
-    _mm512_castsi128_si512, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
-    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_blend_epi8, _mm512_mask_cmpge_epu8_mask,
-    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
-    _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512,
-    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32,
-    _mm512_set1_epi64, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
+    _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128, _mm_storeu_si128,
+    _mm256_add_epi8, _mm256_castsi256_si128, _mm256_loadu_si256, _mm256_mask_add_epi8,
+    _mm256_mask_blend_epi8, _mm256_mask_cmpge_epu8_mask, _mm256_maskz_loadu_epi8,
+    _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8,
+    _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256,
+    _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
+    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
+    _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
+    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
+    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::Alphabet;
-use crate::arch::{Job, Kernels};
+use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -49,28 +58,29 @@ impl Avx512Vbmi {
 impl Kernels for Avx512Vbmi {
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
-        // slices.
+        let groups = (src.len() / 3).min(dst.len() / 4);
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `3 * groups` bytes
+        // and `dst` room for their `4 * groups` symbols; `&mut` excludes overlap.
         unsafe {
-            encode_avx512vbmi(
+            encode_all_avx512vbmi(
                 alphabet.symbols(),
                 src.as_ptr(),
-                src.len(),
+                3 * groups,
                 dst.as_mut_ptr(),
-                dst.len(),
+                4 * groups,
+                false,
             )
         }
+        3 * groups
     }
 
     #[inline]
-    fn encode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        if src.len() > 96 || dst.len() > 128 {
-            return false;
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the pointers and lengths come from
-        // slices of at most 96 and 128 bytes, `dst` exactly the encoded length of `src`.
+    fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the caller gives a `dst` of
+        // exactly the encoded length of `src` (with padding if `pad`), as
+        // `encode_all_avx512vbmi` needs; `&mut` excludes overlap.
         unsafe {
-            encode_short_avx512vbmi(
+            encode_all_avx512vbmi(
                 alphabet.symbols(),
                 src.as_ptr(),
                 src.len(),
@@ -83,13 +93,23 @@ impl Kernels for Avx512Vbmi {
     }
 
     #[inline]
-    fn decode_short(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
         let n = src.len();
-        if n == 0 || n > 128 || !n.is_multiple_of(4) || dst.len() < n / 4 * 3 {
+        if n == 0 || n > 128 {
             return None;
         }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= 128` bytes and
-        // `dst` at least `n / 4 * 3`, as `decode_short_avx512vbmi` needs; `&mut` excludes overlap.
+        let rules = if short.padded { PADDED } else { 0 }
+            | if short.partial { PARTIAL } else { 0 }
+            | if short.canonical { CANONICAL } else { 0 };
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `0 < n <= 128`
+        // bytes and `dst` `dst.len()`, as `decode_short_avx512vbmi` needs; `&mut` excludes
+        // overlap.
         unsafe {
             decode_short_avx512vbmi(
                 alphabet.decode_table(),
@@ -97,42 +117,7 @@ impl Kernels for Avx512Vbmi {
                 n,
                 dst.as_mut_ptr(),
                 dst.len(),
-            )
-        }
-    }
-
-    #[inline]
-    fn decode_short_padded(
-        self,
-        alphabet: &Alphabet,
-        src: &[u8],
-        dst: &mut [u8],
-        canonical: bool,
-    ) -> Option<usize> {
-        let n = src.len();
-        // `xy==` / `xyz=` in the text, or `xy` / `xyz` with the padding left out (decoded as
-        // if it were there): `total` symbols and padding, `n` of them read.
-        let (pads, total) = match n % 4 {
-            0 if n >= 4 && src[n - 1] == b'=' => (1 + usize::from(src[n - 2] == b'='), n),
-            2 | 3 => (4 - n % 4, n + 4 - n % 4),
-            _ => return None,
-        };
-        if total > 128 || dst.len() < total / 4 * 3 - pads {
-            return None;
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n <= total <= 128`
-        // bytes, `n >= total - pads`, and `dst` at least `total / 4 * 3 - pads`, as
-        // `decode_short_padded_avx512vbmi` needs; `&mut` excludes overlap.
-        unsafe {
-            decode_short_padded_avx512vbmi(
-                alphabet.decode_table(),
-                src.as_ptr(),
-                total,
-                n,
-                dst.as_mut_ptr(),
-                dst.len(),
-                pads,
-                canonical,
+                rules,
             )
         }
     }
@@ -406,10 +391,11 @@ const MULTISHIFT: i64 = 0x3036_242a_1016_040a;
 /// masked load that holds them. The CPU matches a masked 64-byte load against earlier stores
 /// over all 64 bytes, masked or not: a 16-byte input just before its output on the heap made
 /// each 64-byte masked load wait for the previous call's store to the output (16-byte encode:
-/// 8.4 ns a call, 2.9 ns with this load).
+/// 8.4 ns a call, 2.9 ns with this load). Decode uses it; encode reads exactly its input
+/// ([`load_exact`]).
 ///
-/// Stores stay 64-byte masked stores: narrower masked stores cost about 1 ns more here. The
-/// mirror case (the output up to 63 bytes before the input) still stalls.
+/// Decode's stores stay 64-byte masked stores, so the mirror case (an output up to 63 bytes
+/// before the next call's input) can still stall there.
 ///
 /// # Safety
 ///
@@ -452,71 +438,25 @@ fn encode_dwords(dwords: __m512i, shifts: __m512i, lut: __m512i) -> __m512i {
     _mm512_permutexvar_epi8(indices, lut)
 }
 
-/// Encodes whole 3-byte groups of `src[..n]` into `dst[..cap]`; returns the bytes consumed.
+/// Encodes all of `src[..n]` into `dst[..len]`, `len` being the encoded length of `n` bytes
+/// (with padding if `pad`): 192 bytes at a time in three loads and four stores, then 48-byte
+/// blocks, then the last 0 to 47 bytes in one block, whose symbols past the input (made of the
+/// zero bits after it) become `=` when `pad`.
+///
+/// Every access covers only bytes of `src[..n]` and `dst[..len]`: the last block is read and
+/// written in two overlapping plain accesses ([`load_exact`], [`store_exact`]), never by a masked
+/// access wider than its data. The CPU orders a later load after an earlier store over the whole
+/// width of a masked access, lanes masked off included, so a 64-byte masked store of one call's
+/// last symbols that reached the next call's input (heap buffers a few bytes apart) made each
+/// 64-byte encode wait for the previous one: 19 ns a call instead of 8 (Zen 4).
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n` bytes and
-/// `dst` for writes of `cap` bytes, and they do not overlap.
+/// `dst` for writes of `len` bytes, the encoded length of `n` bytes with padding if `pad`; they
+/// do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-unsafe fn encode_avx512vbmi(
-    symbols: &[u8; 64],
-    src: *const u8,
-    n: usize,
-    dst: *mut u8,
-    cap: usize,
-) -> usize {
-    let end = (n / 3).min(cap / 4) * 3;
-    // SAFETY: for the whole body: the main loop's loads read `src[i..i + 192]` and its stores
-    // write `dst[j..j + 256]`, with `j = i / 3 * 4` and `i + 192 <= end`, so `i + 192 <= n`
-    // and `j + 256 <= cap`; masked accesses touch only the lanes under their mask, which stay
-    // below `end` (loads) and `end / 3 * 4` (stores).
-    unsafe {
-        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
-        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
-        let shifts = _mm512_set1_epi64(MULTISHIFT);
-        let (mut i, mut j) = (0, 0);
-        let join = ENCODE_JOIN.map(|t| _mm512_loadu_si512(t.as_ptr().cast()));
-        // 192 bytes in three loads -> 256 symbols in four stores.
-        while i + 192 <= end {
-            let x0 = _mm512_loadu_si512(src.add(i).cast());
-            let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
-            let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
-            let d0 = _mm512_permutexvar_epi8(join[0], x0);
-            let d1 = _mm512_permutex2var_epi8(x0, join[1], x1);
-            let d2 = _mm512_permutex2var_epi8(x1, join[2], x2);
-            let d3 = _mm512_permutexvar_epi8(join[3], x2);
-            _mm512_storeu_si512(dst.add(j).cast(), encode_dwords(d0, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 64).cast(), encode_dwords(d1, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 128).cast(), encode_dwords(d2, shifts, lut));
-            _mm512_storeu_si512(dst.add(j + 192).cast(), encode_dwords(d3, shifts, lut));
-            i += 192;
-            j += 256;
-        }
-        while i < end {
-            let take = (end - i).min(48);
-            let x = _mm512_maskz_loadu_epi8(low_mask(take), src.add(i).cast());
-            let y = encode_block(x, shuffle, shifts, lut);
-            _mm512_mask_storeu_epi8(dst.add(j).cast(), low_mask(take / 3 * 4), y);
-            i += take;
-            j += take / 3 * 4;
-        }
-        i
-    }
-}
-
-/// Encodes all of `src[..n]` (`n <= 96`) into `dst[..len]` (`len <= 128`, the encoded
-/// length): a whole first block of 48 bytes when `n > 48`, then the rest in one masked block,
-/// where the zero bits a masked load puts after the input make the last group's symbols, and
-/// lanes past them up to `len` become `=` when `pad`.
-///
-/// # Safety
-///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 96` bytes
-/// and `dst` for writes of `len <= 128` bytes, the encoded length of `n` bytes; they do not
-/// overlap.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-unsafe fn encode_short_avx512vbmi(
+unsafe fn encode_all_avx512vbmi(
     symbols: &[u8; 64],
     src: *const u8,
     n: usize,
@@ -524,41 +464,348 @@ unsafe fn encode_short_avx512vbmi(
     len: usize,
     pad: bool,
 ) {
-    // SAFETY: the loads read the 64 symbols and masked lanes of `src` below `n`; the stores
-    // write `dst` below `len` (a full first block of 64 symbols only when `n > 48`, which
-    // makes `len > 64`).
+    // SAFETY: for the whole body: the main loop's loads read `src[i..i + 192]` and its stores
+    // write `dst[j..j + 256]` with `i + 192 <= n` and `j = i / 3 * 4`, so `j + 256 <= len`; a
+    // block's full load reads `src[i..i + 64]` only when `i + 64 <= n`, else exactly
+    // `src[i..i + 48]`, and its store writes `dst[j..j + 64]` with `i + 48 <= n`, so
+    // `j + 64 <= len`; the last block reads exactly `src[i..n]` and writes exactly `dst[j..len]`.
     unsafe {
-        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
-        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
-        let (mut src, mut n, mut dst, mut len) = (src, n, dst, len);
-        if n > 48 {
-            let x = _mm512_maskz_loadu_epi8(low_mask(48), src.cast());
-            let y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
-            _mm512_storeu_si512(dst.cast(), y);
-            (src, n, dst, len) = (src.add(48), n - 48, dst.add(64), len - 64);
+        if n <= 24 {
+            // Before anything else: no 512-bit constants for the shortest inputs.
+            if len > 0 {
+                encode_last_ymm(symbols, src, n, dst, len, pad);
+            }
+            return;
         }
-        let x = load_upto(src, n);
-        let mut y = encode_block(x, shuffle, _mm512_set1_epi64(MULTISHIFT), lut);
+        let lut = _mm512_loadu_si512(symbols.as_ptr().cast());
+        let shifts = _mm512_set1_epi64(MULTISHIFT);
+        let (mut i, mut j) = (0, 0);
+        if n >= 192 {
+            let join = ENCODE_JOIN.map(|t| _mm512_loadu_si512(t.as_ptr().cast()));
+            // 192 bytes in three loads -> 256 symbols in four stores.
+            while i + 192 <= n {
+                let x0 = _mm512_loadu_si512(src.add(i).cast());
+                let x1 = _mm512_loadu_si512(src.add(i + 64).cast());
+                let x2 = _mm512_loadu_si512(src.add(i + 128).cast());
+                let d0 = _mm512_permutexvar_epi8(join[0], x0);
+                let d1 = _mm512_permutex2var_epi8(x0, join[1], x1);
+                let d2 = _mm512_permutex2var_epi8(x1, join[2], x2);
+                let d3 = _mm512_permutexvar_epi8(join[3], x2);
+                _mm512_storeu_si512(dst.add(j).cast(), encode_dwords(d0, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 64).cast(), encode_dwords(d1, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 128).cast(), encode_dwords(d2, shifts, lut));
+                _mm512_storeu_si512(dst.add(j + 192).cast(), encode_dwords(d3, shifts, lut));
+                i += 192;
+                j += 256;
+            }
+        }
+        let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
+        while n - i >= 48 {
+            let x = if n - i >= 64 {
+                _mm512_loadu_si512(src.add(i).cast())
+            } else {
+                load_exact(src.add(i), 48)
+            };
+            _mm512_storeu_si512(dst.add(j).cast(), encode_block(x, shuffle, shifts, lut));
+            i += 48;
+            j += 64;
+        }
+        let (r, rest) = (n - i, len - j);
+        if rest == 0 {
+            return;
+        }
+        if r <= 24 {
+            encode_last_ymm(symbols, src.add(i), r, dst.add(j), rest, pad);
+            return;
+        }
+        let mut y = encode_block(load_exact(src.add(i), r), shuffle, shifts, lut);
         if pad {
-            // A vector compare rather than the scalar division for `ceil(4n / 3)`; `4n <= 192`
-            // and `3j <= 189` fit in a byte.
+            // Symbol `k` starts at bit `6k`: past the `r` bytes when `3k >= 4r`. A vector
+            // compare rather than the scalar division for `ceil(4r / 3)`; `4r < 192` and
+            // `3k <= 189` fit in a byte.
             let thrice = _mm512_loadu_si512(THRICE.as_ptr().cast());
-            let past = _mm512_set1_epi8((4 * n) as u8 as i8);
-            let padding = _mm512_mask_cmpge_epu8_mask(low_mask(len), thrice, past);
+            let past = _mm512_set1_epi8((4 * r) as u8 as i8);
+            let padding = _mm512_mask_cmpge_epu8_mask(low_mask(rest), thrice, past);
             y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
         }
-        _mm512_mask_storeu_epi8(dst.cast(), low_mask(len), y);
+        store_exact(dst.add(j), rest, y);
     }
 }
 
-/// Decodes `src[..n]` (`n <= 128`, a multiple of 4) into `dst` in one or two blocks when
-/// every byte is a symbol; `None` (nothing written) otherwise. A whole 64-byte block is
-/// stored where `dst` has room for it, else only the decoded bytes.
+/// The last block of [`encode_all_avx512vbmi`] when it is at most 24 bytes (at most 32 symbols,
+/// `0 < rest <= 32`) in 256-bit registers: on CPUs that run a 512-bit operation as two 256-bit
+/// halves (Zen 4) each step then costs half. Same plain accesses as [`load_exact`] and
+/// [`store_exact`].
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 128` bytes
-/// and `dst` for writes of `cap >= n / 4 * 3` bytes; they do not overlap.
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `r <= 24`
+/// bytes and `dst` for writes of `rest` bytes, their encoded length (with padding if `pad`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn encode_last_ymm(
+    symbols: &[u8; 64],
+    src: *const u8,
+    r: usize,
+    dst: *mut u8,
+    rest: usize,
+    pad: bool,
+) {
+    // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`; the
+    // stores write `w <= rest` bytes at 0 and at `rest - w`, or bytes below `rest`; the tables
+    // are 64 bytes.
+    unsafe {
+        let iota = _mm256_loadu_si256(IOTA.as_ptr().cast());
+        let (w, a, b) = if r >= 16 {
+            (16, _mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(r - 16).cast()))
+        } else if r >= 8 {
+            let a = src.cast::<i64>().read_unaligned();
+            (
+                8,
+                _mm_cvtsi64_si128(a),
+                _mm_cvtsi64_si128(src.add(r - 8).cast::<i64>().read_unaligned()),
+            )
+        } else if r >= 4 {
+            let a = src.cast::<i32>().read_unaligned();
+            (
+                4,
+                _mm_cvtsi32_si128(a),
+                _mm_cvtsi32_si128(src.add(r - 4).cast::<i32>().read_unaligned()),
+            )
+        } else {
+            // Bytes 0, r / 2 and r - 1 are bytes 0, 1, 2 for r = 3 (repeats for r < 3, cut off).
+            let v = u32::from(*src)
+                | u32::from(*src.add(r / 2)) << 8
+                | u32::from(*src.add(r - 1)) << 16;
+            (4, _mm_cvtsi32_si128(_bzhi_u32(v, 8 * r as u32) as i32), _mm_setzero_si128())
+        };
+        // Lanes below `w` from `a`, lane `k` in `w..r` from lane `k - (r - w)` of `b` (index
+        // `32 + ...` selects `b`), lanes from `r` on zero.
+        let index = _mm256_mask_add_epi8(
+            iota,
+            !(low_mask(w) as u32),
+            iota,
+            _mm256_set1_epi8((32 + w).wrapping_sub(r) as u8 as i8),
+        );
+        let x = _mm256_maskz_permutex2var_epi8(
+            low_mask(r) as u32,
+            _mm256_zextsi128_si256(a),
+            index,
+            _mm256_zextsi128_si256(b),
+        );
+        let dwords = _mm256_permutexvar_epi8(_mm256_loadu_si256(ENCODE_SHUFFLE.as_ptr().cast()), x);
+        let indices = _mm256_multishift_epi64_epi8(_mm256_set1_epi64x(MULTISHIFT), dwords);
+        let mut y = _mm256_permutex2var_epi8(
+            _mm256_loadu_si256(symbols.as_ptr().cast()),
+            indices,
+            _mm256_loadu_si256(symbols.as_ptr().add(32).cast()),
+        );
+        if pad {
+            // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r`.
+            let thrice = _mm256_loadu_si256(THRICE.as_ptr().cast());
+            let padding = _mm256_mask_cmpge_epu8_mask(
+                low_mask(rest) as u32,
+                thrice,
+                _mm256_set1_epi8((4 * r) as u8 as i8),
+            );
+            y = _mm256_mask_blend_epi8(padding, y, _mm256_set1_epi8(b'=' as i8));
+        }
+        if rest == 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+            return;
+        }
+        let w = if rest >= 16 {
+            16
+        } else if rest >= 8 {
+            8
+        } else if rest >= 4 {
+            4
+        } else {
+            2
+        };
+        // Lane `k` of `moved` is lane `k + rest - w` of `y`.
+        let moved = _mm256_castsi256_si128(_mm256_permutexvar_epi8(
+            _mm256_add_epi8(iota, _mm256_set1_epi8(rest.wrapping_sub(w) as u8 as i8)),
+            y,
+        ));
+        let y = _mm256_castsi256_si128(y);
+        if w == 16 {
+            _mm_storeu_si128(dst.cast(), y);
+            _mm_storeu_si128(dst.add(rest - 16).cast(), moved);
+        } else if w == 8 {
+            dst.cast::<i64>().write_unaligned(_mm_cvtsi128_si64(y));
+            dst.add(rest - 8).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(moved));
+        } else if w == 4 {
+            dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(y));
+            dst.add(rest - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(moved));
+        } else {
+            let v = _mm_cvtsi128_si32(y).to_le_bytes();
+            for (k, &byte) in v.iter().enumerate().take(rest) {
+                *dst.add(k) = byte;
+            }
+        }
+    }
+}
+
+/// `k` in lane `k`: the identity permutation, to which [`load_exact`] and [`store_exact`] add
+/// their offsets.
+static IOTA: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// `src[..n]` (`n <= 64`) in the low lanes of a zmm, the rest zero, read by plain loads that
+/// touch only those bytes: for `w <= n <= 2w` (`w` = 32, 16, 8 or 4), `w` bytes at 0 and `w`
+/// bytes ending at `n`, joined by one `vpermt2b`; below 4 bytes, three byte loads. (A masked
+/// load would be one instruction, but see [`encode_all_avx512vbmi`] for what its width costs.)
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `n <= 64` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn load_exact(src: *const u8, n: usize) -> __m512i {
+    // SAFETY: each load reads `w` bytes at 0 or at `n - w`, within `src[..n]` as `w <= n`; the
+    // byte loads read indices below `n`.
+    unsafe {
+        let (w, a, b) = if n >= 32 {
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(n - 32).cast());
+            (32, _mm512_zextsi256_si512(a), _mm512_zextsi256_si512(b))
+        } else if n >= 16 {
+            let a = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(n - 16).cast());
+            (16, _mm512_zextsi128_si512(a), _mm512_zextsi128_si512(b))
+        } else if n >= 8 {
+            let a = src.cast::<i64>().read_unaligned();
+            let b = src.add(n - 8).cast::<i64>().read_unaligned();
+            (
+                8,
+                _mm512_zextsi128_si512(_mm_cvtsi64_si128(a)),
+                _mm512_zextsi128_si512(_mm_cvtsi64_si128(b)),
+            )
+        } else if n >= 4 {
+            let a = src.cast::<i32>().read_unaligned();
+            let b = src.add(n - 4).cast::<i32>().read_unaligned();
+            (
+                4,
+                _mm512_zextsi128_si512(_mm_cvtsi32_si128(a)),
+                _mm512_zextsi128_si512(_mm_cvtsi32_si128(b)),
+            )
+        } else if n > 0 {
+            // Bytes 0, n / 2 and n - 1 are bytes 0, 1, 2 for n = 3 (repeats for n < 3, cut off).
+            let v = u32::from(*src)
+                | u32::from(*src.add(n / 2)) << 8
+                | u32::from(*src.add(n - 1)) << 16;
+            let v = _bzhi_u32(v, 8 * n as u32);
+            return _mm512_zextsi128_si512(_mm_cvtsi32_si128(v as i32));
+        } else {
+            return _mm512_setzero_si512();
+        };
+        // Lanes below `w` from `a`; lane `k` in `w..n` from lane `k - (n - w)` of `b` (index
+        // `64 + ...` selects `b`); lanes from `n` on zero.
+        let iota = _mm512_loadu_si512(IOTA.as_ptr().cast());
+        let index = _mm512_mask_add_epi8(
+            iota,
+            !low_mask(w),
+            iota,
+            _mm512_set1_epi8((64 + w - n) as u8 as i8),
+        );
+        _mm512_maskz_permutex2var_epi8(low_mask(n), a, index, b)
+    }
+}
+
+/// Writes the low `len` bytes of `y` (`len <= 64`) to `dst` with plain stores that touch only
+/// `dst[..len]`: for `w <= len <= 2w`, `w` bytes at 0 and the `w` bytes ending at `len` (moved
+/// down by one `vpermb`).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `dst` is valid for writes of `len <= 64`
+/// bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn store_exact(dst: *mut u8, len: usize, y: __m512i) {
+    if len == 64 {
+        // SAFETY: `dst[..64]` is writable.
+        unsafe { _mm512_storeu_si512(dst.cast(), y) };
+        return;
+    }
+    let w = if len >= 32 {
+        32
+    } else if len >= 16 {
+        16
+    } else if len >= 8 {
+        8
+    } else if len >= 4 {
+        4
+    } else {
+        2
+    };
+    // Lane `k` of `moved` is lane `k + len - w` of `y` (`len >= w` but for `len` = 0, 1).
+    // SAFETY: `IOTA` is 64 bytes.
+    let iota = unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) };
+    let moved = _mm512_permutexvar_epi8(
+        _mm512_add_epi8(iota, _mm512_set1_epi8(len.wrapping_sub(w) as u8 as i8)),
+        y,
+    );
+    let (a, b) = (_mm512_castsi512_si128(y), _mm512_castsi512_si128(moved));
+    // SAFETY: each store writes `w` bytes at 0 or at `len - w`, within `dst[..len]` as
+    // `w <= len`; below 2 bytes, only `dst[..len]` byte by byte.
+    unsafe {
+        match w {
+            32 => {
+                _mm256_storeu_si256(dst.cast(), _mm512_castsi512_si256(y));
+                _mm256_storeu_si256(dst.add(len - 32).cast(), _mm512_castsi512_si256(moved));
+            }
+            16 => {
+                _mm_storeu_si128(dst.cast(), a);
+                _mm_storeu_si128(dst.add(len - 16).cast(), b);
+            }
+            8 => {
+                dst.cast::<i64>().write_unaligned(_mm_cvtsi128_si64(a));
+                dst.add(len - 8).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(b));
+            }
+            4 => {
+                dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(a));
+                dst.add(len - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(b));
+            }
+            _ => {
+                let v = _mm_cvtsi128_si32(a).to_le_bytes();
+                for (k, &byte) in v.iter().enumerate().take(len) {
+                    *dst.add(k) = byte;
+                }
+            }
+        }
+    }
+}
+
+/// [`ShortRules`] as bits for [`decode_short_avx512vbmi`]: a padded last group may be
+/// accepted.
+const PADDED: u32 = 1;
+/// A partial last group (padding left out) may be accepted.
+const PARTIAL: u32 = 2;
+/// The unused bits of the last symbol must be zero.
+const CANONICAL: u32 = 4;
+
+/// Decodes all of `src[..n]` (`0 < n <= 128`) into `dst[..cap]` in one or two blocks when it
+/// is symbols in whole groups, or with a padded (`xy==`, `xyz=`: `rules & PADDED`) or partial
+/// (`xy`, `xyz`: `rules & PARTIAL`) last group whose last symbol has zero unused bits (if
+/// `rules & CANONICAL`), and the output fits; `None` (nothing written) otherwise. The `=` are
+/// found in the vector (a compare and a popcount, no scalar look at the text), and they and the
+/// lanes past the input decode as zeros, so a padded text costs about what an unpadded one
+/// does. A whole 64-byte block is stored where `dst` has room for it, else only the decoded
+/// bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of
+/// `0 < n <= 128` bytes and `dst` for writes of `cap` bytes; they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_short_avx512vbmi(
     table: &[u8; 256],
@@ -566,103 +813,59 @@ unsafe fn decode_short_avx512vbmi(
     n: usize,
     dst: *mut u8,
     cap: usize,
+    rules: u32,
 ) -> Option<usize> {
-    // SAFETY: the masked load reads only the `n` valid bytes of `src`; the stores write
-    // 64 bytes only when `cap >= 64`, else the `n / 4 * 3 <= cap` masked lanes.
     // SAFETY: the loads read `src[..64]` only when `n > 64`, else masked lanes below `n`
     // (and `src[64..n]` masked); full stores write 64 bytes only when `cap` has them, else
-    // masked lanes below the `n / 4 * 3 <= cap` bytes decoded.
+    // masked lanes below the `bytes <= cap` decoded.
     unsafe {
         let lo = _mm512_loadu_si512(table.as_ptr().cast());
         let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
-        if n > 64 {
-            // Two blocks: 64 symbols, then the rest.
-            let rest = n - 64;
-            let x0 = _mm512_loadu_si512(src.cast());
-            let x1 = load_upto(src.add(64), rest);
-            let (v0, v1) = (lookup(x0, lo, hi), lookup(x1, lo, hi));
-            let bad0 = _mm512_movepi8_mask(_mm512_or_si512(x0, v0));
-            let bad1 = _mm512_movepi8_mask(_mm512_or_si512(x1, v1)) & low_mask(rest);
-            if bad0 | bad1 != 0 {
+        // The block with the last group: all of `src`, or what follows a first block of 64
+        // (`m % 4 == n % 4`).
+        let (tail, m) = if n > 64 { (src.add(64), n - 64) } else { (src, n) };
+        let x = load_upto(tail, m);
+        let inside = low_mask(m);
+        let eq = _mm512_mask_cmpeq_epi8_mask(inside, x, _mm512_set1_epi8(b'=' as i8));
+        let (v, bad, bytes) = if eq == 0 && m % 4 == 0 {
+            // Whole groups of symbols: the common case, without the padding's steps.
+            let v = lookup(x, lo, hi);
+            (v, _mm512_movepi8_mask(_mm512_or_si512(x, v)) & inside, m / 4 * 3)
+        } else {
+            let text_pads = eq.count_ones() as usize;
+            // Symbols the text leaves out of its last group (`m % 4` is 0, 2 or 3 when
+            // valid).
+            let partial = (4 - m % 4) % 4;
+            let pads = text_pads + partial;
+            let shape_ok = if text_pads > 0 {
+                // `=` only as the last 1 or 2 bytes of whole groups.
+                rules & PADDED != 0
+                    && partial == 0
+                    && text_pads <= 2
+                    && eq == ((1u64 << text_pads) - 1) << (m - text_pads)
+            } else {
+                partial <= 2 && rules & PARTIAL != 0
+            };
+            if !shape_ok {
                 return None;
             }
-            let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
-            let bytes = rest / 4 * 3;
-            if cap >= 64 {
-                _mm512_storeu_si512(dst.cast(), pack(v0, packer));
-            } else {
-                _mm512_mask_storeu_epi8(dst.cast(), low_mask(48), pack(v0, packer));
+            // Lanes that must be symbols; the others (padding, past the input) decode as
+            // zeros.
+            let symbols = inside & !eq;
+            let v = _mm512_maskz_permutex2var_epi8(symbols, lo, x, hi);
+            let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & symbols;
+            if rules & CANONICAL != 0 {
+                // The unused bits of the last symbol, in the vector (no scalar table lookup).
+                let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
+                bad |= _mm512_mask_test_epi8_mask(1 << (m - text_pads - 1), v, unused);
             }
-            if cap >= 48 + 64 {
-                _mm512_storeu_si512(dst.add(48).cast(), pack(v1, packer));
-            } else {
-                _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v1, packer));
-            }
-            return Some(48 + bytes);
-        }
-        let k = low_mask(n);
-        let x = load_upto(src, n);
-        let v = lookup(x, lo, hi);
-        if _mm512_movepi8_mask(_mm512_or_si512(x, v)) & k != 0 {
+            (v, bad, (m + partial) / 4 * 3 - pads)
+        };
+        let total = bytes + if n > 64 { 48 } else { 0 };
+        if total > cap {
             return None;
         }
-        let out = pack(v, _mm512_loadu_si512(DECODE_PACK.as_ptr().cast()));
-        let bytes = n / 4 * 3;
-        if cap >= 64 {
-            _mm512_storeu_si512(dst.cast(), out);
-        } else {
-            _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), out);
-        }
-        Some(bytes)
-    }
-}
-
-/// [`decode_short_avx512vbmi`] for a text whose last group is padded: `n` symbols and
-/// padding (a multiple of 4), of which the last `pads` (1 or 2) are padding, `=` in `src`
-/// or past its `real` bytes (`n - pads <= real <= n`); every other byte must be a symbol,
-/// and with `canonical` the unused bits of the last symbol zero. `None` (nothing written)
-/// otherwise. A whole 64-byte block is stored where `dst` has room for it, else only the
-/// decoded bytes.
-///
-/// # Safety
-///
-/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of `real`
-/// bytes and `dst` for writes of `cap >= n / 4 * 3 - pads` bytes; they do not overlap;
-/// `n <= 128` is a multiple of 4, `pads` is 1 or 2, `n - pads <= real <= n`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn decode_short_padded_avx512vbmi(
-    table: &[u8; 256],
-    src: *const u8,
-    n: usize,
-    real: usize,
-    dst: *mut u8,
-    cap: usize,
-    pads: usize,
-    canonical: bool,
-) -> Option<usize> {
-    // SAFETY: the loads read `src[..64]` only when `n > 64` (then `real >= n - 2 > 64`), else
-    // masked lanes below `real` (and `src[64..real]` masked); full stores write 64 bytes only
-    // when `cap` has them, else masked lanes below the `n / 4 * 3 - pads <= cap` bytes
-    // decoded.
-    unsafe {
-        let lo = _mm512_loadu_si512(table.as_ptr().cast());
-        let hi = _mm512_loadu_si512(table.as_ptr().add(64).cast());
         let packer = _mm512_loadu_si512(DECODE_PACK.as_ptr().cast());
-        // The block with the last group: all of `src`, or what follows a first block of 64.
-        let (tail, m, have) =
-            if n > 64 { (src.add(64), n - 64, real - 64) } else { (src, n, real) };
-        // The padding lanes: not symbols, decoded as zeros.
-        let pad_lanes = ((1u64 << pads) - 1) << (m - pads);
-        let x = load_upto(tail, have);
-        let v = _mm512_maskz_mov_epi8(!pad_lanes, lookup(x, lo, hi));
-        let mut bad = _mm512_movepi8_mask(_mm512_or_si512(x, v)) & low_mask(m) & !pad_lanes;
-        if canonical {
-            // The unused bits of the last symbol, in the vector (no scalar table lookup).
-            let unused = _mm512_set1_epi8(if pads == 2 { 0x0f } else { 0x03 });
-            bad |= _mm512_mask_test_epi8_mask(1 << (m - 1 - pads), v, unused);
-        }
-        let bytes = m / 4 * 3 - pads;
         if n > 64 {
             let x0 = _mm512_loadu_si512(src.cast());
             let v0 = lookup(x0, lo, hi);
@@ -679,7 +882,7 @@ unsafe fn decode_short_padded_avx512vbmi(
             } else {
                 _mm512_mask_storeu_epi8(dst.add(48).cast(), low_mask(bytes), pack(v, packer));
             }
-            return Some(48 + bytes);
+            return Some(total);
         }
         if bad != 0 {
             return None;
@@ -689,7 +892,7 @@ unsafe fn decode_short_padded_avx512vbmi(
         } else {
             _mm512_mask_storeu_epi8(dst.cast(), low_mask(bytes), pack(v, packer));
         }
-        Some(bytes)
+        Some(total)
     }
 }
 

@@ -15,15 +15,17 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi8, _mm_adds_epu8, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8,
-    _mm_cmpgt_epi8, _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8,
-    _mm_mulhi_epu16, _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8,
-    _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_storeu_si128, _mm_sub_epi8,
-    _mm_subs_epu8, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_broadcastsi128_si256, _mm256_castsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16,
-    _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
+    _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_loadl_epi64, _mm_loadu_si128,
+    _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_mulhi_epu16, _mm_mullo_epi16,
+    _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_srli_epi16, _mm_storel_epi64, _mm_storeu_si128, _mm_sub_epi8,
+    _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm256_add_epi8, _mm256_adds_epu8,
+    _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256, _mm256_castsi128_si256,
+    _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_inserti128_si256, _mm256_loadu_si256,
+    _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
 use super::lines::{self, LineBlock, run_lines};
@@ -53,6 +55,37 @@ impl Avx2 {
         }
         // SAFETY: `self` proves AVX2.
         unsafe { inner(job) }
+    }
+}
+
+impl Ssse3 {
+    /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
+    /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
+    /// with padding if `pad`) by [`encode_last_ssse3`].
+    #[inline]
+    pub(super) fn encode_rest(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        done: usize,
+        pad: bool,
+    ) {
+        let (src, dst) = (&src[done..], &mut dst[done / 3 * 4..]);
+        // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
+        // caller's contract, less whole groups on both sides); `&mut` excludes overlap.
+        unsafe {
+            encode_last_ssse3(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+        }
+    }
+}
+
+impl Avx2 {
+    /// The SSSE3 token this one implies.
+    #[inline]
+    pub(super) fn ssse3(self) -> Ssse3 {
+        // SAFETY: every CPU with AVX2 has SSSE3.
+        unsafe { Ssse3::new_unchecked() }
     }
 }
 
@@ -104,6 +137,16 @@ impl Kernels for Ssse3 {
                 )
             }
         }
+    }
+
+    #[inline]
+    fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
+        // caller's contract); `&mut` excludes overlap.
+        unsafe {
+            encode_all_ssse3(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+        }
+        true
     }
 
     #[inline]
@@ -164,6 +207,14 @@ impl Kernels for Avx2 {
                 )
             }
         }
+    }
+
+    #[inline]
+    fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        // As `Ssse3::encode_all`: a block needs 28 readable bytes.
+        let done = if src.len() >= 28 { self.encode(alphabet, src, dst) } else { 0 };
+        self.ssse3().encode_rest(alphabet, src, dst, done, pad);
+        true
     }
 
     #[inline]
@@ -260,10 +311,44 @@ fn lookup_128<const K: usize>(tables: &[__m128i; K], idx: __m128i, base: i8) -> 
     r
 }
 
+/// Encodes all of `src[..n]` into `dst[..len]` (its encoded length, with padding if `pad`):
+/// the kernel's loop, then [`encode_last_ssse3`], in one call. Below 28 bytes the loop would do
+/// at most one 12-byte block: the last-bytes code does it all.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `n` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `n` bytes with padding if `pad`; they do not overlap.
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_all_ssse3(
+    alphabet: &Alphabet,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the caller's contract; the loops consume `done` bytes (a multiple of 3) and
+    // write their `done / 3 * 4` symbols, leaving the encoded length of the rest.
+    unsafe {
+        let runs = alphabet.runs();
+        let done = if n < 28 {
+            0
+        } else if runs.fits {
+            encode_runs_ssse3(runs, src, n, dst, len)
+        } else {
+            encode_ssse3(alphabet.symbols(), src, n, dst, len)
+        };
+        let out = done / 3 * 4;
+        encode_last_ssse3(alphabet, src.add(done), n - done, dst.add(out), len - out, pad);
+    }
+}
+
 /// # Safety
 ///
 /// The CPU has SSSE3; `src` is valid for reads of `n` bytes, `dst` for writes of `cap` bytes;
 /// they do not overlap.
+#[inline]
 #[target_feature(enable = "ssse3")]
 unsafe fn encode_ssse3(
     symbols: &[u8; 64],
@@ -796,6 +881,155 @@ unsafe fn lines_avx2<const FIXES: usize>(
     unsafe { lines::decode_lines(&k, src, n, dst, cap, w, crlf) }
 }
 
+// ---- The last bytes of an encode ----
+
+/// `k` in lane `k`.
+const IOTA_128: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// `src[..r]` (`r < 16`) in the low lanes of a register, the rest zero, by plain loads that
+/// touch only those bytes: for `w <= r < 2w` (`w` = 8 or 4), `w` bytes at 0 and the `w` bytes
+/// ending at `r`, joined by one `pshufb`; below 4 bytes, three byte loads. (Reading past the
+/// input, or into a stack copy, would make the next load wait on stores: see
+/// `encode_all_avx512vbmi`.)
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `r < 16` bytes.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn load_exact_128(src: *const u8, r: usize) -> __m128i {
+    // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`.
+    unsafe {
+        let (w, x) = if r >= 8 {
+            let a = _mm_loadl_epi64(src.cast());
+            let b = _mm_loadl_epi64(src.add(r - 8).cast());
+            (8, _mm_unpacklo_epi64(a, b))
+        } else if r >= 4 {
+            let a = _mm_cvtsi32_si128(src.cast::<i32>().read_unaligned());
+            let b = _mm_cvtsi32_si128(src.add(r - 4).cast::<i32>().read_unaligned());
+            (4, _mm_unpacklo_epi32(a, b))
+        } else if r > 0 {
+            // Bytes 0, r / 2 and r - 1 are bytes 0, 1, 2 for r = 3 (repeats for r < 3, cut off).
+            let v = u32::from(*src)
+                | u32::from(*src.add(r / 2)) << 8
+                | u32::from(*src.add(r - 1)) << 16;
+            return _mm_cvtsi32_si128((v & (u32::MAX >> (32 - 8 * r))) as i32);
+        } else {
+            return _mm_setzero_si128();
+        };
+        // Lane `k < w` stays; lane `k` in `w..r` takes lane `k - (r - w)` of the second load,
+        // which sits at `w + k - (r - w)`; lanes from `r` on become zero (index with the top
+        // bit set).
+        let iota = _mm_loadu_si128(IOTA_128.as_ptr().cast());
+        let high = _mm_cmpgt_epi8(iota, _mm_set1_epi8(w as i8 - 1));
+        let index = _mm_add_epi8(iota, _mm_and_si128(high, _mm_set1_epi8((2 * w - r) as i8)));
+        let past = _mm_cmpgt_epi8(iota, _mm_set1_epi8(r as i8 - 1));
+        _mm_shuffle_epi8(x, _mm_or_si128(index, past))
+    }
+}
+
+/// Writes the low `len` bytes of `y` (`len <= 16`) to `dst` with plain stores that touch only
+/// `dst[..len]`: for `w <= len < 2w`, `w` bytes at 0 and the `w` bytes ending at `len`.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `dst` is valid for writes of `len <= 16` bytes.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn store_exact_128(dst: *mut u8, len: usize, y: __m128i) {
+    // SAFETY: each store writes `w <= len` bytes at 0 or at `len - w`, or bytes below `len`.
+    unsafe {
+        if len == 16 {
+            _mm_storeu_si128(dst.cast(), y);
+            return;
+        }
+        let w = if len >= 8 {
+            8
+        } else if len >= 4 {
+            4
+        } else {
+            let v = _mm_cvtsi128_si32(y).to_le_bytes();
+            for (k, &byte) in v.iter().enumerate().take(len) {
+                *dst.add(k) = byte;
+            }
+            return;
+        };
+        let iota = _mm_loadu_si128(IOTA_128.as_ptr().cast());
+        let moved = _mm_shuffle_epi8(y, _mm_add_epi8(iota, _mm_set1_epi8((len - w) as i8)));
+        if w == 8 {
+            _mm_storel_epi64(dst.cast(), y);
+            _mm_storel_epi64(dst.add(len - 8).cast(), moved);
+        } else {
+            dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(y));
+            dst.add(len - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(moved));
+        }
+    }
+}
+
+/// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
+/// 12 bytes to 16 symbols at a time: what is left after a kernel's loops (and the whole of a
+/// short input), without the scalar code. The last block's symbols past the input (made of
+/// the zero bits after it) become `=` when `pad`.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `r` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `r` bytes with padding if `pad`; they do not overlap.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_last_ssse3(
+    alphabet: &Alphabet,
+    mut src: *const u8,
+    mut r: usize,
+    mut dst: *mut u8,
+    mut len: usize,
+    pad: bool,
+) {
+    let runs = alphabet.runs();
+    let mul = multipliers_128();
+    let symbols = |x: __m128i| {
+        let idx = indices_128(x, mul);
+        if runs.fits {
+            // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+            let low_end = _mm_set1_epi8(runs.low_end as i8);
+            let mid_end = _mm_set1_epi8(runs.mid_end as i8);
+            symbols_runs_128(idx, low_end, mid_end, load_table(&runs.offset))
+        } else {
+            let t = alphabet.symbols();
+            let tables: [__m128i; 4] = core::array::from_fn(|k| {
+                load_table(t[16 * k..16 * k + 16].try_into().expect("16"))
+            });
+            lookup_128(&tables, idx, 0)
+        }
+    };
+    // SAFETY: each block reads `src[..16]` only when `r >= 16`, else exactly `src[..12]` or
+    // `src[..r]`, and writes `dst[..16]` for 12 bytes (`len >= 16`), or exactly `dst[..len]`.
+    unsafe {
+        while r >= 12 {
+            let x = if r >= 16 { _mm_loadu_si128(src.cast()) } else { load_exact_128(src, 12) };
+            _mm_storeu_si128(dst.cast(), symbols(x));
+            (src, r, dst, len) = (src.add(12), r - 12, dst.add(16), len - 16);
+        }
+        if len == 0 {
+            return;
+        }
+        let mut y = symbols(load_exact_128(src, r));
+        if pad {
+            // Symbol `k` starts at bit `6k`: past the `r < 12` bytes when `3k >= 4r`.
+            let thrice = _mm_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+            let padding = _mm_andnot_si128(
+                _mm_cmpgt_epi8(_mm_set1_epi8(4 * r as i8), thrice),
+                _mm_set1_epi8(-1),
+            );
+            y = _mm_or_si128(
+                _mm_andnot_si128(padding, y),
+                _mm_and_si128(padding, _mm_set1_epi8(b'=' as i8)),
+            );
+        }
+        store_exact_128(dst, len, y);
+    }
+}
+
 // ---- Run encode (alphabets that fit `Runs`) ----
 
 /// Symbols of the 6-bit indices in `idx` by the [`Runs`] form: 5 operations instead of the
@@ -815,6 +1049,7 @@ fn symbols_runs_128(idx: __m128i, low_end: __m128i, mid_end: __m128i, offset: __
 /// # Safety
 ///
 /// As [`encode_ssse3`].
+#[inline]
 #[target_feature(enable = "ssse3")]
 unsafe fn encode_runs_ssse3(
     runs: &Runs,
