@@ -40,6 +40,14 @@
 //!
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
+//!
+//! - The portable engine's wide products ([`wide_product`]): where a product's
+//!   coefficients fill little of their power of two, four primes (a fourth `c·2⁴⁰ + 1`)
+//!   with coefficients of 112 bits (`7/4` limbs) take a transform of half the length,
+//!   when that takes fewer butterflies ([`wide_pays`]): F(10⁷)'s squarings take `4·2¹⁶`
+//!   points instead of `3·2¹⁷`. The bound: a length-`N` convolution of 112-bit
+//!   coefficients is below `N·2²²⁴`, the four primes' product `2^247.9998`, so
+//!   `N ≤ 2²³` (the unit tests check it exactly and square `B^m − 1` at `2²³`).
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -192,6 +200,13 @@ const FIELDS: [Field; 3] = [
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
+/// The fourth prime of the portable engine's wide products ([`wide_product`]): the next
+/// `c·2⁴⁰ + 1` below the three of [`FIELDS`], and its least generator.
+const FIELD4: Field = Field::new(0x3fff_8100_0000_0001, 5);
+
+/// The primes of [`Engine::Wide`]: their product is `2^247.9998`.
+const WIDE_FIELDS: [Field; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4];
+
 /// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
 /// transforms up to `2²¹` use the first three.
 #[cfg_attr(
@@ -210,6 +225,9 @@ const FIELDS52: [Field; 4] = [
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
+    /// The portable arithmetic over four primes (the three of `Portable` and [`FIELD4`]),
+    /// for the 112-bit coefficients of [`wide_product`].
+    Wide,
     /// AVX-512 IFMA ([`crate::arch::ifma`]), the 50-bit primes in Montgomery form; `true`:
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -249,7 +267,7 @@ impl Engine {
 
     fn name(self) -> &'static str {
         match self {
-            Engine::Portable => "portable",
+            Engine::Portable | Engine::Wide => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => "avx512ifma",
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -261,6 +279,7 @@ impl Engine {
     fn fields(self) -> &'static [Field] {
         match self {
             Engine::Portable => &FIELDS,
+            Engine::Wide => &WIDE_FIELDS,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -272,6 +291,7 @@ impl Engine {
     fn index(self) -> usize {
         match self {
             Engine::Portable => 0,
+            Engine::Wide => 5,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => 1 + usize::from(wide),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -285,7 +305,7 @@ impl Engine {
     #[inline(always)]
     fn load(self, f: Field, x: u64) -> u64 {
         match self {
-            Engine::Portable => f.reduce(x),
+            Engine::Portable | Engine::Wide => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.redc(u128::from(x)),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -352,7 +372,7 @@ impl Engine {
     /// A twiddle factor `w` (plain) as the butterflies take it: `w·2⁶⁴` or `w·2⁵² mod p`.
     fn twiddle(self, f: Field, w: u64) -> u64 {
         match self {
-            Engine::Portable => f.to_mont(w),
+            Engine::Portable | Engine::Wide => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -372,7 +392,7 @@ impl Engine {
         let inv_n = f.p - (f.p - 1) / n as u64; // n | p − 1
         match self {
             // n·c·2⁻⁶⁴ → c: s = n⁻¹·2¹²⁸.
-            Engine::Portable => f.to_mont(f.to_mont(inv_n)),
+            Engine::Portable | Engine::Wide => f.to_mont(f.to_mont(inv_n)),
             // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => {
@@ -388,7 +408,7 @@ impl Engine {
     /// `x[i] = x[i]·y[i]` (`y = None`: `x[i]²`), in the engine's Montgomery form.
     fn pointwise(self, f: Field, x: &mut [u64], y: Option<&[u64]>) {
         match self {
-            Engine::Portable => match y {
+            Engine::Portable | Engine::Wide => match y {
                 Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = f.mul(*x, y)),
                 None => x.iter_mut().for_each(|x| *x = f.mul(*x, *x)),
             },
@@ -479,7 +499,7 @@ impl Engine {
     #[inline(always)]
     fn stage<const DIT: bool>(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
         match self {
-            Engine::Portable => scalar_stage::<DIT>(f, x, h, w, Field::mul),
+            Engine::Portable | Engine::Wide => scalar_stage::<DIT>(f, x, h, w, Field::mul),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(t, _) => {
                 if x.len() >= 16 {
@@ -531,7 +551,7 @@ fn ifma() -> Option<Ifma> {
 }
 
 /// The number of engine slots in the caches ([`Engine::index`]).
-const ENGINES: usize = 5;
+const ENGINES: usize = 6;
 
 /// The engine that products use here: `avx512ifma`, `avx2-fma` or `portable` (for every
 /// length: the 50-bit engines add a fourth prime above `2²¹` coefficients).
@@ -791,12 +811,18 @@ fn transform_len(a_len: usize, b_len: usize) -> usize {
 /// `r = a · b` (`r.len() == a.len() + b.len()`, both operands non-empty).
 pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), b.len()));
+    if matches!(e, Engine::Portable) && wide_pays(a.len(), b.len()) {
+        return wide_product(r, a, Some(b));
+    }
     convolve(e, r, a, Some(b));
 }
 
 /// `r = a²` (`r.len() == 2·a.len()`, `a` non-empty): one forward transform per prime.
 pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), a.len()));
+    if matches!(e, Engine::Portable) && wide_pays(a.len(), a.len()) {
+        return wide_product(r, a, None);
+    }
     convolve(e, r, a, None);
 }
 
@@ -950,12 +976,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let n = transform_len(a.len(), b_len);
     let half = n / 2;
     let extra = count.saturating_sub(half);
-    let split = half >= SPLIT_MIN
-        && a.len() <= half
-        && b_len <= half
-        && extra >= 1
-        && (2 * extra - 1).next_power_of_two() <= half / 2;
-    if !split {
+    if !splits(a.len(), b_len) {
         let mut y = cyclic(e, a, b.map(Ok), n);
         for v in &mut y {
             v.truncate(count);
@@ -977,6 +998,163 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     }
     scratch::give_all(z);
     y
+}
+
+/// Whether [`coefficients`] splits the product of `a_len` by `b_len` limbs.
+fn splits(a_len: usize, b_len: usize) -> bool {
+    let count = a_len + b_len - 1;
+    let half = transform_len(a_len, b_len) / 2;
+    let extra = count.saturating_sub(half);
+    half >= SPLIT_MIN
+        && a_len <= half
+        && b_len <= half
+        && extra >= 1
+        && (2 * extra - 1).next_power_of_two() <= half / 2
+}
+
+/// Bits per coefficient of [`wide_product`].
+const WIDE_BITS: usize = 112;
+
+/// The longest transform of [`wide_product`]: a cyclic convolution of length `N` of
+/// 112-bit coefficients has coefficients below `N·2²²⁴`, and the four primes' product is
+/// `2^247.9998`, so `N ≤ 2²³` (checked by the unit tests).
+const WIDE_MAX_LOG_LEN: u32 = 23;
+
+/// The number of 112-bit coefficients of `len` limbs.
+fn wide_len(len: usize) -> usize {
+    (len * 64).div_ceil(WIDE_BITS)
+}
+
+/// Whether the portable engine's product of `a_len` by `b_len` limbs takes fewer butterflies
+/// as [`wide_product`] (four primes, `7/4` limbs per coefficient) than over three primes
+/// with one limb per coefficient (the transform lengths are powers of two, so which is
+/// shorter depends on where the product sits between them: F(10⁷)'s squarings, 82 % of a
+/// power of two, take `2¹⁶` points over four primes instead of `2¹⁷` over three, 37 %
+/// fewer butterflies). Never when [`coefficients`] would split the product (its sizes sit
+/// just above a power of two).
+fn wide_pays(a_len: usize, b_len: usize) -> bool {
+    let n3 = transform_len(a_len, b_len);
+    let n4 = (wide_len(a_len) + wide_len(b_len) - 1).next_power_of_two().max(2);
+    if n3 < SPLIT_MIN || splits(a_len, b_len) || n4.trailing_zeros() > WIDE_MAX_LOG_LEN {
+        return false;
+    }
+    let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
+    // A margin for the wider loads and the four-prime CRT.
+    cost(4, n4) * 10 < cost(3, n3) * 9
+}
+
+/// The 112 bits of `x` from bit `WIDE_BITS·i` (zeros past its end), as `(low, high)`
+/// 64-bit halves (`high < 2⁴⁸`).
+#[inline(always)]
+fn wide_coefficient(x: &[u64], i: usize) -> (u64, u64) {
+    let bit = WIDE_BITS * i;
+    let (q, off) = (bit / 64, bit % 64);
+    let limb = |j: usize| u128::from(x.get(j).copied().unwrap_or(0));
+    let mut v = (limb(q) | limb(q + 1) << 64) >> off;
+    if off != 0 {
+        v |= limb(q + 2) << (128 - off);
+    }
+    (v as u64, (v >> 64) as u64 & ((1 << (WIDE_BITS - 64)) - 1))
+}
+
+/// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the portable
+/// engine's transforms over four primes ([`Engine::Wide`]) with coefficients of 112 bits
+/// (four per seven limbs): a product of `2N` 112-bit coefficients is below `N·2²²⁴`, which
+/// the four primes cover for `N ≤ 2²³` ([`WIDE_MAX_LOG_LEN`]); Garner's mixed-radix digits
+/// give each coefficient (below `2²⁴⁸`, four limbs), added with carries at bit `112·i`.
+fn wide_product(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+    let e = Engine::Wide;
+    let b_len = b.map_or(a.len(), <[u64]>::len);
+    debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
+    let (ca, cb) = (wide_len(a.len()), wide_len(b_len));
+    let count = ca + cb - 1;
+    let n = count.next_power_of_two().max(2);
+    assert!(n.trailing_zeros() <= WIDE_MAX_LOG_LEN, "wide NTT product of {n} coefficients");
+    // The coefficients split once into low and high halves (every prime reads them).
+    let split = |x: &[u64], c: usize| -> (Vec<u64>, Vec<u64>) {
+        (0..c).map(|i| wide_coefficient(x, i)).unzip()
+    };
+    let pa = split(a, ca);
+    let pb = b.map(|b| split(b, cb));
+    let tabs = tables(e, n);
+    let load = |f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
+        dst.clear();
+        // lo + hi·2⁶⁴ mod p: `f.mul(hi, r2)` is hi·R mod p.
+        dst.extend(lo.iter().zip(hi).map(|(&l, &h)| f.add(f.reduce(l), f.mul(h, f.r2))));
+        dst.resize(n, 0);
+    };
+    let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
+    let residues: Vec<Vec<u64>> = WIDE_FIELDS
+        .iter()
+        .enumerate()
+        .map(|(k, &f)| {
+            let mut x = scratch::take(n);
+            load(f, &pa, &mut x);
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match &pb {
+                Some(pb) => {
+                    load(f, pb, &mut other);
+                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&other));
+                }
+                None => e.pointwise(f, &mut x, None),
+            }
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            e.finish(f, &mut x, n);
+            x.truncate(count);
+            x
+        })
+        .collect();
+    scratch::give(other);
+    static CRT: OnceLock<Crt4> = OnceLock::new();
+    let c = CRT.get_or_init(|| Crt4::new(WIDE_FIELDS));
+    wide_crt_into(r, &residues, c);
+    scratch::give_all(residues);
+}
+
+/// `r` = the sum of the coefficients `x_i` (from their residues modulo [`WIDE_FIELDS`])
+/// times `2^(112·i)`; `r` is overwritten.
+fn wide_crt_into(r: &mut [u64], residues: &[Vec<u64>], c: &Crt4) {
+    let [f1, f2, f3, f4] = WIDE_FIELDS;
+    r.fill(0);
+    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]).zip(&residues[3]);
+    for (i, (((&y1, &y2), &y3), &y4)) in ys.enumerate() {
+        // Garner's digits as in `crt4_into` (the primes are within a factor 2 of each other).
+        let t2 = f2.mul(f2.sub(y2, f2.fix(y1, f2.p)), c.inv_p1_mod_p2);
+        let u = f3.mul(f3.sub(y3, f3.fix(y1, f3.p)), c.inv_p1_mod_p3);
+        let t3 = f3.mul(f3.sub(u, f3.fix(t2, f3.p)), c.inv_p2_mod_p3);
+        let v = f4.mul(f4.sub(y4, f4.fix(y1, f4.p)), c.inv_p1_mod_p4);
+        let v = f4.mul(f4.sub(v, f4.fix(t2, f4.p)), c.inv_p2_mod_p4);
+        let t4 = f4.mul(f4.sub(v, f4.fix(t3, f4.p)), c.inv_p3_mod_p4);
+        // x = y₁ + p₁(t₂ + p₂(t₃ + p₃t₄)): 124, 186, 248 bits.
+        let v = u128::from(t4) * u128::from(f3.p) + u128::from(t3);
+        let lo = u128::from(v as u64) * u128::from(f2.p) + u128::from(t2);
+        let hi = (v >> 64) * u128::from(f2.p) + (lo >> 64);
+        let m0 = u128::from(lo as u64) * u128::from(f1.p) + u128::from(y1);
+        let m1 = u128::from(hi as u64) * u128::from(f1.p) + (m0 >> 64);
+        let m2 = (hi >> 64) * u128::from(f1.p) + (m1 >> 64);
+        let x = [m0 as u64, m1 as u64, m2 as u64, (m2 >> 64) as u64];
+        // Shifted to its bit offset within the limb: five limbs.
+        let bit = WIDE_BITS * i;
+        let (q, off) = (bit / 64, (bit % 64) as u32);
+        let mut s = [0u64; 5];
+        for j in 0..5 {
+            let cur = if j < 4 { x[j] } else { 0 };
+            let prev = if j > 0 { x[j - 1] } else { 0 };
+            s[j] = if off == 0 { cur } else { cur << off | prev >> (64 - off) };
+        }
+        let mut carry = false;
+        let mut j = 0;
+        while q + j < r.len() && (j < 5 || carry) {
+            let add = if j < 5 { s[j] } else { 0 };
+            let (t, c1) = r[q + j].overflowing_add(add);
+            let (t, c2) = t.overflowing_add(u64::from(carry));
+            r[q + j] = t;
+            carry = c1 | c2;
+            j += 1;
+        }
+        debug_assert!(!carry && s[j.min(5)..].iter().all(|&l| l == 0), "wide product overflow");
+    }
 }
 
 /// Garner's constants for four fields (the mixed-radix form
@@ -1233,7 +1411,9 @@ mod tests {
 
     #[test]
     fn fields_are_ntt_primes_with_the_given_generators() {
-        for (fields, two_adicity) in [(&FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)] {
+        for (fields, two_adicity) in
+            [(&FIELDS[..], MAX_LOG_LEN), (&WIDE_FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)]
+        {
             for &f in fields {
                 assert_eq!((f.p - 1) % (1 << two_adicity), 0);
                 assert_eq!(f.p.wrapping_mul(f.pinv), 1);
@@ -1268,9 +1448,15 @@ mod tests {
             assert!(fields.windows(2).all(|w| w[0].p > w[1].p));
             assert!(fields[0].p < 2 * fields[fields.len() - 1].p);
         }
-        for f in FIELDS {
+        for f in WIDE_FIELDS {
             assert!(f.p > 1 << 61 && f.p < 1 << 62);
         }
+        // The wide products' CRT bound, exactly: p₁p₂p₃p₄ ≥ 2^(224 + WIDE_MAX_LOG_LEN)
+        // (a sum of N products of two 112-bit coefficients is below N·2²²⁴).
+        let p = WIDE_FIELDS.iter().fold(vec![1u64], |acc, f| schoolbook(&acc, &[f.p]));
+        let top = 224 + WIDE_MAX_LOG_LEN as usize;
+        let below = |l: &[u64]| l.iter().all(|&l| l == 0);
+        assert!(p[top / 64] >> (top % 64) == 1 && below(&p[top / 64 + 1..]), "{p:x?}");
         // The CRT bounds of the 50-bit engines: p₁p₂p₃ > 2^(128 + NARROW_MAX_LOG_LEN) and
         // p₁p₂p₃p₄ > 2^(128 + MAX_LOG_LEN52) (a sum of N products of two limbs).
         let bits = |k: usize| FIELDS52[..k].iter().map(|f| (f.p as f64).log2()).sum::<f64>();
@@ -1449,6 +1635,13 @@ mod tests {
                     convolve(e, &mut sq, &a, None);
                     assert_eq!(sq, want_sq, "{e:?} {an}² pattern {pattern}");
                 }
+                // The portable engine's wide products (four primes, 112-bit coefficients).
+                let mut got = vec![u64::MAX; an + bn]; // overwritten
+                wide_product(&mut got, &a, Some(&b));
+                assert_eq!(got, want, "wide {an}×{bn} pattern {pattern}");
+                let mut sq = vec![u64::MAX; 2 * an];
+                wide_product(&mut sq, &a, None);
+                assert_eq!(sq, want_sq, "wide {an}² pattern {pattern}");
             }
         }
     }
@@ -1520,6 +1713,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The wide products at their longest transform (`2²³`, past F(10⁹)'s products), with
+    /// all-ones operands, whose middle coefficients are the largest the CRT bound covers:
+    /// `(B^m − 1)² = B^2m − 2B^m + 1` (`2⁸` points under qemu-user or Miri).
+    #[test]
+    fn wide_products_at_their_longest_transform() {
+        let log = if cfg!(miri) || emulated() { 8 } else { WIDE_MAX_LOG_LEN };
+        // `m` limbs: 2·wide_len(m) − 1 > 2^(log − 1) coefficients, so the transform is 2^log.
+        let m = ((1usize << (log - 2)) + 1) * WIDE_BITS / 64 + 1;
+        assert_eq!((2 * wide_len(m) - 1).next_power_of_two(), 1 << log);
+        let a = vec![u64::MAX; m];
+        let mut got = vec![0u64; 2 * m];
+        wide_product(&mut got, &a, None);
+        let ok = got[0] == 1
+            && got[1..m].iter().all(|&l| l == 0)
+            && got[m] == u64::MAX - 1
+            && got[m + 1..].iter().all(|&l| l == u64::MAX);
+        assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points");
+    }
+
+    /// Which products take the wide path: F(10⁷)'s squarings (54 000 limbs, 82 % of `2¹⁷`
+    /// coefficients) do, full powers of two and split products do not.
+    #[test]
+    fn wide_products_where_they_save_butterflies() {
+        assert!(wide_pays(54_000, 54_000));
+        assert!(wide_pays(3_000, 3_000));
+        assert!(!wide_pays(1 << 15, 1 << 15));
+        assert!(!wide_pays(1_100, 1_000) && splits(1_100, 1_000));
+        // Past the CRT bound's length: never.
+        assert!(!wide_pays(1 << 23, 1 << 23));
     }
 
     /// The 50-bit engines' largest transforms, with all-ones operands (the largest
