@@ -41,13 +41,16 @@
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 //!
-//! - The portable engine's wide products ([`wide_product`]): where a product's
-//!   coefficients fill little of their power of two, four primes (a fourth `c·2⁴⁰ + 1`)
-//!   with coefficients of 112 bits (`7/4` limbs) take a transform of half the length,
-//!   when that takes fewer butterflies ([`wide_pays`]): F(10⁷)'s squarings take `4·2¹⁶`
-//!   points instead of `3·2¹⁷`. The bound: a length-`N` convolution of 112-bit
-//!   coefficients is below `N·2²²⁴`, the four primes' product `2^247.9998`, so
-//!   `N ≤ 2²³` (the unit tests check it exactly and square `B^m − 1` at `2²³`).
+//! - The portable engine's wide products ([`wide_product`]): four primes (a fourth and a
+//!   fifth `c·2⁴⁰ + 1`) with coefficients of 112 bits (`7/4` limbs), or five with 140-bit
+//!   coefficients (`35/16` limbs), both `2.29` prime-points per limb against three, take a
+//!   transform of half the length where a product's coefficients fill little of their
+//!   power of two, when that takes fewer butterflies ([`wide_plan`]): F(10⁷)'s squarings
+//!   take `4·2¹⁶` points instead of `3·2¹⁷`, F(10⁸)'s `5·2¹⁹` instead of `3·2²⁰ + 3·2¹⁶`
+//!   (split). The bounds: a length-`N` convolution of `b`-bit coefficients is below
+//!   `N·2^(2b)`; the four primes' product is `2^247.9998` (`2·112 + 23`: `N ≤ 2²³`), the
+//!   five's `2^309.9998` (`2·140 + 23 = 303`); the unit tests check both exactly and square
+//!   `B^m − 1` at `2²³` (four primes) and `2²²` (five).
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -204,8 +207,12 @@ const FIELDS: [Field; 3] = [
 /// `c·2⁴⁰ + 1` below the three of [`FIELDS`], and its least generator.
 const FIELD4: Field = Field::new(0x3fff_8100_0000_0001, 5);
 
-/// The primes of [`Engine::Wide`]: their product is `2^247.9998`.
-const WIDE_FIELDS: [Field; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4];
+/// The fifth prime of the wide products ([`WIDE5`]).
+const FIELD5: Field = Field::new(0x3fff_6d00_0000_0001, 3);
+
+/// The primes of [`Engine::Wide`]: the first four's product is `2^247.9998`, the five's
+/// `2^309.9998`.
+const WIDE_FIELDS: [Field; 5] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4, FIELD5];
 
 /// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
 /// transforms up to `2²¹` use the first three.
@@ -811,8 +818,10 @@ fn transform_len(a_len: usize, b_len: usize) -> usize {
 /// `r = a · b` (`r.len() == a.len() + b.len()`, both operands non-empty).
 pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), b.len()));
-    if matches!(e, Engine::Portable) && wide_pays(a.len(), b.len()) {
-        return wide_product(r, a, Some(b));
+    if matches!(e, Engine::Portable)
+        && let Some(w) = wide_plan(a.len(), b.len())
+    {
+        return wide_product(w, r, a, Some(b));
     }
     convolve(e, r, a, Some(b));
 }
@@ -820,8 +829,10 @@ pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
 /// `r = a²` (`r.len() == 2·a.len()`, `a` non-empty): one forward transform per prime.
 pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), a.len()));
-    if matches!(e, Engine::Portable) && wide_pays(a.len(), a.len()) {
-        return wide_product(r, a, None);
+    if matches!(e, Engine::Portable)
+        && let Some(w) = wide_plan(a.len(), a.len())
+    {
+        return wide_product(w, r, a, None);
     }
     convolve(e, r, a, None);
 }
@@ -1012,79 +1023,116 @@ fn splits(a_len: usize, b_len: usize) -> bool {
         && (2 * extra - 1).next_power_of_two() <= half / 2
 }
 
-/// Bits per coefficient of [`wide_product`].
-const WIDE_BITS: usize = 112;
+/// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per
+/// coefficient. A cyclic convolution of length `N` of `b`-bit coefficients has coefficients
+/// below `N·2^(2b)`, which the primes' product must exceed; both plans stop at
+/// [`WIDE_MAX_LOG_LEN`] (checked exactly by the unit tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide {
+    primes: usize,
+    bits: usize,
+}
 
-/// The longest transform of [`wide_product`]: a cyclic convolution of length `N` of
-/// 112-bit coefficients has coefficients below `N·2²²⁴`, and the four primes' product is
-/// `2^247.9998`, so `N ≤ 2²³` (checked by the unit tests).
+/// Four primes (product `2^247.9998`), 112-bit coefficients: `2·112 + 23 = 247`.
+const WIDE4: Wide = Wide { primes: 4, bits: 112 };
+/// Five primes (product `2^309.9998`), 140-bit coefficients: `2·140 + 23 = 303`.
+const WIDE5: Wide = Wide { primes: 5, bits: 140 };
+
+/// The longest transform of [`wide_product`] (both plans).
 const WIDE_MAX_LOG_LEN: u32 = 23;
 
-/// The number of 112-bit coefficients of `len` limbs.
-fn wide_len(len: usize) -> usize {
-    (len * 64).div_ceil(WIDE_BITS)
+impl Wide {
+    /// The number of coefficients of `len` limbs.
+    fn len(self, len: usize) -> usize {
+        (len * 64).div_ceil(self.bits)
+    }
+
+    /// The transform length of a product of `a_len` by `b_len` limbs.
+    fn transform_len(self, a_len: usize, b_len: usize) -> usize {
+        (self.len(a_len) + self.len(b_len) - 1).next_power_of_two().max(2)
+    }
+
+    /// The coefficient of `x` from bit `bits·i` (zeros past its end), as three 64-bit
+    /// words, low first.
+    #[inline(always)]
+    fn coefficient(self, x: &[u64], i: usize) -> [u64; 3] {
+        let bit = self.bits * i;
+        let (q, off) = (bit / 64, (bit % 64) as u32);
+        let limb = |j: usize| x.get(j).copied().unwrap_or(0);
+        let mut w = [0u64; 3];
+        for (j, w) in w.iter_mut().enumerate() {
+            *w = if off == 0 {
+                limb(q + j)
+            } else {
+                limb(q + j) >> off | limb(q + j + 1) << (64 - off)
+            };
+        }
+        let mask = |b: usize| if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+        w[1] &= mask(self.bits.saturating_sub(64));
+        w[2] &= mask(self.bits.saturating_sub(128));
+        w
+    }
 }
 
-/// Whether the portable engine's product of `a_len` by `b_len` limbs takes fewer butterflies
-/// as [`wide_product`] (four primes, `7/4` limbs per coefficient) than over three primes
-/// with one limb per coefficient (the transform lengths are powers of two, so which is
-/// shorter depends on where the product sits between them: F(10⁷)'s squarings, 82 % of a
-/// power of two, take `2¹⁶` points over four primes instead of `2¹⁷` over three, 37 %
-/// fewer butterflies). Never when [`coefficients`] would split the product (its sizes sit
-/// just above a power of two).
-fn wide_pays(a_len: usize, b_len: usize) -> bool {
+/// Which plan the portable engine's product of `a_len` by `b_len` limbs takes: `None`,
+/// three primes with one limb per coefficient ([`coefficients`], which splits products just
+/// above a power of two), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
+/// (`primes·N·log₂N`, the wide plans with a 10 % margin for their wider loads and CRT). The
+/// lengths are powers of two, so the choice depends on where the product sits between
+/// them: F(10⁷)'s squarings (82 % of `2¹⁷` coefficients) take `4·2¹⁶` points instead of
+/// `3·2¹⁷`; F(10⁸)'s (52 % of `2²¹`, split: `3·2²⁰` and `3·2¹⁶`) `5·2¹⁹`.
+fn wide_plan(a_len: usize, b_len: usize) -> Option<Wide> {
     let n3 = transform_len(a_len, b_len);
-    let n4 = (wide_len(a_len) + wide_len(b_len) - 1).next_power_of_two().max(2);
-    if n3 < SPLIT_MIN || splits(a_len, b_len) || n4.trailing_zeros() > WIDE_MAX_LOG_LEN {
-        return false;
+    if n3 < SPLIT_MIN {
+        return None;
     }
     let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
-    // A margin for the wider loads and the four-prime CRT.
-    cost(4, n4) * 10 < cost(3, n3) * 9
-}
-
-/// The 112 bits of `x` from bit `WIDE_BITS·i` (zeros past its end), as `(low, high)`
-/// 64-bit halves (`high < 2⁴⁸`).
-#[inline(always)]
-fn wide_coefficient(x: &[u64], i: usize) -> (u64, u64) {
-    let bit = WIDE_BITS * i;
-    let (q, off) = (bit / 64, bit % 64);
-    let limb = |j: usize| u128::from(x.get(j).copied().unwrap_or(0));
-    let mut v = (limb(q) | limb(q + 1) << 64) >> off;
-    if off != 0 {
-        v |= limb(q + 2) << (128 - off);
-    }
-    (v as u64, (v >> 64) as u64 & ((1 << (WIDE_BITS - 64)) - 1))
+    let three = if splits(a_len, b_len) {
+        let extra = a_len + b_len - 1 - n3 / 2;
+        cost(3, n3 / 2) + cost(3, (2 * extra - 1).next_power_of_two())
+    } else {
+        cost(3, n3)
+    };
+    [WIDE4, WIDE5]
+        .into_iter()
+        .map(|w| (w, w.transform_len(a_len, b_len)))
+        .filter(|&(_, n)| n.trailing_zeros() <= WIDE_MAX_LOG_LEN)
+        .map(|(w, n)| (w, cost(w.primes, n) * 10))
+        .filter(|&(_, c)| c < three * 9)
+        .min_by_key(|&(_, c)| c)
+        .map(|(w, _)| w)
 }
 
 /// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the portable
-/// engine's transforms over four primes ([`Engine::Wide`]) with coefficients of 112 bits
-/// (four per seven limbs): a product of `2N` 112-bit coefficients is below `N·2²²⁴`, which
-/// the four primes cover for `N ≤ 2²³` ([`WIDE_MAX_LOG_LEN`]); Garner's mixed-radix digits
-/// give each coefficient (below `2²⁴⁸`, four limbs), added with carries at bit `112·i`.
-fn wide_product(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+/// engine's transforms over the first `w.primes` of [`WIDE_FIELDS`] ([`Engine::Wide`]) with
+/// coefficients of `w.bits` bits (see [`Wide`] for the bound); Garner's mixed-radix digits
+/// give each coefficient (below `2^(62·primes)`), added with carries at bit `bits·i`.
+fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let e = Engine::Wide;
     let b_len = b.map_or(a.len(), <[u64]>::len);
     debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
-    let (ca, cb) = (wide_len(a.len()), wide_len(b_len));
+    let (ca, cb) = (w.len(a.len()), w.len(b_len));
     let count = ca + cb - 1;
-    let n = count.next_power_of_two().max(2);
+    let n = w.transform_len(a.len(), b_len);
     assert!(n.trailing_zeros() <= WIDE_MAX_LOG_LEN, "wide NTT product of {n} coefficients");
-    // The coefficients split once into low and high halves (every prime reads them).
-    let split = |x: &[u64], c: usize| -> (Vec<u64>, Vec<u64>) {
-        (0..c).map(|i| wide_coefficient(x, i)).unzip()
-    };
-    let pa = split(a, ca);
-    let pb = b.map(|b| split(b, cb));
+    // The coefficients cut once (every prime reads them).
+    let cut =
+        |x: &[u64], c: usize| -> Vec<[u64; 3]> { (0..c).map(|i| w.coefficient(x, i)).collect() };
+    let pa = cut(a, ca);
+    let pb = b.map(|b| cut(b, cb));
     let tabs = tables(e, n);
-    let load = |f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
+    let load = |f: Field, x: &[[u64; 3]], dst: &mut Vec<u64>| {
+        // w₀ + w₁·2⁶⁴ + w₂·2¹²⁸ mod p: `f.mul(v, c)` is `v·c·2⁻⁶⁴`.
+        let r3 = pow_mod(2, 192, f.p);
         dst.clear();
-        // lo + hi·2⁶⁴ mod p: `f.mul(hi, r2)` is hi·R mod p.
-        dst.extend(lo.iter().zip(hi).map(|(&l, &h)| f.add(f.reduce(l), f.mul(h, f.r2))));
+        dst.extend(
+            x.iter()
+                .map(|&[w0, w1, w2]| f.add(f.add(f.reduce(w0), f.mul(w1, f.r2)), f.mul(w2, r3))),
+        );
         dst.resize(n, 0);
     };
     let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
-    let residues: Vec<Vec<u64>> = WIDE_FIELDS
+    let residues: Vec<Vec<u64>> = WIDE_FIELDS[..w.primes]
         .iter()
         .enumerate()
         .map(|(k, &f)| {
@@ -1106,54 +1154,79 @@ fn wide_product(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         })
         .collect();
     scratch::give(other);
-    static CRT: OnceLock<Crt4> = OnceLock::new();
-    let c = CRT.get_or_init(|| Crt4::new(WIDE_FIELDS));
-    wide_crt_into(r, &residues, c);
+    match w.primes {
+        4 => wide_crt_into::<4>(w.bits, r, &residues),
+        _ => wide_crt_into::<5>(w.bits, r, &residues),
+    }
     scratch::give_all(residues);
 }
 
-/// `r` = the sum of the coefficients `x_i` (from their residues modulo [`WIDE_FIELDS`])
-/// times `2^(112·i)`; `r` is overwritten.
-fn wide_crt_into(r: &mut [u64], residues: &[Vec<u64>], c: &Crt4) {
-    let [f1, f2, f3, f4] = WIDE_FIELDS;
+/// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
+fn wide_inverses() -> &'static [[u64; 5]; 5] {
+    static INV: OnceLock<[[u64; 5]; 5]> = OnceLock::new();
+    INV.get_or_init(|| {
+        let mut inv = [[0u64; 5]; 5];
+        for (i, row) in inv.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate().skip(i + 1) {
+                let (fi, fj) = (WIDE_FIELDS[i], WIDE_FIELDS[j]);
+                *v = fj.to_mont(pow_mod(fi.p % fj.p, fj.p - 2, fj.p));
+            }
+        }
+        inv
+    })
+}
+
+/// `r` = the sum of the coefficients `x_i` (from their residues modulo the first `P` of
+/// [`WIDE_FIELDS`]) times `2^(bits·i)`; `r` is overwritten.
+#[allow(clippy::needless_range_loop)] // `i` indexes every prime's residues and the bits
+fn wide_crt_into<const P: usize>(bits: usize, r: &mut [u64], residues: &[Vec<u64>]) {
+    let inv = wide_inverses();
+    let fields = &WIDE_FIELDS[..P];
     r.fill(0);
-    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]).zip(&residues[3]);
-    for (i, (((&y1, &y2), &y3), &y4)) in ys.enumerate() {
-        // Garner's digits as in `crt4_into` (the primes are within a factor 2 of each other).
-        let t2 = f2.mul(f2.sub(y2, f2.fix(y1, f2.p)), c.inv_p1_mod_p2);
-        let u = f3.mul(f3.sub(y3, f3.fix(y1, f3.p)), c.inv_p1_mod_p3);
-        let t3 = f3.mul(f3.sub(u, f3.fix(t2, f3.p)), c.inv_p2_mod_p3);
-        let v = f4.mul(f4.sub(y4, f4.fix(y1, f4.p)), c.inv_p1_mod_p4);
-        let v = f4.mul(f4.sub(v, f4.fix(t2, f4.p)), c.inv_p2_mod_p4);
-        let t4 = f4.mul(f4.sub(v, f4.fix(t3, f4.p)), c.inv_p3_mod_p4);
-        // x = y₁ + p₁(t₂ + p₂(t₃ + p₃t₄)): 124, 186, 248 bits.
-        let v = u128::from(t4) * u128::from(f3.p) + u128::from(t3);
-        let lo = u128::from(v as u64) * u128::from(f2.p) + u128::from(t2);
-        let hi = (v >> 64) * u128::from(f2.p) + (lo >> 64);
-        let m0 = u128::from(lo as u64) * u128::from(f1.p) + u128::from(y1);
-        let m1 = u128::from(hi as u64) * u128::from(f1.p) + (m0 >> 64);
-        let m2 = (hi >> 64) * u128::from(f1.p) + (m1 >> 64);
-        let x = [m0 as u64, m1 as u64, m2 as u64, (m2 >> 64) as u64];
-        // Shifted to its bit offset within the limb: five limbs.
-        let bit = WIDE_BITS * i;
+    for i in 0..residues[0].len() {
+        // Garner's digits: t_j = (…((y_j − t₁)/p₁ − t₂)/p₂ … − t_{j−1})/p_{j−1} mod p_j, as in
+        // `crt4_into` (the primes are within a factor 2 of each other).
+        let mut t = [0u64; P];
+        for (j, &fj) in fields.iter().enumerate() {
+            let mut v = residues[j][i];
+            for k in 0..j {
+                v = fj.mul(fj.sub(v, fj.fix(t[k], fj.p)), inv[k][j]);
+            }
+            t[j] = v;
+        }
+        // x = t₁ + p₁(t₂ + p₂(… + p_{P−1}·t_P)), Horner from the inside out: below
+        // 2^(62·P) (at most five limbs), and the sixth limb for the shift below.
+        let mut x = [0u64; 7];
+        x[0] = t[P - 1];
+        for k in (0..P - 1).rev() {
+            let mut carry = u128::from(t[k]);
+            for l in x.iter_mut().take(P) {
+                let v = u128::from(*l) * u128::from(fields[k].p) + carry;
+                *l = v as u64;
+                carry = v >> 64;
+            }
+            debug_assert_eq!(carry, 0);
+        }
+        // Shifted to its bit offset within the limb.
+        let bit = bits * i;
         let (q, off) = (bit / 64, (bit % 64) as u32);
-        let mut s = [0u64; 5];
-        for j in 0..5 {
-            let cur = if j < 4 { x[j] } else { 0 };
-            let prev = if j > 0 { x[j - 1] } else { 0 };
-            s[j] = if off == 0 { cur } else { cur << off | prev >> (64 - off) };
+        if off != 0 {
+            for j in (1..=P).rev() {
+                x[j] = x[j] << off | x[j - 1] >> (64 - off);
+            }
+            x[0] <<= off;
         }
         let mut carry = false;
         let mut j = 0;
-        while q + j < r.len() && (j < 5 || carry) {
-            let add = if j < 5 { s[j] } else { 0 };
-            let (t, c1) = r[q + j].overflowing_add(add);
-            let (t, c2) = t.overflowing_add(u64::from(carry));
-            r[q + j] = t;
+        while q + j < r.len() && (j <= P || carry) {
+            let add = if j <= P { x[j] } else { 0 };
+            let (s, c1) = r[q + j].overflowing_add(add);
+            let (s, c2) = s.overflowing_add(u64::from(carry));
+            r[q + j] = s;
             carry = c1 | c2;
             j += 1;
         }
-        debug_assert!(!carry && s[j.min(5)..].iter().all(|&l| l == 0), "wide product overflow");
+        debug_assert!(!carry && x[j.min(7)..].iter().all(|&l| l == 0), "wide product overflow");
     }
 }
 
@@ -1451,9 +1524,16 @@ mod tests {
         for f in WIDE_FIELDS {
             assert!(f.p > 1 << 61 && f.p < 1 << 62);
         }
-        // The wide products' CRT bound, exactly: p₁p₂p₃p₄ ≥ 2^(224 + WIDE_MAX_LOG_LEN)
-        // (a sum of N products of two 112-bit coefficients is below N·2²²⁴).
-        let p = WIDE_FIELDS.iter().fold(vec![1u64], |acc, f| schoolbook(&acc, &[f.p]));
+        // The wide products' CRT bounds, exactly: the primes' product is at least
+        // 2^(2·bits + WIDE_MAX_LOG_LEN) (a sum of N products of two coefficients of `bits`
+        // bits is below N·2^(2·bits)).
+        for w in [WIDE4, WIDE5] {
+            let p = WIDE_FIELDS[..w.primes].iter().fold(vec![1u64], |a, f| schoolbook(&a, &[f.p]));
+            let top = 2 * w.bits + WIDE_MAX_LOG_LEN as usize;
+            assert!(p[top / 64 + 1..].iter().any(|&l| l != 0) || p[top / 64] >> (top % 64) != 0);
+        }
+        // And the four primes' bound is tight: below 2^(224 + WIDE_MAX_LOG_LEN + 1).
+        let p = WIDE_FIELDS[..4].iter().fold(vec![1u64], |a, f| schoolbook(&a, &[f.p]));
         let top = 224 + WIDE_MAX_LOG_LEN as usize;
         let below = |l: &[u64]| l.iter().all(|&l| l == 0);
         assert!(p[top / 64] >> (top % 64) == 1 && below(&p[top / 64 + 1..]), "{p:x?}");
@@ -1640,12 +1720,14 @@ mod tests {
                 if cfg!(miri) {
                     continue;
                 }
-                let mut got = vec![u64::MAX; an + bn]; // overwritten
-                wide_product(&mut got, &a, Some(&b));
-                assert_eq!(got, want, "wide {an}×{bn} pattern {pattern}");
-                let mut sq = vec![u64::MAX; 2 * an];
-                wide_product(&mut sq, &a, None);
-                assert_eq!(sq, want_sq, "wide {an}² pattern {pattern}");
+                for w in [WIDE4, WIDE5] {
+                    let mut got = vec![u64::MAX; an + bn]; // overwritten
+                    wide_product(w, &mut got, &a, Some(&b));
+                    assert_eq!(got, want, "{w:?} {an}×{bn} pattern {pattern}");
+                    let mut sq = vec![u64::MAX; 2 * an];
+                    wide_product(w, &mut sq, &a, None);
+                    assert_eq!(sq, want_sq, "{w:?} {an}² pattern {pattern}");
+                }
             }
         }
     }
@@ -1726,30 +1808,35 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore)]
     fn wide_products_at_their_longest_transform() {
-        let log = if emulated() { 8 } else { WIDE_MAX_LOG_LEN };
-        // `m` limbs: 2·wide_len(m) − 1 > 2^(log − 1) coefficients, so the transform is 2^log.
-        let m = ((1usize << (log - 2)) + 1) * WIDE_BITS / 64 + 1;
-        assert_eq!((2 * wide_len(m) - 1).next_power_of_two(), 1 << log);
-        let a = vec![u64::MAX; m];
-        let mut got = vec![0u64; 2 * m];
-        wide_product(&mut got, &a, None);
-        let ok = got[0] == 1
-            && got[1..m].iter().all(|&l| l == 0)
-            && got[m] == u64::MAX - 1
-            && got[m + 1..].iter().all(|&l| l == u64::MAX);
-        assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points");
+        // The five primes' bound has seven bits to spare: 2²² for them (test time).
+        for (w, log) in [(WIDE4, WIDE_MAX_LOG_LEN), (WIDE5, WIDE_MAX_LOG_LEN - 1)] {
+            let log = if emulated() { 8 } else { log };
+            // `m` limbs: 2·w.len(m) − 1 > 2^(log − 1) coefficients: a transform of 2^log.
+            let m = ((1usize << (log - 2)) + 1) * w.bits / 64 + 1;
+            assert_eq!(w.transform_len(m, m), 1 << log);
+            let a = vec![u64::MAX; m];
+            let mut got = vec![0u64; 2 * m];
+            wide_product(w, &mut got, &a, None);
+            let ok = got[0] == 1
+                && got[1..m].iter().all(|&l| l == 0)
+                && got[m] == u64::MAX - 1
+                && got[m + 1..].iter().all(|&l| l == u64::MAX);
+            assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points with {w:?}");
+        }
     }
 
     /// Which products take the wide path: F(10⁷)'s squarings (54 000 limbs, 82 % of `2¹⁷`
     /// coefficients) do, full powers of two and split products do not.
     #[test]
     fn wide_products_where_they_save_butterflies() {
-        assert!(wide_pays(54_000, 54_000));
-        assert!(wide_pays(3_000, 3_000));
-        assert!(!wide_pays(1 << 15, 1 << 15));
-        assert!(!wide_pays(1_100, 1_000) && splits(1_100, 1_000));
-        // Past the CRT bound's length: never.
-        assert!(!wide_pays(1 << 23, 1 << 23));
+        assert_eq!(wide_plan(54_238, 54_238), Some(WIDE4)); // F(10⁷)'s last product
+        assert_eq!(wide_plan(3_000, 3_000), Some(WIDE4));
+        assert_eq!(wide_plan(542_377, 542_377), Some(WIDE5)); // F(10⁸)'s, split otherwise
+        assert!(splits(542_377, 542_377));
+        // Below the split products' minimum: three primes.
+        assert_eq!(wide_plan(200, 200), None);
+        // Past the CRT bounds' length (2²⁵ and 2²⁴ points): never.
+        assert_eq!(wide_plan(1 << 24, 1 << 24), None);
     }
 
     /// The 50-bit engines' largest transforms, with all-ones operands (the largest
