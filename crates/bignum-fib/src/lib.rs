@@ -21,7 +21,8 @@
 //!   [`Backend`].
 //! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
 //!   number-theoretic transform (one limb per coefficient, CRT) over three 62-bit primes
-//!   (portable), or over three or four 50-bit primes held in doubles with AVX2 + FMA or
+//!   (portable; or four or five with 112- or 140-bit coefficients where that halves the
+//!   transform), or over three or four 50-bit primes held in doubles with AVX2 + FMA or
 //!   AVX-512F (an AVX-512 IFMA engine remains for the tests: it measures slower), with the
 //!   thresholds in [`Thresholds`] (measured; see the constants).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings

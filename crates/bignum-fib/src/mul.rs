@@ -53,10 +53,18 @@ pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // 250: 21432 / 19715, 300: 25832 / 35685, 400: 44464 / 38048; sqr 400: 29229 / 29817, 500:
 // 42963 / 32049.
 
+// Portable engine with the portable kernels (`NAB_MAX_ISA=portable`, what riscv64 and mips64
+// run), since its wide products (four primes, 112-bit coefficients, where they halve the
+// transform): mul 500: 75989 / 98560, 750: 156231 / 148499, 1000: 235072 / 213495, 2000:
+// 657292 / 459770; sqr 500: 58995 / 70391, 750: 106550 / 107406, 1000: 151459 / 152822,
+// 2000: 450851 / 329327 (load ~10 on the 2 cores). F(10⁷) to decimal, min of 3 (thread
+// CPU time): 358 ms with 3500, 328 with 2000, 312 with 1000; F(10⁷) compute 36.7 / 35.6 /
+// 35.5 ms.
+
 /// Multiplication: the NTT from this many limbs of the shorter operand, portable engine.
-pub const MUL_NTT_THRESHOLD: usize = 3500;
+pub const MUL_NTT_THRESHOLD: usize = 1000;
 /// Squaring: the NTT from this many limbs, portable engine.
-pub const SQR_NTT_THRESHOLD: usize = 3500;
+pub const SQR_NTT_THRESHOLD: usize = 1000;
 /// Multiplication: the NTT from this many limbs with the AVX-512 IFMA engine.
 pub const MUL_NTT_THRESHOLD_IFMA: usize = 350;
 /// Squaring: the NTT from this many limbs with the AVX-512 IFMA engine.

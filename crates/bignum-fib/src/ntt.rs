@@ -40,6 +40,17 @@
 //!
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
+//!
+//! - The portable engine's wide products ([`wide_product`]): four primes (a fourth and a
+//!   fifth `c·2⁴⁰ + 1`) with coefficients of 112 bits (`7/4` limbs), or five with 140-bit
+//!   coefficients (`35/16` limbs), both `2.29` prime-points per limb against three, take a
+//!   transform of half the length where a product's coefficients fill little of their
+//!   power of two, when that takes fewer butterflies ([`wide_plan`]): F(10⁷)'s squarings
+//!   take `4·2¹⁶` points instead of `3·2¹⁷`, F(10⁸)'s `5·2¹⁹` instead of `3·2²⁰ + 3·2¹⁶`
+//!   (split). The bounds: a length-`N` convolution of `b`-bit coefficients is below
+//!   `N·2^(2b)`; the four primes' product is `2^247.9998` (`2·112 + 23`: `N ≤ 2²³`), the
+//!   five's `2^309.9998` (`2·140 + 23 = 303`); the unit tests check both exactly and square
+//!   `B^m − 1` at `2²³` (four primes) and `2²²` (five).
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -192,6 +203,17 @@ const FIELDS: [Field; 3] = [
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
+/// The fourth prime of the portable engine's wide products ([`wide_product`]): the next
+/// `c·2⁴⁰ + 1` below the three of [`FIELDS`], and its least generator.
+const FIELD4: Field = Field::new(0x3fff_8100_0000_0001, 5);
+
+/// The fifth prime of the wide products ([`WIDE5`]).
+const FIELD5: Field = Field::new(0x3fff_6d00_0000_0001, 3);
+
+/// The primes of [`Engine::Wide`]: the first four's product is `2^247.9998`, the five's
+/// `2^309.9998`.
+const WIDE_FIELDS: [Field; 5] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4, FIELD5];
+
 /// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
 /// transforms up to `2²¹` use the first three.
 #[cfg_attr(
@@ -210,6 +232,9 @@ const FIELDS52: [Field; 4] = [
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
+    /// The portable arithmetic over four primes (the three of `Portable` and [`FIELD4`]),
+    /// for the 112-bit coefficients of [`wide_product`].
+    Wide,
     /// AVX-512 IFMA ([`crate::arch::ifma`]), the 50-bit primes in Montgomery form; `true`:
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -249,7 +274,7 @@ impl Engine {
 
     fn name(self) -> &'static str {
         match self {
-            Engine::Portable => "portable",
+            Engine::Portable | Engine::Wide => "portable",
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => "avx512ifma",
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -261,6 +286,7 @@ impl Engine {
     fn fields(self) -> &'static [Field] {
         match self {
             Engine::Portable => &FIELDS,
+            Engine::Wide => &WIDE_FIELDS,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -272,6 +298,7 @@ impl Engine {
     fn index(self) -> usize {
         match self {
             Engine::Portable => 0,
+            Engine::Wide => 5,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => 1 + usize::from(wide),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -285,7 +312,7 @@ impl Engine {
     #[inline(always)]
     fn load(self, f: Field, x: u64) -> u64 {
         match self {
-            Engine::Portable => f.reduce(x),
+            Engine::Portable | Engine::Wide => f.reduce(x),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.redc(u128::from(x)),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -352,7 +379,7 @@ impl Engine {
     /// A twiddle factor `w` (plain) as the butterflies take it: `w·2⁶⁴` or `w·2⁵² mod p`.
     fn twiddle(self, f: Field, w: u64) -> u64 {
         match self {
-            Engine::Portable => f.to_mont(w),
+            Engine::Portable | Engine::Wide => f.to_mont(w),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -372,7 +399,7 @@ impl Engine {
         let inv_n = f.p - (f.p - 1) / n as u64; // n | p − 1
         match self {
             // n·c·2⁻⁶⁴ → c: s = n⁻¹·2¹²⁸.
-            Engine::Portable => f.to_mont(f.to_mont(inv_n)),
+            Engine::Portable | Engine::Wide => f.to_mont(f.to_mont(inv_n)),
             // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => {
@@ -388,7 +415,7 @@ impl Engine {
     /// `x[i] = x[i]·y[i]` (`y = None`: `x[i]²`), in the engine's Montgomery form.
     fn pointwise(self, f: Field, x: &mut [u64], y: Option<&[u64]>) {
         match self {
-            Engine::Portable => match y {
+            Engine::Portable | Engine::Wide => match y {
                 Some(y) => x.iter_mut().zip(y).for_each(|(x, &y)| *x = f.mul(*x, y)),
                 None => x.iter_mut().for_each(|x| *x = f.mul(*x, *x)),
             },
@@ -479,7 +506,7 @@ impl Engine {
     #[inline(always)]
     fn stage<const DIT: bool>(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
         match self {
-            Engine::Portable => scalar_stage::<DIT>(f, x, h, w, Field::mul),
+            Engine::Portable | Engine::Wide => scalar_stage::<DIT>(f, x, h, w, Field::mul),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(t, _) => {
                 if x.len() >= 16 {
@@ -531,7 +558,7 @@ fn ifma() -> Option<Ifma> {
 }
 
 /// The number of engine slots in the caches ([`Engine::index`]).
-const ENGINES: usize = 5;
+const ENGINES: usize = 6;
 
 /// The engine that products use here: `avx512ifma`, `avx2-fma` or `portable` (for every
 /// length: the 50-bit engines add a fourth prime above `2²¹` coefficients).
@@ -791,12 +818,22 @@ fn transform_len(a_len: usize, b_len: usize) -> usize {
 /// `r = a · b` (`r.len() == a.len() + b.len()`, both operands non-empty).
 pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), b.len()));
+    if matches!(e, Engine::Portable)
+        && let Some(w) = wide_plan(a.len(), b.len())
+    {
+        return wide_product(w, r, a, Some(b));
+    }
     convolve(e, r, a, Some(b));
 }
 
 /// `r = a²` (`r.len() == 2·a.len()`, `a` non-empty): one forward transform per prime.
 pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
     let e = Engine::for_len(transform_len(a.len(), a.len()));
+    if matches!(e, Engine::Portable)
+        && let Some(w) = wide_plan(a.len(), a.len())
+    {
+        return wide_product(w, r, a, None);
+    }
     convolve(e, r, a, None);
 }
 
@@ -950,12 +987,7 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let n = transform_len(a.len(), b_len);
     let half = n / 2;
     let extra = count.saturating_sub(half);
-    let split = half >= SPLIT_MIN
-        && a.len() <= half
-        && b_len <= half
-        && extra >= 1
-        && (2 * extra - 1).next_power_of_two() <= half / 2;
-    if !split {
+    if !splits(a.len(), b_len) {
         let mut y = cyclic(e, a, b.map(Ok), n);
         for v in &mut y {
             v.truncate(count);
@@ -977,6 +1009,225 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     }
     scratch::give_all(z);
     y
+}
+
+/// Whether [`coefficients`] splits the product of `a_len` by `b_len` limbs.
+fn splits(a_len: usize, b_len: usize) -> bool {
+    let count = a_len + b_len - 1;
+    let half = transform_len(a_len, b_len) / 2;
+    let extra = count.saturating_sub(half);
+    half >= SPLIT_MIN
+        && a_len <= half
+        && b_len <= half
+        && extra >= 1
+        && (2 * extra - 1).next_power_of_two() <= half / 2
+}
+
+/// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per
+/// coefficient. A cyclic convolution of length `N` of `b`-bit coefficients has coefficients
+/// below `N·2^(2b)`, which the primes' product must exceed; both plans stop at
+/// [`WIDE_MAX_LOG_LEN`] (checked exactly by the unit tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide {
+    primes: usize,
+    bits: usize,
+}
+
+/// Four primes (product `2^247.9998`), 112-bit coefficients: `2·112 + 23 = 247`.
+const WIDE4: Wide = Wide { primes: 4, bits: 112 };
+/// Five primes (product `2^309.9998`), 140-bit coefficients: `2·140 + 23 = 303`.
+const WIDE5: Wide = Wide { primes: 5, bits: 140 };
+
+/// The longest transform of [`wide_product`] (both plans).
+const WIDE_MAX_LOG_LEN: u32 = 23;
+
+impl Wide {
+    /// The number of coefficients of `len` limbs.
+    fn len(self, len: usize) -> usize {
+        (len * 64).div_ceil(self.bits)
+    }
+
+    /// The transform length of a product of `a_len` by `b_len` limbs.
+    fn transform_len(self, a_len: usize, b_len: usize) -> usize {
+        (self.len(a_len) + self.len(b_len) - 1).next_power_of_two().max(2)
+    }
+
+    /// The coefficient of `x` from bit `bits·i` (zeros past its end), as three 64-bit
+    /// words, low first.
+    #[inline(always)]
+    fn coefficient(self, x: &[u64], i: usize) -> [u64; 3] {
+        let bit = self.bits * i;
+        let (q, off) = (bit / 64, (bit % 64) as u32);
+        let limb = |j: usize| x.get(j).copied().unwrap_or(0);
+        let mut w = [0u64; 3];
+        for (j, w) in w.iter_mut().enumerate() {
+            *w = if off == 0 {
+                limb(q + j)
+            } else {
+                limb(q + j) >> off | limb(q + j + 1) << (64 - off)
+            };
+        }
+        let mask = |b: usize| if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+        w[1] &= mask(self.bits.saturating_sub(64));
+        w[2] &= mask(self.bits.saturating_sub(128));
+        w
+    }
+}
+
+/// Which plan the portable engine's product of `a_len` by `b_len` limbs takes: `None`,
+/// three primes with one limb per coefficient ([`coefficients`], which splits products just
+/// above a power of two), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
+/// (`primes·N·log₂N`, the wide plans with a 10 % margin for their wider loads and CRT). The
+/// lengths are powers of two, so the choice depends on where the product sits between
+/// them: F(10⁷)'s squarings (82 % of `2¹⁷` coefficients) take `4·2¹⁶` points instead of
+/// `3·2¹⁷`; F(10⁸)'s (52 % of `2²¹`, split: `3·2²⁰` and `3·2¹⁶`) `5·2¹⁹`.
+fn wide_plan(a_len: usize, b_len: usize) -> Option<Wide> {
+    let n3 = transform_len(a_len, b_len);
+    if n3 < SPLIT_MIN {
+        return None;
+    }
+    let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
+    let three = if splits(a_len, b_len) {
+        let extra = a_len + b_len - 1 - n3 / 2;
+        cost(3, n3 / 2) + cost(3, (2 * extra - 1).next_power_of_two())
+    } else {
+        cost(3, n3)
+    };
+    [WIDE4, WIDE5]
+        .into_iter()
+        .map(|w| (w, w.transform_len(a_len, b_len)))
+        .filter(|&(_, n)| n.trailing_zeros() <= WIDE_MAX_LOG_LEN)
+        .map(|(w, n)| (w, cost(w.primes, n) * 10))
+        .filter(|&(_, c)| c < three * 9)
+        .min_by_key(|&(_, c)| c)
+        .map(|(w, _)| w)
+}
+
+/// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the portable
+/// engine's transforms over the first `w.primes` of [`WIDE_FIELDS`] ([`Engine::Wide`]) with
+/// coefficients of `w.bits` bits (see [`Wide`] for the bound); Garner's mixed-radix digits
+/// give each coefficient (below `2^(62·primes)`), added with carries at bit `bits·i`.
+fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+    let e = Engine::Wide;
+    let b_len = b.map_or(a.len(), <[u64]>::len);
+    debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
+    let (ca, cb) = (w.len(a.len()), w.len(b_len));
+    let count = ca + cb - 1;
+    let n = w.transform_len(a.len(), b_len);
+    assert!(n.trailing_zeros() <= WIDE_MAX_LOG_LEN, "wide NTT product of {n} coefficients");
+    // The coefficients cut once (every prime reads them).
+    let cut =
+        |x: &[u64], c: usize| -> Vec<[u64; 3]> { (0..c).map(|i| w.coefficient(x, i)).collect() };
+    let pa = cut(a, ca);
+    let pb = b.map(|b| cut(b, cb));
+    let tabs = tables(e, n);
+    let load = |f: Field, x: &[[u64; 3]], dst: &mut Vec<u64>| {
+        // w₀ + w₁·2⁶⁴ + w₂·2¹²⁸ mod p: `f.mul(v, c)` is `v·c·2⁻⁶⁴`.
+        let r3 = pow_mod(2, 192, f.p);
+        dst.clear();
+        dst.extend(
+            x.iter()
+                .map(|&[w0, w1, w2]| f.add(f.add(f.reduce(w0), f.mul(w1, f.r2)), f.mul(w2, r3))),
+        );
+        dst.resize(n, 0);
+    };
+    let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
+    let residues: Vec<Vec<u64>> = WIDE_FIELDS[..w.primes]
+        .iter()
+        .enumerate()
+        .map(|(k, &f)| {
+            let mut x = scratch::take(n);
+            load(f, &pa, &mut x);
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match &pb {
+                Some(pb) => {
+                    load(f, pb, &mut other);
+                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&other));
+                }
+                None => e.pointwise(f, &mut x, None),
+            }
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            e.finish(f, &mut x, n);
+            x.truncate(count);
+            x
+        })
+        .collect();
+    scratch::give(other);
+    match w.primes {
+        4 => wide_crt_into::<4>(w.bits, r, &residues),
+        _ => wide_crt_into::<5>(w.bits, r, &residues),
+    }
+    scratch::give_all(residues);
+}
+
+/// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
+fn wide_inverses() -> &'static [[u64; 5]; 5] {
+    static INV: OnceLock<[[u64; 5]; 5]> = OnceLock::new();
+    INV.get_or_init(|| {
+        let mut inv = [[0u64; 5]; 5];
+        for (i, row) in inv.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate().skip(i + 1) {
+                let (fi, fj) = (WIDE_FIELDS[i], WIDE_FIELDS[j]);
+                *v = fj.to_mont(pow_mod(fi.p % fj.p, fj.p - 2, fj.p));
+            }
+        }
+        inv
+    })
+}
+
+/// `r` = the sum of the coefficients `x_i` (from their residues modulo the first `P` of
+/// [`WIDE_FIELDS`]) times `2^(bits·i)`; `r` is overwritten.
+#[allow(clippy::needless_range_loop)] // `i` indexes every prime's residues and the bits
+fn wide_crt_into<const P: usize>(bits: usize, r: &mut [u64], residues: &[Vec<u64>]) {
+    let inv = wide_inverses();
+    let fields = &WIDE_FIELDS[..P];
+    r.fill(0);
+    for i in 0..residues[0].len() {
+        // Garner's digits: t_j = (…((y_j − t₁)/p₁ − t₂)/p₂ … − t_{j−1})/p_{j−1} mod p_j, as in
+        // `crt4_into` (the primes are within a factor 2 of each other).
+        let mut t = [0u64; P];
+        for (j, &fj) in fields.iter().enumerate() {
+            let mut v = residues[j][i];
+            for k in 0..j {
+                v = fj.mul(fj.sub(v, fj.fix(t[k], fj.p)), inv[k][j]);
+            }
+            t[j] = v;
+        }
+        // x = t₁ + p₁(t₂ + p₂(… + p_{P−1}·t_P)), Horner from the inside out: below
+        // 2^(62·P) (at most five limbs), and the sixth limb for the shift below.
+        let mut x = [0u64; 7];
+        x[0] = t[P - 1];
+        for k in (0..P - 1).rev() {
+            let mut carry = u128::from(t[k]);
+            for l in x.iter_mut().take(P) {
+                let v = u128::from(*l) * u128::from(fields[k].p) + carry;
+                *l = v as u64;
+                carry = v >> 64;
+            }
+            debug_assert_eq!(carry, 0);
+        }
+        // Shifted to its bit offset within the limb.
+        let bit = bits * i;
+        let (q, off) = (bit / 64, (bit % 64) as u32);
+        if off != 0 {
+            for j in (1..=P).rev() {
+                x[j] = x[j] << off | x[j - 1] >> (64 - off);
+            }
+            x[0] <<= off;
+        }
+        let mut carry = false;
+        let mut j = 0;
+        while q + j < r.len() && (j <= P || carry) {
+            let add = if j <= P { x[j] } else { 0 };
+            let (s, c1) = r[q + j].overflowing_add(add);
+            let (s, c2) = s.overflowing_add(u64::from(carry));
+            r[q + j] = s;
+            carry = c1 | c2;
+            j += 1;
+        }
+        debug_assert!(!carry && x[j.min(7)..].iter().all(|&l| l == 0), "wide product overflow");
+    }
 }
 
 /// Garner's constants for four fields (the mixed-radix form
@@ -1233,7 +1484,9 @@ mod tests {
 
     #[test]
     fn fields_are_ntt_primes_with_the_given_generators() {
-        for (fields, two_adicity) in [(&FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)] {
+        for (fields, two_adicity) in
+            [(&FIELDS[..], MAX_LOG_LEN), (&WIDE_FIELDS[..], MAX_LOG_LEN), (&FIELDS52[..], 32)]
+        {
             for &f in fields {
                 assert_eq!((f.p - 1) % (1 << two_adicity), 0);
                 assert_eq!(f.p.wrapping_mul(f.pinv), 1);
@@ -1268,9 +1521,22 @@ mod tests {
             assert!(fields.windows(2).all(|w| w[0].p > w[1].p));
             assert!(fields[0].p < 2 * fields[fields.len() - 1].p);
         }
-        for f in FIELDS {
+        for f in WIDE_FIELDS {
             assert!(f.p > 1 << 61 && f.p < 1 << 62);
         }
+        // The wide products' CRT bounds, exactly: the primes' product is at least
+        // 2^(2·bits + WIDE_MAX_LOG_LEN) (a sum of N products of two coefficients of `bits`
+        // bits is below N·2^(2·bits)).
+        for w in [WIDE4, WIDE5] {
+            let p = WIDE_FIELDS[..w.primes].iter().fold(vec![1u64], |a, f| schoolbook(&a, &[f.p]));
+            let top = 2 * w.bits + WIDE_MAX_LOG_LEN as usize;
+            assert!(p[top / 64 + 1..].iter().any(|&l| l != 0) || p[top / 64] >> (top % 64) != 0);
+        }
+        // And the four primes' bound is tight: below 2^(224 + WIDE_MAX_LOG_LEN + 1).
+        let p = WIDE_FIELDS[..4].iter().fold(vec![1u64], |a, f| schoolbook(&a, &[f.p]));
+        let top = 224 + WIDE_MAX_LOG_LEN as usize;
+        let below = |l: &[u64]| l.iter().all(|&l| l == 0);
+        assert!(p[top / 64] >> (top % 64) == 1 && below(&p[top / 64 + 1..]), "{p:x?}");
         // The CRT bounds of the 50-bit engines: p₁p₂p₃ > 2^(128 + NARROW_MAX_LOG_LEN) and
         // p₁p₂p₃p₄ > 2^(128 + MAX_LOG_LEN52) (a sum of N products of two limbs).
         let bits = |k: usize| FIELDS52[..k].iter().map(|f| (f.p as f64).log2()).sum::<f64>();
@@ -1449,6 +1715,19 @@ mod tests {
                     convolve(e, &mut sq, &a, None);
                     assert_eq!(sq, want_sq, "{e:?} {an}² pattern {pattern}");
                 }
+                // The portable engine's wide products (four primes, 112-bit coefficients): safe
+                // arithmetic, no limb kernel, so not under Miri (it doubled this test's time).
+                if cfg!(miri) {
+                    continue;
+                }
+                for w in [WIDE4, WIDE5] {
+                    let mut got = vec![u64::MAX; an + bn]; // overwritten
+                    wide_product(w, &mut got, &a, Some(&b));
+                    assert_eq!(got, want, "{w:?} {an}×{bn} pattern {pattern}");
+                    let mut sq = vec![u64::MAX; 2 * an];
+                    wide_product(w, &mut sq, &a, None);
+                    assert_eq!(sq, want_sq, "{w:?} {an}² pattern {pattern}");
+                }
             }
         }
     }
@@ -1520,6 +1799,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The wide products at their longest transform (`2²³`, past F(10⁹)'s products), with
+    /// all-ones operands, whose middle coefficients are the largest the CRT bound covers:
+    /// `(B^m − 1)² = B^2m − 2B^m + 1` (`2⁸` points under qemu-user; not under Miri: safe
+    /// arithmetic, no limb kernel).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn wide_products_at_their_longest_transform() {
+        // The five primes' bound has seven bits to spare: 2²² for them (test time).
+        for (w, log) in [(WIDE4, WIDE_MAX_LOG_LEN), (WIDE5, WIDE_MAX_LOG_LEN - 1)] {
+            let log = if emulated() { 8 } else { log };
+            // `m` limbs: 2·w.len(m) − 1 > 2^(log − 1) coefficients: a transform of 2^log.
+            let m = ((1usize << (log - 2)) + 1) * w.bits / 64 + 1;
+            assert_eq!(w.transform_len(m, m), 1 << log);
+            let a = vec![u64::MAX; m];
+            let mut got = vec![0u64; 2 * m];
+            wide_product(w, &mut got, &a, None);
+            let ok = got[0] == 1
+                && got[1..m].iter().all(|&l| l == 0)
+                && got[m] == u64::MAX - 1
+                && got[m + 1..].iter().all(|&l| l == u64::MAX);
+            assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points with {w:?}");
+        }
+    }
+
+    /// Which products take the wide path: F(10⁷)'s squarings (54 000 limbs, 82 % of `2¹⁷`
+    /// coefficients) do, full powers of two and split products do not.
+    #[test]
+    fn wide_products_where_they_save_butterflies() {
+        assert_eq!(wide_plan(54_238, 54_238), Some(WIDE4)); // F(10⁷)'s last product
+        assert_eq!(wide_plan(3_000, 3_000), Some(WIDE4));
+        assert_eq!(wide_plan(542_377, 542_377), Some(WIDE5)); // F(10⁸)'s, split otherwise
+        assert!(splits(542_377, 542_377));
+        // Below the split products' minimum: three primes.
+        assert_eq!(wide_plan(200, 200), None);
+        // Past the CRT bounds' length (2²⁵ and 2²⁴ points): never.
+        assert_eq!(wide_plan(1 << 24, 1 << 24), None);
     }
 
     /// The 50-bit engines' largest transforms, with all-ones operands (the largest
