@@ -13,6 +13,8 @@ use crate::arch::x86_64::{
     aesni::AesNi,
     vaes::{Vaes256, Vaes512},
 };
+use core::sync::atomic::{AtomicPtr, Ordering};
+
 use crate::portable::Portable;
 use crate::v2::V2State;
 
@@ -156,6 +158,64 @@ impl Backend {
     pub(crate) fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         each_backend!(self, t => t.v2_finish(st, len))
     }
+
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2UptoMid {
+        each_backend!(self, t => t.v2_upto_mid_fn())
+    }
+}
+
+/// A backend's v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, the digest
+/// as a little-endian `u128` (two registers; a `[u8; 16]` comes back through memory).
+///
+/// # Safety
+///
+/// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
+pub(crate) type V2UptoMid = unsafe fn(data: &[u8], seed: u64) -> u128;
+
+/// Whether the build decides [`Backend::detect`]'s answer for v2's short kernel: the
+/// portable backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an
+/// architecture without run-time detection (riscv64's Zkne is compile-time only).
+const SHORT_FIXED_BY_BUILD: bool = cfg!(nabhash_backend = "portable")
+    || !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
+    || nab_isa::Features::COMPILE_TIME.contains(nab_isa::Features::AES);
+
+/// The cached short kernel for run-time dispatch: it starts at [`v2_upto_mid_first`], which
+/// detects once and stores the chosen backend's function (memchr's and memops' scheme: later
+/// calls are one relaxed load and an indirect call; a racing first call stores the same value).
+static V2_UPTO_MID: AtomicPtr<()> = AtomicPtr::new(v2_upto_mid_first as *mut ());
+
+/// The first call through [`V2_UPTO_MID`]: detect (under `NAB_MAX_ISA`), cache, forward.
+///
+/// # Safety
+///
+/// None beyond [`V2UptoMid`]'s: it runs the detected backend's function.
+#[cold]
+unsafe fn v2_upto_mid_first(data: &[u8], seed: u64) -> u128 {
+    let f = Backend::detect().v2_upto_mid_fn();
+    V2_UPTO_MID.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: `f` belongs to the backend `detect` found on this CPU.
+    unsafe { f(data, seed) }
+}
+
+/// v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, by the backend
+/// [`Backend::detect`] picks: its short kernel called directly when the build decides it
+/// ([`SHORT_FIXED_BY_BUILD`]), else through the cached pointer (no per-call detection, no
+/// backend match).
+#[inline(always)]
+pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
+    debug_assert!(data.len() <= crate::v2::MID);
+    let f = if SHORT_FIXED_BY_BUILD {
+        // Constant-folded: a direct call, which inlines.
+        Backend::detect().v2_upto_mid_fn()
+    } else {
+        // SAFETY: `V2_UPTO_MID` only ever holds a `V2UptoMid` (`v2_upto_mid_first` or a
+        // detected backend's function), cast to a data pointer.
+        unsafe { core::mem::transmute::<*mut (), V2UptoMid>(V2_UPTO_MID.load(Ordering::Relaxed)) }
+    };
+    // SAFETY: `f` is the fixed backend's (the build enables its features) or one that
+    // `Backend::detect` found on this CPU, or the detecting first call.
+    unsafe { f(data, seed) }
 }
 
 /// The operations every backend implements, with the same meaning as the portable ones.
@@ -205,8 +265,15 @@ pub(crate) trait Kernels: Copy {
     /// v2 of `data` with `seed`; backends override it to derive the key in registers.
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        if data.len() <= crate::v2::MID {
+            // SAFETY: the function is this backend's, and `self` proves the CPU supports it.
+            return unsafe { self.v2_upto_mid_fn()(data, seed) }.to_le_bytes();
+        }
         self.v2_hash(&self.v2_key(seed), data)
     }
+    /// This backend's v2 of at most [`MID`](crate::v2::MID) bytes with the seed (key and
+    /// rounds in one call), as a pointer that [`v2_upto_mid`] caches.
+    fn v2_upto_mid_fn(self) -> V2UptoMid;
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);
     /// v2 step 3.

@@ -143,7 +143,7 @@ mod generic;
 pub(crate) use self::generic::AesLane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::absorb_tail;
-pub(crate) use self::generic::{absorb, finish, key, mid, short};
+pub(crate) use self::generic::{absorb, finish, key, mid, short, upto_mid};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::{one_shot, seeded};
 
@@ -240,6 +240,17 @@ pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
 /// ```
 #[inline]
 pub fn hash(data: &[u8], seed: u64) -> [u8; 16] {
+    // Up to 64 bytes: one cached function pointer (or, when the build enables AES, a direct
+    // call that inlines) straight to the backend's short kernel, the digest back in registers;
+    // no per-call detection and no backend match (see `dispatch::v2_upto_mid`).
+    if data.len() <= MID {
+        return crate::dispatch::v2_upto_mid(data, seed).to_le_bytes();
+    }
+    hash_long(data, seed)
+}
+
+/// [`hash`] of more than [`MID`] bytes, out of line so that `hash` inlines small.
+fn hash_long(data: &[u8], seed: u64) -> [u8; 16] {
     hash_with(Backend::detect(), data, seed)
 }
 

@@ -13,7 +13,7 @@ use core::arch::aarch64::{
 };
 
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2UptoMid};
 use crate::v2::{self, AesLane, V2State};
 
 nab_isa::token! {
@@ -58,6 +58,10 @@ impl Kernels for Aes {
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
         unsafe { v2_finish_aes(st, len) }
+    }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2UptoMid {
+        v2_upto_mid_aes
     }
 }
 
@@ -124,6 +128,12 @@ fn v2_short_aes(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
 #[target_feature(enable = "aes")]
 fn v2_mid_aes(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     v2::mid::<ArmLane>(key, data)
+}
+
+/// v2 of at most 64 bytes with the seed: key and rounds in one call, the digest in registers.
+#[target_feature(enable = "aes")]
+fn v2_upto_mid_aes(data: &[u8], seed: u64) -> u128 {
+    v2::upto_mid::<ArmLane>(seed, data)
 }
 
 #[target_feature(enable = "aes")]

@@ -14,7 +14,7 @@ use core::arch::x86_64::{
 
 use super::aesni::AesNi;
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2UptoMid};
 use crate::v2::{self, V2State};
 
 use nab_isa::Features;
@@ -86,6 +86,10 @@ impl Kernels for Vaes256 {
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         self.0.v2_finish(st, len)
     }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2UptoMid {
+        self.0.v2_upto_mid_fn()
+    }
 }
 
 /// v1's state in one zmm; v2's 8 lanes in two zmm. Short inputs and folds run on AES-NI.
@@ -153,6 +157,10 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         self.0.v2_finish(st, len)
+    }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2UptoMid {
+        self.0.v2_upto_mid_fn()
     }
 }
 
