@@ -106,18 +106,18 @@ pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
 #[inline(always)]
 pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
     let mut out = [0u8; 16];
-    short_lane::<V>(V::load(key), x, len).store(&mut out);
+    short_lane::<V>(V::load(key), V::load(x), len).store(&mut out);
     out
 }
 
 /// [`short`] with the key in a lane and the digest left in one.
 #[inline(always)]
-fn short_lane<V: AesLane>(key: V, x: &[u8; 16], len: u64) -> V {
+fn short_lane<V: AesLane>(key: V, x: V, len: u64) -> V {
     let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
     // The length after the first and after the second round: `AESENC(y, K[i]) ^ L` is
     // `AESENC(y, K[i] ^ L)`, off the dependency chain.
     let l = V::load(&len_lane(len));
-    let h = V::load(x).xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
+    let h = x.xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
     h.aesenc(k(3)).aesenc(k(4))
 }
 
@@ -188,11 +188,22 @@ fn mid_lane<V: AesLane>(kk: V, data: &[u8]) -> V {
 /// short call path of [`crate::v2::hash`] runs.
 #[inline(always)]
 pub(crate) fn upto_mid<V: AesLane>(seed: u64, data: &[u8]) -> u128 {
+    upto_mid_loaded::<V>(seed, data, |d| V::load(&super::pad(d)))
+}
+
+/// [`upto_mid`] with inputs of at most 16 bytes read, zero-padded, by `load_short` (a
+/// backend with masked loads reads them in one instruction, without `pad`'s length branches).
+#[inline(always)]
+pub(crate) fn upto_mid_loaded<V: AesLane>(
+    seed: u64,
+    data: &[u8],
+    load_short: impl FnOnce(&[u8]) -> V,
+) -> u128 {
     debug_assert!(data.len() <= super::MID);
     let c = &super::CONSTANTS;
     let key = V::load(&seed_lane(seed)).xor(V::load(&c[0])).aesenc(V::load(&c[1]));
     let h = if data.len() <= CHUNK {
-        short_lane::<V>(key, &super::pad(data), data.len() as u64)
+        short_lane::<V>(key, load_short(data), data.len() as u64)
     } else {
         mid_lane::<V>(key, data)
     };

@@ -143,6 +143,8 @@ mod generic;
 pub(crate) use self::generic::AesLane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::absorb_tail;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::upto_mid_loaded;
 pub(crate) use self::generic::{absorb, finish, key, mid, short, upto_mid};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::{one_shot, seeded};

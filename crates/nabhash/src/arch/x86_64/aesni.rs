@@ -86,10 +86,11 @@ impl AesNi {
     }
 }
 
-/// A v2 lane in an xmm register. Private to this module and used only inside its
-/// `#[target_feature(enable = "aes,sse2")]` functions, which only an [`AesNi`] token reaches.
+/// A v2 lane in an xmm register. Used only inside this module's
+/// `#[target_feature(enable = "aes,sse2")]` functions and the VAES module's functions (whose
+/// features include AES-NI), which only an [`AesNi`] token (or one holding it) reaches.
 #[derive(Clone, Copy)]
-struct NiLane(__m128i);
+pub(super) struct NiLane(pub(super) __m128i);
 
 impl AesLane for NiLane {
     #[inline(always)]

@@ -12,7 +12,7 @@ use core::arch::x86_64::{
     _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
 };
 
-use super::aesni::AesNi;
+use super::aesni::{AesNi, NiLane};
 use crate::State;
 use crate::dispatch::{Kernels, V2UptoMid};
 use crate::v2::{self, V2State};
@@ -134,9 +134,9 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
         if data.len() <= v2::MID {
-            // Key and rounds in one AES-NI call (a masked load would not be faster; the
-            // medium path has no partial chunk).
-            return self.0.v2_hash_seeded(seed, data);
+            // Key and rounds in one call, the short input by a masked load.
+            // SAFETY: `self` exists only if `new` saw AVX-512F/BW and AES-NI on this CPU.
+            return unsafe { v2_upto_mid_avx512bw(data, seed) }.to_le_bytes();
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         unsafe { hash_v2_seeded_vaes512(seed, data) }
@@ -160,7 +160,7 @@ impl Kernels for Vaes512 {
     }
     #[inline]
     fn v2_upto_mid_fn(self) -> V2UptoMid {
-        self.0.v2_upto_mid_fn()
+        v2_upto_mid_avx512bw
     }
 }
 
@@ -284,6 +284,19 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     // SAFETY: 16 writable bytes; unaligned store.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm512_extracti32x4_epi32::<0>(v)) };
     out
+}
+
+/// v2 of at most 64 bytes with the seed, as AES-NI's short kernel but with inputs of up to
+/// 16 bytes read by one masked load: no length branches (`pad` takes four to six).
+#[target_feature(enable = "aes,avx512f,avx512bw")]
+fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
+    v2::upto_mid_loaded::<NiLane>(seed, data, |d| {
+        let n = d.len().min(16);
+        // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
+        // bytes are not accessed and read as zero.
+        let v = unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, d.as_ptr().cast()) };
+        NiLane(_mm512_castsi512_si128(v))
+    })
 }
 
 /// The whole of v2 with seed `seed` for more than 16 bytes: [`v2_long`] with the key derived
