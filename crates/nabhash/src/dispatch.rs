@@ -160,18 +160,24 @@ impl Backend {
     }
 
     #[inline]
-    fn v2_upto_mid_fn(self) -> V2UptoMid {
+    fn v2_upto_mid_fn(self) -> V2Fn {
         each_backend!(self, t => t.v2_upto_mid_fn())
+    }
+
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        each_backend!(self, t => t.v2_long_fn())
     }
 }
 
-/// A backend's v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, the digest
-/// as a little-endian `u128` (two registers; a `[u8; 16]` comes back through memory).
+/// A backend's v2 of `data` with `seed` (of at most [`MID`](crate::v2::MID) bytes for
+/// [`Kernels::v2_upto_mid_fn`]'s), the digest as a little-endian `u128` (two registers; a
+/// `[u8; 16]` comes back through memory).
 ///
 /// # Safety
 ///
 /// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
-pub(crate) type V2UptoMid = unsafe fn(data: &[u8], seed: u64) -> u128;
+pub(crate) type V2Fn = unsafe fn(data: &[u8], seed: u64) -> u128;
 
 /// Whether the build decides [`Backend::detect`]'s answer for v2's short kernel: the
 /// portable backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an
@@ -189,7 +195,7 @@ static V2_UPTO_MID: AtomicPtr<()> = AtomicPtr::new(v2_upto_mid_first as *mut ())
 ///
 /// # Safety
 ///
-/// None beyond [`V2UptoMid`]'s: it runs the detected backend's function.
+/// None beyond [`V2Fn`]'s: it runs the detected backend's function.
 #[cold]
 unsafe fn v2_upto_mid_first(data: &[u8], seed: u64) -> u128 {
     let f = Backend::detect().v2_upto_mid_fn();
@@ -209,9 +215,9 @@ pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
         // Constant-folded: a direct call, which inlines.
         Backend::detect().v2_upto_mid_fn()
     } else {
-        // SAFETY: `V2_UPTO_MID` only ever holds a `V2UptoMid` (`v2_upto_mid_first` or a
+        // SAFETY: `V2_UPTO_MID` only ever holds a `V2Fn` (`v2_upto_mid_first` or a
         // detected backend's function), cast to a data pointer.
-        unsafe { core::mem::transmute::<*mut (), V2UptoMid>(V2_UPTO_MID.load(Ordering::Relaxed)) }
+        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_UPTO_MID.load(Ordering::Relaxed)) }
     };
     // SAFETY: `f` is the fixed backend's (the build enables its features) or one that
     // `Backend::detect` found on this CPU, or the detecting first call.
@@ -273,7 +279,10 @@ pub(crate) trait Kernels: Copy {
     }
     /// This backend's v2 of at most [`MID`](crate::v2::MID) bytes with the seed (key and
     /// rounds in one call), as a pointer that [`v2_upto_mid`] caches.
-    fn v2_upto_mid_fn(self) -> V2UptoMid;
+    fn v2_upto_mid_fn(self) -> V2Fn;
+    /// This backend's v2 of more than [`MID`](crate::v2::MID) bytes with the seed (any
+    /// length works), as a pointer that [`v2_long`] caches.
+    fn v2_long_fn(self) -> V2Fn;
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);
     /// v2 step 3.
@@ -294,4 +303,35 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
     let all = all.chain([Zkne::new().map(|t| Backend(Kind::Zkne(t)))]);
     all.flatten()
+}
+
+/// The cached long kernel, as [`V2_UPTO_MID`] (filled by the first call of either).
+static V2_LONG: AtomicPtr<()> = AtomicPtr::new(v2_long_first as *mut ());
+
+/// The first call through [`V2_LONG`]: detect (under `NAB_MAX_ISA`), cache, forward.
+///
+/// # Safety
+///
+/// None beyond [`V2Fn`]'s: it runs the detected backend's function.
+#[cold]
+unsafe fn v2_long_first(data: &[u8], seed: u64) -> u128 {
+    let f = Backend::detect().v2_long_fn();
+    V2_LONG.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: `f` belongs to the backend `detect` found on this CPU.
+    unsafe { f(data, seed) }
+}
+
+/// v2 of `data` (more than [`MID`](crate::v2::MID) bytes) with `seed`, by the backend
+/// [`Backend::detect`] picks, as [`v2_upto_mid`]: detection at most once per process.
+#[inline(always)]
+pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
+    let f = if SHORT_FIXED_BY_BUILD {
+        Backend::detect().v2_long_fn()
+    } else {
+        // SAFETY: `V2_LONG` only ever holds a `V2Fn` (`v2_long_first` or a detected
+        // backend's function), cast to a data pointer.
+        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_LONG.load(Ordering::Relaxed)) }
+    };
+    // SAFETY: as in `v2_upto_mid`.
+    unsafe { f(data, seed) }
 }

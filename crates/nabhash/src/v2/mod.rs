@@ -251,9 +251,10 @@ pub fn hash(data: &[u8], seed: u64) -> [u8; 16] {
     hash_long(data, seed)
 }
 
-/// [`hash`] of more than [`MID`] bytes, out of line so that `hash` inlines small.
+/// [`hash`] of more than [`MID`] bytes (the cached long kernel), out of line so that `hash`
+/// inlines small.
 fn hash_long(data: &[u8], seed: u64) -> [u8; 16] {
-    hash_with(Backend::detect(), data, seed)
+    crate::dispatch::v2_long(data, seed).to_le_bytes()
 }
 
 /// [`hash`] computed by a given backend (for tests and benches).

@@ -13,7 +13,7 @@ use core::arch::aarch64::{
 };
 
 use crate::State;
-use crate::dispatch::{Kernels, V2UptoMid};
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 nab_isa::token! {
@@ -60,8 +60,17 @@ impl Kernels for Aes {
         unsafe { v2_finish_aes(st, len) }
     }
     #[inline]
-    fn v2_upto_mid_fn(self) -> V2UptoMid {
+    fn v2_upto_mid_fn(self) -> V2Fn {
         v2_upto_mid_aes
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        |data, seed| {
+            // SAFETY: a `V2Fn` is called only on a CPU that has its backend's features
+            // (AES here), as its contract says.
+            let t = unsafe { Aes::new_unchecked() };
+            u128::from_le_bytes(t.v2_hash_seeded(seed, data))
+        }
     }
 }
 

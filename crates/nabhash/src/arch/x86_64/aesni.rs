@@ -7,7 +7,7 @@ use core::arch::x86_64::{
 };
 
 use crate::State;
-use crate::dispatch::{Kernels, V2UptoMid};
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 nab_isa::token! {
@@ -72,8 +72,12 @@ impl Kernels for AesNi {
         unsafe { v2_finish_aesni(st, len) }
     }
     #[inline]
-    fn v2_upto_mid_fn(self) -> V2UptoMid {
+    fn v2_upto_mid_fn(self) -> V2Fn {
         v2_upto_mid_aesni
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        v2_long_aesni
     }
 }
 
@@ -162,6 +166,12 @@ fn v2_upto_mid_aesni(data: &[u8], seed: u64) -> u128 {
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
     v2::seeded::<NiLane>(seed, data)
+}
+
+/// [`v2_hash_seeded_aesni`] with the digest in registers: every AES-NI/`vaes256` long kernel.
+#[target_feature(enable = "aes,sse2")]
+fn v2_long_aesni(data: &[u8], seed: u64) -> u128 {
+    u128::from_le_bytes(v2::seeded::<NiLane>(seed, data))
 }
 
 #[target_feature(enable = "aes,sse2")]

@@ -14,7 +14,7 @@ use core::arch::x86_64::{
 
 use super::aesni::{AesNi, NiLane};
 use crate::State;
-use crate::dispatch::{Kernels, V2UptoMid};
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, V2State};
 
 use nab_isa::Features;
@@ -87,8 +87,12 @@ impl Kernels for Vaes256 {
         self.0.v2_finish(st, len)
     }
     #[inline]
-    fn v2_upto_mid_fn(self) -> V2UptoMid {
+    fn v2_upto_mid_fn(self) -> V2Fn {
         self.0.v2_upto_mid_fn()
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        self.0.v2_long_fn()
     }
 }
 
@@ -159,8 +163,12 @@ impl Kernels for Vaes512 {
         self.0.v2_finish(st, len)
     }
     #[inline]
-    fn v2_upto_mid_fn(self) -> V2UptoMid {
+    fn v2_upto_mid_fn(self) -> V2Fn {
         v2_upto_mid_avx512bw
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        v2_long_vaes512
     }
 }
 
@@ -314,6 +322,12 @@ fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
     let s = _mm512_set1_epi64(seed as i64);
     let kb = _mm512_aesenc_epi128(_mm512_xor_si512(s, bcast(&c[0])), bcast(&c[1]));
     v2_long(kb, data)
+}
+
+/// [`hash_v2_seeded_vaes512`] with the digest in registers: the `vaes512` long kernel.
+#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+fn v2_long_vaes512(data: &[u8], seed: u64) -> u128 {
+    u128::from_le_bytes(hash_v2_seeded_vaes512(seed, data))
 }
 
 /// [`v2_long`] for an already derived key.
