@@ -371,17 +371,44 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
         a1 = _mm512_aesenc_epi128(m1, k1);
     }
     let tail = blocks.remainder();
-    let n0 = tail.len().min(64);
-    let n1 = tail.len() - n0;
-    // SAFETY: each mask selects only bytes inside `tail` (n0 from its start, n1 from offset
-    // 64); masked-out bytes are not accessed and read as zero.
-    let (t0, t1) = unsafe {
-        (
-            _mm512_maskz_loadu_epi8(mask64(n0), tail.as_ptr().cast()),
-            _mm512_maskz_loadu_epi8(mask64(n1), tail.as_ptr().wrapping_add(64).cast()),
-        )
-    };
-    v2_tail_finish(kb, [k0, k1], [a0, a1], [b0, b1], [t0, t1], tail.len(), data.len() as u64)
+    // The last partial block: chunk `j` of the tail into lane `j`, zero-padded; the lanes it
+    // does not reach stay as they are (a zero chunk leaves their additive lanes unchanged).
+    // A tail of 64 bytes or more fills lanes 0..4 with one plain load (no mask to compute, no
+    // blend), and only lanes 4..8 take the masked load.
+    if tail.len() >= 64 {
+        let rest = tail.len() - 64;
+        let p = tail.as_ptr().cast::<__m512i>();
+        // SAFETY: `tail` has at least 64 readable bytes; unaligned load.
+        let t0 = unsafe { _mm512_loadu_si512(p) };
+        // SAFETY: the mask selects the `rest` (< 64) readable bytes from offset 64 of `tail`;
+        // masked-out bytes are not accessed and read as zero.
+        let t1 = unsafe { _mm512_maskz_loadu_epi8(mask_below64(rest), p.add(1).cast()) };
+        a0 = _mm512_aesenc_epi128(_mm512_xor_si512(a0, t0), k0);
+        a1 = absorb_partial(a1, t1, k1, rest);
+        b0 = _mm512_add_epi64(b0, t0);
+        b1 = _mm512_add_epi64(b1, t1);
+    } else if !tail.is_empty() {
+        // SAFETY: the mask selects exactly the `tail.len()` (< 64) readable bytes of `tail`;
+        // masked-out bytes are not accessed and read as zero.
+        let t0 = unsafe { _mm512_maskz_loadu_epi8(mask_below64(tail.len()), tail.as_ptr().cast()) };
+        a0 = absorb_partial(a0, t0, k0, tail.len());
+        b0 = _mm512_add_epi64(b0, t0);
+    }
+    v2_finish_zmm(kb, [k0, k1], [a0, a1], [b0, b1], data.len() as u64)
+}
+
+/// Four lanes `a` absorb the zero-padded chunks `t` of a piece of `n` (< 64) bytes: the lanes
+/// its chunks reach become `AESENC(a ^ t, k)`, the others stay `a`.
+#[inline]
+#[target_feature(enable = "vaes,avx512f")]
+fn absorb_partial(a: __m512i, t: __m512i, k: __m512i, n: usize) -> __m512i {
+    // Two qword mask bits per lane reached.
+    let lanes = n.div_ceil(v2::CHUNK);
+    _mm512_mask_blend_epi64(
+        ((1u32 << (2 * lanes)) - 1) as u8,
+        a,
+        _mm512_aesenc_epi128(_mm512_xor_si512(a, t), k),
+    )
 }
 
 /// Lane keys `K[0..8]` and initial lanes `A[0..8]` from `kb` (`K` in all four 128-bit lanes).
@@ -400,39 +427,18 @@ fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
     )
 }
 
-/// The last partial block (`t`, zero-padded, `tail_len` bytes; none if 0) and the finish of
-/// v2 for an input of `len` bytes: the end of [`v2_long`].
+/// The finish of v2 for an input of `len` bytes (the end of [`v2_long`]): the length, two
+/// rounds per lane, the XOR of the lanes, the three closing rounds.
 #[inline]
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
-fn v2_tail_finish(
+fn v2_finish_zmm(
     kb: __m512i,
     [k0, k1]: [__m512i; 2],
-    [mut a0, mut a1]: [__m512i; 2],
-    [mut b0, mut b1]: [__m512i; 2],
-    [t0, t1]: [__m512i; 2],
-    tail_len: usize,
+    [a0, a1]: [__m512i; 2],
+    [b0, b1]: [__m512i; 2],
     len: u64,
 ) -> [u8; 16] {
     let c = &v2::CONSTANTS;
-    if tail_len > 0 {
-        // Only the lanes the tail's chunks reach change; two qword mask bits per lane.
-        let chunks = tail_len.div_ceil(v2::CHUNK);
-        let lanes0 = chunks.min(4);
-        let lanes1 = chunks - lanes0;
-        a0 = _mm512_mask_blend_epi64(
-            ((1u32 << (2 * lanes0)) - 1) as u8,
-            a0,
-            _mm512_aesenc_epi128(_mm512_xor_si512(a0, t0), k0),
-        );
-        a1 = _mm512_mask_blend_epi64(
-            ((1u32 << (2 * lanes1)) - 1) as u8,
-            a1,
-            _mm512_aesenc_epi128(_mm512_xor_si512(a1, t1), k1),
-        );
-        // Zero chunks leave the additive lanes they do not reach unchanged.
-        b0 = _mm512_add_epi64(b0, t0);
-        b1 = _mm512_add_epi64(b1, t1);
-    }
     let len = len as i64;
     let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
     // F = AESENC(A ^ B ^ L, K[i]), G = AESENC(F, K[i]), X = G[0] ^ ... ^ G[7].
@@ -458,4 +464,11 @@ fn v2_tail_finish(
 #[inline(always)]
 fn mask64(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// A byte mask selecting the first `n` (below 64) bytes: one shift, no range check.
+#[inline(always)]
+fn mask_below64(n: usize) -> u64 {
+    debug_assert!(n < 64);
+    (1u64 << (n % 64)) - 1
 }
