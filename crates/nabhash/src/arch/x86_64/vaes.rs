@@ -3,13 +3,14 @@
 //! output is unchanged; the fold reuses the AES-NI code.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
-    _mm256_aesenc_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
-    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_castsi512_si256,
-    _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
-    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _bzhi_u32, _mm_aesenc_si128, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_aesenc_epi128, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm512_add_epi64, _mm512_aesenc_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64,
+    _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
+    _mm512_xor_si512,
 };
 
 use super::aesni::{AesNi, NiLane};
@@ -21,15 +22,20 @@ use nab_isa::Features;
 
 /// What [`Vaes256`] proves (with AES-NI).
 const VAES256: Features = Features::VAES.union(Features::AVX2).union(Features::AES);
-/// What [`Vaes512`] proves (with AES-NI).
-const VAES512: Features =
-    Features::VAES.union(Features::AVX512F).union(Features::AVX512BW).union(Features::AES);
+/// What [`Vaes512`] proves (with AES-NI). AVX-512VL and BMI2 are for the short kernel's
+/// 128-bit masked load and its mask (`bzhi`); every CPU with VAES and AVX-512BW has both.
+const VAES512: Features = Features::VAES
+    .union(Features::AVX512F)
+    .union(Features::AVX512BW)
+    .union(Features::AVX512VL)
+    .union(Features::BMI2)
+    .union(Features::AES);
 
 /// Proof that this CPU has VAES with AVX2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes256(AesNi);
 
-/// Proof that this CPU has VAES with AVX-512F and AVX-512BW (and AES-NI).
+/// Proof that this CPU has VAES with AVX-512F, BW and VL, BMI2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes512(AesNi);
 
@@ -295,15 +301,16 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
 }
 
 /// v2 of at most 64 bytes with the seed, as AES-NI's short kernel but with inputs of up to
-/// 16 bytes read by one masked load: no length branches (`pad` takes four to six).
-#[target_feature(enable = "aes,avx512f,avx512bw")]
+/// 16 bytes read by one 128-bit masked load: no length branches (`pad` takes four to six)
+/// and no zmm register (no `vzeroupper`).
+#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
 fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
     v2::upto_mid_loaded::<NiLane>(seed, data, |d| {
-        let n = d.len().min(16);
+        // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
+        let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
         // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
         // bytes are not accessed and read as zero.
-        let v = unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, d.as_ptr().cast()) };
-        NiLane(_mm512_castsi512_si128(v))
+        NiLane(unsafe { _mm_maskz_loadu_epi8(mask, d.as_ptr().cast()) })
     })
 }
 
