@@ -318,7 +318,7 @@ fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
 /// in the same function, in a zmm register (through memory it would cost a store-forwarding
 /// round trip at the start of every call).
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
     let c = &v2::CONSTANTS;
     let bcast = |lane: &[u8; 16]| {
@@ -332,13 +332,13 @@ fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
 }
 
 /// [`hash_v2_seeded_vaes512`] with the digest in registers: the `vaes512` long kernel.
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn v2_long_vaes512(data: &[u8], seed: u64) -> u128 {
     u128::from_le_bytes(hash_v2_seeded_vaes512(seed, data))
 }
 
 /// [`v2_long`] for an already derived key.
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     // SAFETY: `key` is 16 readable bytes; unaligned load.
     let kx = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
@@ -350,7 +350,7 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// the last partial block by masked loads with the lanes it does not reach blended back, and
 /// the finish (two rounds per lane, the XOR of the lanes, the three closing rounds).
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
     let ([k0, k1], [mut a0, mut a1]) = v2_lanes(kb);
     let zero = _mm512_setzero_si512();
@@ -437,7 +437,7 @@ fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
 /// The finish of v2 for an input of `len` bytes (the end of [`v2_long`]): the length, two
 /// rounds per lane, the XOR of the lanes, the three closing rounds.
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn v2_finish_zmm(
     kb: __m512i,
     [k0, k1]: [__m512i; 2],
