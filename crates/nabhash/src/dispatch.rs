@@ -2,6 +2,13 @@
 //! `NAB_MAX_ISA` cap), and not at all when the features are enabled at compile time; riscv64 backends are compile-time
 //! only. `--cfg nabhash_backend="portable"` forces the portable backend for the whole build
 //! (STYLE.md rule 7: a cfg, never a Cargo feature).
+//!
+//! [`crate::v2::hash`] does not go through a [`Backend`] at all: it calls one of two cached
+//! function pointers ([`v2_upto_mid`] for up to 64 bytes, [`v2_long`] above), which start at a
+//! function that detects once and stores the chosen backend's kernel (memchr's and memops'
+//! scheme), so a call is a length check inlined in the caller, one relaxed load and one
+//! indirect jump, with the digest back in two registers. When the build decides the backend
+//! ([`SHORT_FIXED_BY_BUILD`]) the kernel is called directly and inlines.
 
 use crate::State;
 #[cfg(target_arch = "aarch64")]
