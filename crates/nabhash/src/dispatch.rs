@@ -8,7 +8,7 @@
 //! function that detects once and stores the chosen backend's kernel (memchr's and memops'
 //! scheme), so a call is a length check inlined in the caller, one relaxed load and one
 //! indirect jump, with the digest back in two registers. When the build decides the backend
-//! ([`SHORT_FIXED_BY_BUILD`]) the kernel is called directly and inlines.
+//! ([`FIXED_BY_BUILD`]) the kernel is called directly, with no pointer load.
 
 use crate::State;
 #[cfg(target_arch = "aarch64")]
@@ -186,49 +186,73 @@ impl Backend {
 /// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
 pub(crate) type V2Fn = unsafe fn(data: &[u8], seed: u64) -> u128;
 
-/// Whether the build decides [`Backend::detect`]'s answer for v2's short kernel: the
-/// portable backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an
-/// architecture without run-time detection (riscv64's Zkne is compile-time only).
-const SHORT_FIXED_BY_BUILD: bool = cfg!(nabhash_backend = "portable")
+/// Whether the build decides [`Backend::detect`]'s answer for v2's kernels: the portable
+/// backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an architecture
+/// without run-time detection (riscv64's Zkne is compile-time only).
+const FIXED_BY_BUILD: bool = cfg!(nabhash_backend = "portable")
     || !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
     || nab_isa::Features::COMPILE_TIME.contains(nab_isa::Features::AES);
 
-/// The cached short kernel for run-time dispatch: it starts at [`v2_upto_mid_first`], which
-/// detects once and stores the chosen backend's function (memchr's and memops' scheme: later
-/// calls are one relaxed load and an indirect call; a racing first call stores the same value).
-static V2_UPTO_MID: AtomicPtr<()> = AtomicPtr::new(v2_upto_mid_first as *mut ());
+/// Index of the kernel for inputs of up to [`MID`](crate::v2::MID) bytes in [`V2_KERNELS`].
+const UPTO_MID: usize = 0;
+/// Index of the kernel for longer inputs in [`V2_KERNELS`].
+const LONG: usize = 1;
 
-/// The first call through [`V2_UPTO_MID`]: detect (under `NAB_MAX_ISA`), cache, forward.
+/// Backend `b`'s kernel number `K` ([`UPTO_MID`] or [`LONG`]).
+#[inline(always)]
+fn kernel<const K: usize>(b: Backend) -> V2Fn {
+    if K == UPTO_MID { b.v2_upto_mid_fn() } else { b.v2_long_fn() }
+}
+
+/// The cached kernels for run-time dispatch. Each starts at [`v2_first`], which detects once
+/// and stores the chosen backend's kernel (memchr's and memops' scheme: later calls are one
+/// relaxed load and an indirect call; a racing first call stores the same value).
+static V2_KERNELS: [AtomicPtr<()>; 2] =
+    [AtomicPtr::new(v2_first::<UPTO_MID> as *mut ()), AtomicPtr::new(v2_first::<LONG> as *mut ())];
+
+/// The first call through `V2_KERNELS[K]`: detect (under `NAB_MAX_ISA`), cache, forward.
 ///
 /// # Safety
 ///
 /// None beyond [`V2Fn`]'s: it runs the detected backend's function.
 #[cold]
-unsafe fn v2_upto_mid_first(data: &[u8], seed: u64) -> u128 {
-    let f = Backend::detect().v2_upto_mid_fn();
-    V2_UPTO_MID.store(f as *mut (), Ordering::Relaxed);
+unsafe fn v2_first<const K: usize>(data: &[u8], seed: u64) -> u128 {
+    let f = kernel::<K>(Backend::detect());
+    V2_KERNELS[K].store(f as *mut (), Ordering::Relaxed);
     // SAFETY: `f` belongs to the backend `detect` found on this CPU.
     unsafe { f(data, seed) }
 }
 
-/// v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, by the backend
-/// [`Backend::detect`] picks: its short kernel called directly when the build decides it
-/// ([`SHORT_FIXED_BY_BUILD`]), else through the cached pointer (no per-call detection, no
-/// backend match).
+/// v2 of `data` with `seed` by kernel `K` of the backend [`Backend::detect`] picks: called
+/// directly when the build decides it ([`FIXED_BY_BUILD`]; constant-folded to a direct call),
+/// else through the cached pointer (no per-call detection, no backend match).
 #[inline(always)]
-pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
-    debug_assert!(data.len() <= crate::v2::MID);
-    let f = if SHORT_FIXED_BY_BUILD {
-        // Constant-folded: a direct call, which inlines.
-        Backend::detect().v2_upto_mid_fn()
+fn v2_cached<const K: usize>(data: &[u8], seed: u64) -> u128 {
+    let f = if FIXED_BY_BUILD {
+        kernel::<K>(Backend::detect())
     } else {
-        // SAFETY: `V2_UPTO_MID` only ever holds a `V2Fn` (`v2_upto_mid_first` or a
-        // detected backend's function), cast to a data pointer.
-        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_UPTO_MID.load(Ordering::Relaxed)) }
+        // SAFETY: `V2_KERNELS[K]` only ever holds a `V2Fn` (`v2_first::<K>` or a detected
+        // backend's kernel `K`), cast to a data pointer.
+        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_KERNELS[K].load(Ordering::Relaxed)) }
     };
     // SAFETY: `f` is the fixed backend's (the build enables its features) or one that
     // `Backend::detect` found on this CPU, or the detecting first call.
     unsafe { f(data, seed) }
+}
+
+/// v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// backend's short kernel.
+#[inline(always)]
+pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
+    debug_assert!(data.len() <= crate::v2::MID);
+    v2_cached::<UPTO_MID>(data, seed)
+}
+
+/// v2 of `data` (more than [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// backend's long kernel.
+#[inline(always)]
+pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
+    v2_cached::<LONG>(data, seed)
 }
 
 /// The operations every backend implements, with the same meaning as the portable ones.
@@ -310,37 +334,6 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
     let all = all.chain([Zkne::new().map(|t| Backend(Kind::Zkne(t)))]);
     all.flatten()
-}
-
-/// The cached long kernel, as [`V2_UPTO_MID`] (filled by the first call of either).
-static V2_LONG: AtomicPtr<()> = AtomicPtr::new(v2_long_first as *mut ());
-
-/// The first call through [`V2_LONG`]: detect (under `NAB_MAX_ISA`), cache, forward.
-///
-/// # Safety
-///
-/// None beyond [`V2Fn`]'s: it runs the detected backend's function.
-#[cold]
-unsafe fn v2_long_first(data: &[u8], seed: u64) -> u128 {
-    let f = Backend::detect().v2_long_fn();
-    V2_LONG.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: `f` belongs to the backend `detect` found on this CPU.
-    unsafe { f(data, seed) }
-}
-
-/// v2 of `data` (more than [`MID`](crate::v2::MID) bytes) with `seed`, by the backend
-/// [`Backend::detect`] picks, as [`v2_upto_mid`]: detection at most once per process.
-#[inline(always)]
-pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
-    let f = if SHORT_FIXED_BY_BUILD {
-        Backend::detect().v2_long_fn()
-    } else {
-        // SAFETY: `V2_LONG` only ever holds a `V2Fn` (`v2_long_first` or a detected
-        // backend's function), cast to a data pointer.
-        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_LONG.load(Ordering::Relaxed)) }
-    };
-    // SAFETY: as in `v2_upto_mid`.
-    unsafe { f(data, seed) }
 }
 
 #[cfg(test)]
