@@ -2,6 +2,13 @@
 //! `NAB_MAX_ISA` cap), and not at all when the features are enabled at compile time; riscv64 backends are compile-time
 //! only. `--cfg nabhash_backend="portable"` forces the portable backend for the whole build
 //! (STYLE.md rule 7: a cfg, never a Cargo feature).
+//!
+//! [`crate::v2::hash`] does not go through a [`Backend`] at all: it calls one of two cached
+//! function pointers ([`v2_upto_mid`] for up to 64 bytes, [`v2_long`] above), which start at a
+//! function that detects once and stores the chosen backend's kernel (memchr's and memops'
+//! scheme), so a call is a length check inlined in the caller, one relaxed load and one
+//! indirect jump, with the digest back in two registers. When the build decides the backend
+//! ([`FIXED_BY_BUILD`]) the kernel is called directly, with no pointer load.
 
 use crate::State;
 #[cfg(target_arch = "aarch64")]
@@ -13,6 +20,8 @@ use crate::arch::x86_64::{
     aesni::AesNi,
     vaes::{Vaes256, Vaes512},
 };
+use core::sync::atomic::{AtomicPtr, Ordering};
+
 use crate::portable::Portable;
 use crate::v2::V2State;
 
@@ -156,6 +165,94 @@ impl Backend {
     pub(crate) fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         each_backend!(self, t => t.v2_finish(st, len))
     }
+
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        each_backend!(self, t => t.v2_upto_mid_fn())
+    }
+
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        each_backend!(self, t => t.v2_long_fn())
+    }
+}
+
+/// A backend's v2 of `data` with `seed` (of at most [`MID`](crate::v2::MID) bytes for
+/// [`Kernels::v2_upto_mid_fn`]'s), the digest as a little-endian `u128` (two registers; a
+/// `[u8; 16]` comes back through memory).
+///
+/// # Safety
+///
+/// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
+pub(crate) type V2Fn = unsafe fn(data: &[u8], seed: u64) -> u128;
+
+/// Whether the build decides [`Backend::detect`]'s answer for v2's kernels: the portable
+/// backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an architecture
+/// without run-time detection (riscv64's Zkne is compile-time only).
+const FIXED_BY_BUILD: bool = cfg!(nabhash_backend = "portable")
+    || !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
+    || nab_isa::Features::COMPILE_TIME.contains(nab_isa::Features::AES);
+
+/// Index of the kernel for inputs of up to [`MID`](crate::v2::MID) bytes in [`V2_KERNELS`].
+const UPTO_MID: usize = 0;
+/// Index of the kernel for longer inputs in [`V2_KERNELS`].
+const LONG: usize = 1;
+
+/// Backend `b`'s kernel number `K` ([`UPTO_MID`] or [`LONG`]).
+#[inline(always)]
+fn kernel<const K: usize>(b: Backend) -> V2Fn {
+    if K == UPTO_MID { b.v2_upto_mid_fn() } else { b.v2_long_fn() }
+}
+
+/// The cached kernels for run-time dispatch. Each starts at [`v2_first`], which detects once
+/// and stores the chosen backend's kernel (memchr's and memops' scheme: later calls are one
+/// relaxed load and an indirect call; a racing first call stores the same value).
+static V2_KERNELS: [AtomicPtr<()>; 2] =
+    [AtomicPtr::new(v2_first::<UPTO_MID> as *mut ()), AtomicPtr::new(v2_first::<LONG> as *mut ())];
+
+/// The first call through `V2_KERNELS[K]`: detect (under `NAB_MAX_ISA`), cache, forward.
+///
+/// # Safety
+///
+/// None beyond [`V2Fn`]'s: it runs the detected backend's function.
+#[cold]
+unsafe fn v2_first<const K: usize>(data: &[u8], seed: u64) -> u128 {
+    let f = kernel::<K>(Backend::detect());
+    V2_KERNELS[K].store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: `f` belongs to the backend `detect` found on this CPU.
+    unsafe { f(data, seed) }
+}
+
+/// v2 of `data` with `seed` by kernel `K` of the backend [`Backend::detect`] picks: called
+/// directly when the build decides it ([`FIXED_BY_BUILD`]; constant-folded to a direct call),
+/// else through the cached pointer (no per-call detection, no backend match).
+#[inline(always)]
+fn v2_cached<const K: usize>(data: &[u8], seed: u64) -> u128 {
+    let f = if FIXED_BY_BUILD {
+        kernel::<K>(Backend::detect())
+    } else {
+        // SAFETY: `V2_KERNELS[K]` only ever holds a `V2Fn` (`v2_first::<K>` or a detected
+        // backend's kernel `K`), cast to a data pointer.
+        unsafe { core::mem::transmute::<*mut (), V2Fn>(V2_KERNELS[K].load(Ordering::Relaxed)) }
+    };
+    // SAFETY: `f` is the fixed backend's (the build enables its features) or one that
+    // `Backend::detect` found on this CPU, or the detecting first call.
+    unsafe { f(data, seed) }
+}
+
+/// v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// backend's short kernel.
+#[inline(always)]
+pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
+    debug_assert!(data.len() <= crate::v2::MID);
+    v2_cached::<UPTO_MID>(data, seed)
+}
+
+/// v2 of `data` (more than [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// backend's long kernel.
+#[inline(always)]
+pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
+    v2_cached::<LONG>(data, seed)
 }
 
 /// The operations every backend implements, with the same meaning as the portable ones.
@@ -205,8 +302,18 @@ pub(crate) trait Kernels: Copy {
     /// v2 of `data` with `seed`; backends override it to derive the key in registers.
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+        if data.len() <= crate::v2::MID {
+            // SAFETY: the function is this backend's, and `self` proves the CPU supports it.
+            return unsafe { self.v2_upto_mid_fn()(data, seed) }.to_le_bytes();
+        }
         self.v2_hash(&self.v2_key(seed), data)
     }
+    /// This backend's v2 of at most [`MID`](crate::v2::MID) bytes with the seed (key and
+    /// rounds in one call), as a pointer that [`v2_upto_mid`] caches.
+    fn v2_upto_mid_fn(self) -> V2Fn;
+    /// This backend's v2 of more than [`MID`](crate::v2::MID) bytes with the seed (any
+    /// length works), as a pointer that [`v2_long`] caches.
+    fn v2_long_fn(self) -> V2Fn;
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);
     /// v2 step 3.
@@ -227,4 +334,36 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
     let all = all.chain([Zkne::new().map(|t| Backend(Kind::Zkne(t)))]);
     all.flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached kernels (the first call detects and stores, later calls load the pointer)
+    /// give the portable backend's digests, at the lengths where the paths change. Under Miri
+    /// this is the row that runs the pointer casts (it detects nothing: the portable kernels).
+    #[test]
+    fn cached_kernels_equal_portable() {
+        let data: [u8; 200] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        // Miri interprets the portable AES rounds slowly: one length per path, one seed.
+        let (lengths, seeds): (&[usize], &[u64]) = if cfg!(miri) {
+            (&[0, 17, 65], &[1])
+        } else {
+            (&[0, 1, 15, 16, 17, 32, 33, 64, 65, 127, 128, 129, 200], &[0, u64::MAX])
+        };
+        for &n in lengths {
+            for &seed in seeds {
+                let want = Backend::PORTABLE.v2_hash_seeded(seed, &data[..n]);
+                for call in 0..2 {
+                    let got = if n <= crate::v2::MID {
+                        v2_upto_mid(&data[..n], seed)
+                    } else {
+                        v2_long(&data[..n], seed)
+                    };
+                    assert_eq!(got.to_le_bytes(), want, "length {n}, seed {seed:#x}, call {call}");
+                }
+            }
+        }
+    }
 }

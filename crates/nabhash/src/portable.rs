@@ -6,7 +6,7 @@
 //! same on big- and little-endian machines.
 
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 /// Multiplies by `x` (i.e. 2) in GF(2^8) modulo the AES polynomial x^8 + x^4 + x^3 + x + 1.
@@ -136,6 +136,12 @@ impl Kernels for Portable {
     }
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         v2::finish::<Lane>(st, len)
+    }
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        |data, seed| v2::upto_mid::<Lane>(seed, data)
+    }
+    fn v2_long_fn(self) -> V2Fn {
+        |data, seed| u128::from_le_bytes(Portable.v2_hash_seeded(seed, data))
     }
 }
 

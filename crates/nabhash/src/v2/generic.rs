@@ -13,6 +13,14 @@ pub(crate) trait AesLane: Copy {
     fn xor(self, other: Self) -> Self;
     /// Two independent wrapping additions of the little-endian `u64` halves.
     fn add64(self, other: Self) -> Self;
+    /// The 16 bytes as a little-endian `u128` (returned in two general registers, not
+    /// through memory as `[u8; 16]` is).
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        let mut out = [0u8; 16];
+        self.store(&mut out);
+        u128::from_le_bytes(out)
+    }
 }
 
 /// Step 2 for one chunk: `A[i] = AESENC(A[i] ^ chunk, K[i]); B[i] += chunk`.
@@ -97,16 +105,20 @@ pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
 /// The whole hash of an input of at most 16 bytes (`x` is it, zero-padded), for seed key `key`.
 #[inline(always)]
 pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-    let key = V::load(key);
+    let mut out = [0u8; 16];
+    short_lane::<V>(V::load(key), V::load(x), len).store(&mut out);
+    out
+}
+
+/// [`short`] with the key in a lane and the digest left in one.
+#[inline(always)]
+fn short_lane<V: AesLane>(key: V, x: V, len: u64) -> V {
     let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
     // The length after the first and after the second round: `AESENC(y, K[i]) ^ L` is
     // `AESENC(y, K[i] ^ L)`, off the dependency chain.
     let l = V::load(&len_lane(len));
-    let h = V::load(x).xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
-    let h = h.aesenc(k(3)).aesenc(k(4));
-    let mut out = [0u8; 16];
-    h.store(&mut out);
-    out
+    let h = x.xor(k(0)).aesenc(k(1).xor(l)).aesenc(k(2).xor(l));
+    h.aesenc(k(3)).aesenc(k(4))
 }
 
 /// The seed's key: `K = AESENC(S ^ C[0], C[1])`.
@@ -142,10 +154,17 @@ fn seed_lane(seed: u64) -> [u8; 16] {
 /// first two round keys; the lanes XORed; the three closing rounds.
 #[inline(always)]
 pub(crate) fn mid<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    mid_lane::<V>(V::load(key), data).store(&mut out);
+    out
+}
+
+/// [`mid`] with the key in a lane and the digest left in one.
+#[inline(always)]
+fn mid_lane<V: AesLane>(kk: V, data: &[u8]) -> V {
     let n = data.len();
     debug_assert!(n > CHUNK && n <= super::MID);
     let c = &super::CONSTANTS;
-    let kk = V::load(key);
     let l = V::load(&len_lane(n as u64));
     let at = |i: usize| V::load(data[i..i + CHUNK].try_into().expect("16 bytes"));
     // `P ^ A[i]`, then `AESENC` with `K[i] ^ L`, `K[i] ^ L`, `K[i]`.
@@ -161,9 +180,34 @@ pub(crate) fn mid<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         x01.xor(lane(2, at(n - 2 * CHUNK)).xor(lane(3, at(n - CHUNK))))
     };
     let closing = |j: usize| kk.xor(V::load(&c[j]));
-    let mut out = [0u8; 16];
-    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0)).store(&mut out);
-    out
+    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0))
+}
+
+/// The whole of v2 for `data` of at most [`MID`](super::MID) bytes and `seed`, as a
+/// little-endian `u128`: the key (kept in a lane), then [`short`] or [`mid`]. What the
+/// short call path of [`crate::v2::hash`] runs.
+#[inline(always)]
+pub(crate) fn upto_mid<V: AesLane>(seed: u64, data: &[u8]) -> u128 {
+    upto_mid_loaded::<V>(seed, data, |d| V::load(&super::pad(d)))
+}
+
+/// [`upto_mid`] with inputs of at most 16 bytes read, zero-padded, by `load_short` (a
+/// backend with masked loads reads them in one instruction, without `pad`'s length branches).
+#[inline(always)]
+pub(crate) fn upto_mid_loaded<V: AesLane>(
+    seed: u64,
+    data: &[u8],
+    load_short: impl FnOnce(&[u8]) -> V,
+) -> u128 {
+    debug_assert!(data.len() <= super::MID);
+    let c = &super::CONSTANTS;
+    let key = V::load(&seed_lane(seed)).xor(V::load(&c[0])).aesenc(V::load(&c[1]));
+    let h = if data.len() <= CHUNK {
+        short_lane::<V>(key, load_short(data), data.len() as u64)
+    } else {
+        mid_lane::<V>(key, data)
+    };
+    h.to_u128()
 }
 
 /// The whole of v2 for an input of more than 16 bytes with seed key `key`, one-shot: the

@@ -135,6 +135,30 @@
 //!   before and after the tree as here, and the tree adds three serial rounds where the XOR
 //!   fold adds none. In one harness run (medians, 256-byte input, this machine's Zen 4): such
 //!   a tree 5.68 ns, this shape 5.44 ns, gxhash128 5.07 ns.
+//!
+//! # The call path, and how fast it is
+//!
+//! [`hash`] is `#[inline]`: the caller checks the length and makes one indirect jump through
+//! a cached function pointer, one for inputs of up to 64 bytes and one for longer inputs,
+//! filled on the first call by `nab-isa`'s detection (under `NAB_MAX_ISA`); a build that
+//! enables AES at compile time calls the kernel directly. The kernel derives the key, runs the
+//! rounds and returns the digest in two general registers (a `[u8; 16]` return goes through
+//! memory). No per-call detection, no backend `match`, and no VAES-to-AES-NI hop: on the
+//! `vaes512` tier the short kernel reads up to 16 bytes with one 128-bit masked load (no
+//! length branches, no zmm register), and a long input's last partial block of 64 bytes or
+//! more fills lanes 0..4 with a plain load.
+//!
+//! Against xxh3-128 (issue 22), ns per call: the minimum of 300 alternated batches of 1000
+//! independent calls through a `Box<dyn Fn>`, on a 2-core Zen 4 shared by five jobs (load
+//! average 12). Default build (`vaes512` dispatched): 1-16 bytes 2.99 (xxh3-128: 2.99-3.54),
+//! 17-32 bytes 3.27 (4.35), 33-64 bytes 4.50 (5.97), 65-96 bytes 7.4 (7.6-7.8), 100-127
+//! bytes 7.4 (9.1), 128 bytes 6.5 (9.2), 256 bytes 7.9 (19.7), 1 KiB 14.4 (46.1). With
+//! `-C target-cpu=native`: 1-16 bytes 2.72 (2.99-3.81), 17-64 bytes 3.26-4.48 (4.62-6.04),
+//! 65-96 bytes 7.4-7.6 (7.36: 0.97-0.99x, a tie), 100 bytes and up 1.1-1.7x faster. The one
+//! size where v2 loses is the empty input: 2.99 ns (native 2.72) against 2.44 (2.17). A call
+//! through the same harness that loads 16 bytes and returns costs 2.19 ns, so xxh3-128 spends
+//! about 0.25 ns on an empty input (it mixes two secret words); v2's floor is the seed's key
+//! round and four dependent rounds after it, whatever the length.
 
 use crate::buffer::BlockBuffer;
 use crate::dispatch::Backend;
@@ -143,7 +167,9 @@ mod generic;
 pub(crate) use self::generic::AesLane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::absorb_tail;
-pub(crate) use self::generic::{absorb, finish, key, mid, short};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::upto_mid_loaded;
+pub(crate) use self::generic::{absorb, finish, key, mid, short, upto_mid};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::generic::{one_shot, seeded};
 
@@ -240,7 +266,19 @@ pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
 /// ```
 #[inline]
 pub fn hash(data: &[u8], seed: u64) -> [u8; 16] {
-    hash_with(Backend::detect(), data, seed)
+    // Up to 64 bytes: one cached function pointer (or, when the build enables AES, a direct
+    // call that inlines) straight to the backend's short kernel, the digest back in registers;
+    // no per-call detection and no backend match (see `dispatch::v2_upto_mid`).
+    if data.len() <= MID {
+        return crate::dispatch::v2_upto_mid(data, seed).to_le_bytes();
+    }
+    hash_long(data, seed)
+}
+
+/// [`hash`] of more than [`MID`] bytes (the cached long kernel), out of line so that `hash`
+/// inlines small.
+fn hash_long(data: &[u8], seed: u64) -> [u8; 16] {
+    crate::dispatch::v2_long(data, seed).to_le_bytes()
 }
 
 /// [`hash`] computed by a given backend (for tests and benches).

@@ -13,7 +13,7 @@ use core::arch::aarch64::{
 };
 
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 nab_isa::token! {
@@ -58,6 +58,19 @@ impl Kernels for Aes {
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         // SAFETY: `self` exists only if `Aes::new` saw AES on this CPU.
         unsafe { v2_finish_aes(st, len) }
+    }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        v2_upto_mid_aes
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        |data, seed| {
+            // SAFETY: a `V2Fn` is called only on a CPU that has its backend's features
+            // (AES here), as its contract says.
+            let t = unsafe { Aes::new_unchecked() };
+            u128::from_le_bytes(t.v2_hash_seeded(seed, data))
+        }
     }
 }
 
@@ -124,6 +137,12 @@ fn v2_short_aes(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
 #[target_feature(enable = "aes")]
 fn v2_mid_aes(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     v2::mid::<ArmLane>(key, data)
+}
+
+/// v2 of at most 64 bytes with the seed: key and rounds in one call, the digest in registers.
+#[target_feature(enable = "aes")]
+fn v2_upto_mid_aes(data: &[u8], seed: u64) -> u128 {
+    v2::upto_mid::<ArmLane>(seed, data)
 }
 
 #[target_feature(enable = "aes")]

@@ -9,7 +9,7 @@
 use core::arch::asm;
 
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 /// Proof that the build targets Zkne (this module exists only with `target_feature = "zkne"`).
@@ -65,6 +65,12 @@ impl Kernels for Zkne {
     }
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         v2::finish::<ZkLane>(st, len)
+    }
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        |data, seed| v2::upto_mid::<ZkLane>(seed, data)
+    }
+    fn v2_long_fn(self) -> V2Fn {
+        |data, seed| u128::from_le_bytes(Zkne(()).v2_hash_seeded(seed, data))
     }
 }
 

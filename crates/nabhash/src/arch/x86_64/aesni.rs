@@ -2,12 +2,12 @@
 //! per 64-byte block (`AESENC` is exactly v1's round, so no adjustment is needed).
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi64, _mm_aesenc_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128,
-    _mm_xor_si128,
+    __m128i, _mm_add_epi64, _mm_aesenc_si128, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_set_epi64x,
+    _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, AesLane, V2State};
 
 nab_isa::token! {
@@ -56,7 +56,7 @@ impl Kernels for AesNi {
         // spills cost them about 1 ns.
         if data.len() <= v2::MID {
             // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
-            return unsafe { v2_upto_mid_seeded_aesni(seed, data) };
+            return unsafe { v2_upto_mid_aesni(data, seed) }.to_le_bytes();
         }
         // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { v2_hash_seeded_aesni(seed, data) }
@@ -71,6 +71,14 @@ impl Kernels for AesNi {
         // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
         unsafe { v2_finish_aesni(st, len) }
     }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        v2_upto_mid_aesni
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        v2_long_aesni
+    }
 }
 
 impl AesNi {
@@ -82,10 +90,11 @@ impl AesNi {
     }
 }
 
-/// A v2 lane in an xmm register. Private to this module and used only inside its
-/// `#[target_feature(enable = "aes,sse2")]` functions, which only an [`AesNi`] token reaches.
+/// A v2 lane in an xmm register. Used only inside this module's
+/// `#[target_feature(enable = "aes,sse2")]` functions and the VAES module's functions (whose
+/// features include AES-NI), which only an [`AesNi`] token (or one holding it) reaches.
 #[derive(Clone, Copy)]
-struct NiLane(__m128i);
+pub(super) struct NiLane(pub(super) __m128i);
 
 impl AesLane for NiLane {
     #[inline(always)]
@@ -110,6 +119,14 @@ impl AesLane for NiLane {
     fn add64(self, other: Self) -> Self {
         // SAFETY: SSE2 is part of the x86_64 baseline (and `NiLane` implies AES-NI + SSE2).
         NiLane(unsafe { _mm_add_epi64(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        let (lo, hi) = unsafe {
+            (_mm_cvtsi128_si64(self.0), _mm_cvtsi128_si64(_mm_unpackhi_epi64(self.0, self.0)))
+        };
+        u128::from(lo as u64) | u128::from(hi as u64) << 64
     }
 }
 
@@ -138,21 +155,23 @@ fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     v2::one_shot::<NiLane>(key, data)
 }
 
-/// v2 one-shot of at most 64 bytes with the seed: key, then the short or the medium path.
+/// v2 one-shot of at most 64 bytes with the seed: key, then the short or the medium path,
+/// the digest returned in two general registers. Every x86_64 backend's short kernel.
 #[target_feature(enable = "aes,sse2")]
-fn v2_upto_mid_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
-    let key = v2::key::<NiLane>(seed);
-    if data.len() <= v2::CHUNK {
-        v2::short::<NiLane>(&key, &v2::pad(data), data.len() as u64)
-    } else {
-        v2::mid::<NiLane>(&key, data)
-    }
+fn v2_upto_mid_aesni(data: &[u8], seed: u64) -> u128 {
+    v2::upto_mid::<NiLane>(seed, data)
 }
 
 /// v2 one-shot with the seed: key, then the short or the long path, in one call.
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
     v2::seeded::<NiLane>(seed, data)
+}
+
+/// [`v2_hash_seeded_aesni`] with the digest in registers: every AES-NI/`vaes256` long kernel.
+#[target_feature(enable = "aes,sse2")]
+fn v2_long_aesni(data: &[u8], seed: u64) -> u128 {
+    u128::from_le_bytes(v2::seeded::<NiLane>(seed, data))
 }
 
 #[target_feature(enable = "aes,sse2")]

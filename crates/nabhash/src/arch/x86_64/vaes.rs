@@ -3,33 +3,39 @@
 //! output is unchanged; the fold reuses the AES-NI code.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
-    _mm256_aesenc_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
-    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_castsi512_si256,
-    _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
-    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _bzhi_u32, _mm_aesenc_si128, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_aesenc_epi128, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm512_add_epi64, _mm512_aesenc_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64,
+    _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
+    _mm512_xor_si512,
 };
 
-use super::aesni::AesNi;
+use super::aesni::{AesNi, NiLane};
 use crate::State;
-use crate::dispatch::Kernels;
+use crate::dispatch::{Kernels, V2Fn};
 use crate::v2::{self, V2State};
 
 use nab_isa::Features;
 
 /// What [`Vaes256`] proves (with AES-NI).
 const VAES256: Features = Features::VAES.union(Features::AVX2).union(Features::AES);
-/// What [`Vaes512`] proves (with AES-NI).
-const VAES512: Features =
-    Features::VAES.union(Features::AVX512F).union(Features::AVX512BW).union(Features::AES);
+/// What [`Vaes512`] proves (with AES-NI). AVX-512VL and BMI2 are for the short kernel's
+/// 128-bit masked load and its mask (`bzhi`); every CPU with VAES and AVX-512BW has both.
+const VAES512: Features = Features::VAES
+    .union(Features::AVX512F)
+    .union(Features::AVX512BW)
+    .union(Features::AVX512VL)
+    .union(Features::BMI2)
+    .union(Features::AES);
 
 /// Proof that this CPU has VAES with AVX2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes256(AesNi);
 
-/// Proof that this CPU has VAES with AVX-512F and AVX-512BW (and AES-NI).
+/// Proof that this CPU has VAES with AVX-512F, BW and VL, BMI2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vaes512(AesNi);
 
@@ -86,6 +92,14 @@ impl Kernels for Vaes256 {
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         self.0.v2_finish(st, len)
     }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        self.0.v2_upto_mid_fn()
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        self.0.v2_long_fn()
+    }
 }
 
 /// v1's state in one zmm; v2's 8 lanes in two zmm. Short inputs and folds run on AES-NI.
@@ -130,9 +144,9 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
         if data.len() <= v2::MID {
-            // Key and rounds in one AES-NI call (a masked load would not be faster; the
-            // medium path has no partial chunk).
-            return self.0.v2_hash_seeded(seed, data);
+            // Key and rounds in one call, the short input by a masked load.
+            // SAFETY: `self` exists only if `new` saw AVX-512F/BW and AES-NI on this CPU.
+            return unsafe { v2_upto_mid_avx512bw(data, seed) }.to_le_bytes();
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         unsafe { hash_v2_seeded_vaes512(seed, data) }
@@ -153,6 +167,14 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
         self.0.v2_finish(st, len)
+    }
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        v2_upto_mid_avx512bw
+    }
+    #[inline]
+    fn v2_long_fn(self) -> V2Fn {
+        v2_long_vaes512
     }
 }
 
@@ -278,11 +300,25 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     out
 }
 
+/// v2 of at most 64 bytes with the seed, as AES-NI's short kernel but with inputs of up to
+/// 16 bytes read by one 128-bit masked load: no length branches (`pad` takes four to six)
+/// and no zmm register (no `vzeroupper`).
+#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
+fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
+    v2::upto_mid_loaded::<NiLane>(seed, data, |d| {
+        // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
+        let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
+        // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
+        // bytes are not accessed and read as zero.
+        NiLane(unsafe { _mm_maskz_loadu_epi8(mask, d.as_ptr().cast()) })
+    })
+}
+
 /// The whole of v2 with seed `seed` for more than 16 bytes: [`v2_long`] with the key derived
 /// in the same function, in a zmm register (through memory it would cost a store-forwarding
 /// round trip at the start of every call).
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
     let c = &v2::CONSTANTS;
     let bcast = |lane: &[u8; 16]| {
@@ -295,8 +331,14 @@ fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
     v2_long(kb, data)
 }
 
+/// [`hash_v2_seeded_vaes512`] with the digest in registers: the `vaes512` long kernel.
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
+fn v2_long_vaes512(data: &[u8], seed: u64) -> u128 {
+    u128::from_le_bytes(hash_v2_seeded_vaes512(seed, data))
+}
+
 /// [`v2_long`] for an already derived key.
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     // SAFETY: `key` is 16 readable bytes; unaligned load.
     let kx = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
@@ -308,7 +350,7 @@ fn hash_v2_vaes512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// the last partial block by masked loads with the lanes it does not reach blended back, and
 /// the finish (two rounds per lane, the XOR of the lanes, the three closing rounds).
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
     let ([k0, k1], [mut a0, mut a1]) = v2_lanes(kb);
     let zero = _mm512_setzero_si512();
@@ -336,17 +378,44 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
         a1 = _mm512_aesenc_epi128(m1, k1);
     }
     let tail = blocks.remainder();
-    let n0 = tail.len().min(64);
-    let n1 = tail.len() - n0;
-    // SAFETY: each mask selects only bytes inside `tail` (n0 from its start, n1 from offset
-    // 64); masked-out bytes are not accessed and read as zero.
-    let (t0, t1) = unsafe {
-        (
-            _mm512_maskz_loadu_epi8(mask64(n0), tail.as_ptr().cast()),
-            _mm512_maskz_loadu_epi8(mask64(n1), tail.as_ptr().wrapping_add(64).cast()),
-        )
-    };
-    v2_tail_finish(kb, [k0, k1], [a0, a1], [b0, b1], [t0, t1], tail.len(), data.len() as u64)
+    // The last partial block: chunk `j` of the tail into lane `j`, zero-padded; the lanes it
+    // does not reach stay as they are (a zero chunk leaves their additive lanes unchanged).
+    // A tail of 64 bytes or more fills lanes 0..4 with one plain load (no mask to compute, no
+    // blend), and only lanes 4..8 take the masked load.
+    if tail.len() >= 64 {
+        let rest = tail.len() - 64;
+        let p = tail.as_ptr().cast::<__m512i>();
+        // SAFETY: `tail` has at least 64 readable bytes; unaligned load.
+        let t0 = unsafe { _mm512_loadu_si512(p) };
+        // SAFETY: the mask selects the `rest` (< 64) readable bytes from offset 64 of `tail`;
+        // masked-out bytes are not accessed and read as zero.
+        let t1 = unsafe { _mm512_maskz_loadu_epi8(mask_below64(rest), p.add(1).cast()) };
+        a0 = _mm512_aesenc_epi128(_mm512_xor_si512(a0, t0), k0);
+        a1 = absorb_partial(a1, t1, k1, rest);
+        b0 = _mm512_add_epi64(b0, t0);
+        b1 = _mm512_add_epi64(b1, t1);
+    } else if !tail.is_empty() {
+        // SAFETY: the mask selects exactly the `tail.len()` (< 64) readable bytes of `tail`;
+        // masked-out bytes are not accessed and read as zero.
+        let t0 = unsafe { _mm512_maskz_loadu_epi8(mask_below64(tail.len()), tail.as_ptr().cast()) };
+        a0 = absorb_partial(a0, t0, k0, tail.len());
+        b0 = _mm512_add_epi64(b0, t0);
+    }
+    v2_finish_zmm(kb, [k0, k1], [a0, a1], [b0, b1], data.len() as u64)
+}
+
+/// Four lanes `a` absorb the zero-padded chunks `t` of a piece of `n` (< 64) bytes: the lanes
+/// its chunks reach become `AESENC(a ^ t, k)`, the others stay `a`.
+#[inline]
+#[target_feature(enable = "vaes,avx512f")]
+fn absorb_partial(a: __m512i, t: __m512i, k: __m512i, n: usize) -> __m512i {
+    // Two qword mask bits per lane reached.
+    let lanes = n.div_ceil(v2::CHUNK);
+    _mm512_mask_blend_epi64(
+        ((1u32 << (2 * lanes)) - 1) as u8,
+        a,
+        _mm512_aesenc_epi128(_mm512_xor_si512(a, t), k),
+    )
 }
 
 /// Lane keys `K[0..8]` and initial lanes `A[0..8]` from `kb` (`K` in all four 128-bit lanes).
@@ -365,39 +434,18 @@ fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
     )
 }
 
-/// The last partial block (`t`, zero-padded, `tail_len` bytes; none if 0) and the finish of
-/// v2 for an input of `len` bytes: the end of [`v2_long`].
+/// The finish of v2 for an input of `len` bytes (the end of [`v2_long`]): the length, two
+/// rounds per lane, the XOR of the lanes, the three closing rounds.
 #[inline]
-#[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
-fn v2_tail_finish(
+#[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
+fn v2_finish_zmm(
     kb: __m512i,
     [k0, k1]: [__m512i; 2],
-    [mut a0, mut a1]: [__m512i; 2],
-    [mut b0, mut b1]: [__m512i; 2],
-    [t0, t1]: [__m512i; 2],
-    tail_len: usize,
+    [a0, a1]: [__m512i; 2],
+    [b0, b1]: [__m512i; 2],
     len: u64,
 ) -> [u8; 16] {
     let c = &v2::CONSTANTS;
-    if tail_len > 0 {
-        // Only the lanes the tail's chunks reach change; two qword mask bits per lane.
-        let chunks = tail_len.div_ceil(v2::CHUNK);
-        let lanes0 = chunks.min(4);
-        let lanes1 = chunks - lanes0;
-        a0 = _mm512_mask_blend_epi64(
-            ((1u32 << (2 * lanes0)) - 1) as u8,
-            a0,
-            _mm512_aesenc_epi128(_mm512_xor_si512(a0, t0), k0),
-        );
-        a1 = _mm512_mask_blend_epi64(
-            ((1u32 << (2 * lanes1)) - 1) as u8,
-            a1,
-            _mm512_aesenc_epi128(_mm512_xor_si512(a1, t1), k1),
-        );
-        // Zero chunks leave the additive lanes they do not reach unchanged.
-        b0 = _mm512_add_epi64(b0, t0);
-        b1 = _mm512_add_epi64(b1, t1);
-    }
     let len = len as i64;
     let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
     // F = AESENC(A ^ B ^ L, K[i]), G = AESENC(F, K[i]), X = G[0] ^ ... ^ G[7].
@@ -423,4 +471,11 @@ fn v2_tail_finish(
 #[inline(always)]
 fn mask64(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// A byte mask selecting the first `n` (below 64) bytes: one shift, no range check.
+#[inline(always)]
+fn mask_below64(n: usize) -> u64 {
+    debug_assert!(n < 64);
+    (1u64 << (n % 64)) - 1
 }
