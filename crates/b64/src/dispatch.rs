@@ -189,6 +189,8 @@ impl Backend {
             Kind::Avx512Bw(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kind::Neon(t) => t.decode_lines(alphabet, io, i, j, w, crlf),
             _ => (i, j),
         }
     }

@@ -34,7 +34,7 @@
 //! | arch | backends, most preferred first |
 //! | --- | --- |
 //! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, tails in exact-width loads and stores; `avx512bw` (AVX-512 without VBMI): the `avx2` encode on 512-bit registers, `avx2`'s decode; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
-//! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + `st3` |
+//! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + shift-insert + `st3`, and the line loop for wrapped text of 64 columns and up |
 //! | riscv64 built with `+v` | `rvv`: RVV 1.0 in `global_asm!`, any VLEN >= 128 (tested at 128 and 256) |
 //! | everything, incl. big-endian mips64 | `portable`: 64-bit words, endian-correct |
 //!
@@ -49,7 +49,7 @@
 //! and decoded right after the bulk (short padded texts in one AVX-512 step), and forgiving
 //! decoding of text in lines of one width with one ending (`\n` or `\r\n`: `base64`, MIME,
 //! PEM) measures the shape at a line break, then decodes the lines straight from the input
-//! with the x86_64 kernels' line loops when the width is a multiple of 4 (64 and 76 columns
+//! with the x86_64 and NEON kernels' line loops when the width is a multiple of 4 (64 and 76 columns
 //! unrolled; 68-76 columns four lines at a time on AVX-512 VBMI), or copies the line bodies
 //! into a buffer and decodes it in long kernel runs otherwise; it goes back to the
 //! byte-by-byte path wherever the shape breaks (so errors and their offsets do not change).

@@ -5,6 +5,8 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_feature = "neon")))]
+pub(crate) mod lines;
 #[cfg(target_arch = "riscv64")]
 pub(crate) mod riscv64;
 #[cfg(target_arch = "x86_64")]

@@ -31,8 +31,8 @@ use core::arch::x86_64::{
     _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
-use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::Alphabet;
+use crate::arch::lines::{self, LineBlock, run_lines};
 use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 

@@ -3,5 +3,4 @@
 
 pub(crate) mod avx512bw;
 pub(crate) mod avx512vbmi;
-mod lines;
 pub(crate) mod pshufb;

@@ -28,8 +28,8 @@ use core::arch::x86_64::{
     _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
-use super::lines::{self, LineBlock, run_lines};
 use crate::alphabet::{Alphabet, Nibbles, Runs};
+use crate::arch::lines::{self, LineBlock, run_lines};
 use crate::arch::{Job, Kernels};
 use crate::decode::Io;
 

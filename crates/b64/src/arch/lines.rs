@@ -3,11 +3,11 @@
 //! the kernel's width, the last block overlapping the one before it when `w` is not a
 //! multiple of the block (76 = 32 + 32 + 12 decodes as blocks at 0, 32 and 44), and the
 //! line ending is checked with two byte compares. No copy into a buffer, no carry between
-//! lines. The loop is written once here over [`LineBlock`], which each x86_64 kernel
-//! implements with its own block decode.
+//! lines. The loop is written once here over [`LineBlock`], which each x86_64 kernel and
+//! NEON implement with their own block decode.
 
 /// One block of a kernel: `B` symbols decoded in place of the line.
-pub(super) trait LineBlock {
+pub(crate) trait LineBlock {
     /// Symbols per block.
     const B: usize;
     /// Bytes each block's store writes: its `B / 4 * 3` decoded bytes and then junk, which
@@ -48,7 +48,7 @@ pub(super) trait LineBlock {
 /// The CPU has the kernel's features; `src` is valid for reads of `n` bytes, `dst` for writes
 /// of `cap` bytes, and they do not overlap.
 #[inline(always)]
-pub(super) unsafe fn decode_lines<K: LineBlock>(
+pub(crate) unsafe fn decode_lines<K: LineBlock>(
     k: &K,
     src: *const u8,
     n: usize,
@@ -144,4 +144,4 @@ macro_rules! run_lines {
         (i + di, j + dj)
     }};
 }
-pub(super) use run_lines;
+pub(crate) use run_lines;
