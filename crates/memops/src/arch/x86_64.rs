@@ -116,6 +116,13 @@ unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize, min: usize) -> bool {
 /// offset in its page is at most `PAGE - k` stays inside that page.
 const PAGE: usize = 4096;
 
+/// Whether `k`-byte loads at `a` and at `b` both stay in the page of their first byte: the OR
+/// of the addresses bounds both page offsets, so one compare answers for both (glibc's test).
+#[inline(always)]
+fn loads_stay_in_page(a: *const u8, b: *const u8, k: usize) -> bool {
+    (a.addr() | b.addr()) & (PAGE - 1) <= PAGE - k
+}
+
 /// `memcmp` of `n <= 16` bytes with one 16-byte load from each side when neither can cross
 /// into the next page (glibc's shape for short compares, on SSE2), the word compares of the
 /// portable layer otherwise.
@@ -129,7 +136,7 @@ const PAGE: usize = 4096;
 /// `a` and `b` valid for reads of `n <= 16` bytes; SSE2.
 #[inline(always)]
 unsafe fn cmp_le16_sse2(a: *const u8, b: *const u8, n: usize) -> i32 {
-    if n == 0 || (a.addr() | b.addr()) & (PAGE - 1) > PAGE - 16 {
+    if n == 0 || !loads_stay_in_page(a, b, 16) {
         // SAFETY: same contract (`n == 0` reads nothing, and the pointers may dangle).
         return unsafe { scalar::memcmp(a, b, n) };
     }
@@ -181,7 +188,7 @@ unsafe fn cmp_le16_sse2(a: *const u8, b: *const u8, n: usize) -> i32 {
 #[inline]
 #[target_feature(enable = "avx,avx2,bmi1")]
 unsafe fn cmp_le64_avx2(a: *const u8, b: *const u8, n: usize) -> i32 {
-    if n == 0 || (a.addr() | b.addr()) & (PAGE - 1) > PAGE - 64 {
+    if n == 0 || !loads_stay_in_page(a, b, 64) {
         // SAFETY: (both arms) same contract (`n == 0` reads nothing, and the pointers may
         // dangle); `32 <= n <= 64` for the two blocks.
         return unsafe {
