@@ -4,11 +4,12 @@
 //! (`bignum-fib/fib-1e8`: compute, decimal), ours and malachite only (the other peers take
 //! minutes there), not under `--quick`.
 //!
-//! The Rust peers have no Fibonacci function of their own, so each runs the same algorithm as
-//! ours, GMP's two-squarings-per-bit recurrence with one multiplication on the last step,
-//! written once over [`Arith`] with the peer's own squaring and multiplication. GMP itself
-//! (`gmp-6.2`, with the `gmp` feature that `cargo xtask bench` turns on) runs its own
-//! `mpz_fib_ui` and `mpz_get_str`, through `rug`.
+//! Each peer computes F(n) with its own Fibonacci function where it has one: malachite
+//! (`Natural::fibonacci`, its port of GMP's `mpz_fib_ui`) and GMP itself (`gmp-6.2`, with the
+//! `gmp` feature that `cargo xtask bench` turns on: `mpz_fib_ui` and `mpz_get_str`, through
+//! `rug`). num-bigint and dashu have none, so they run the same algorithm as ours, GMP's
+//! two-squarings-per-bit recurrence with one multiplication on the last step, written once over
+//! [`Arith`] with the peer's own squaring and multiplication.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -26,6 +27,10 @@ trait Arith: Sized {
     fn sub(&self, o: &Self) -> Self;
     fn shl(&self, bits: u32) -> Self;
     fn decimal(&self) -> String;
+    /// `F(n)`: the peer's own Fibonacci function where it has one, else [`fib_generic`].
+    fn fib(n: u64) -> Self {
+        fib_generic(n)
+    }
 }
 
 #[cfg(feature = "peers-bignum")]
@@ -117,6 +122,9 @@ impl Arith for malachite_nz::natural::Natural {
     fn decimal(&self) -> String {
         self.to_string()
     }
+    fn fib(n: u64) -> Self {
+        <Self as malachite_base::num::arithmetic::traits::Fibonacci>::fibonacci(n)
+    }
 }
 
 #[cfg(feature = "peers-bignum")]
@@ -166,15 +174,15 @@ fn bench_fib(c: &mut Criterion) {
         });
         #[cfg(feature = "peers-bignum")]
         {
-            assert_eq!(fib_generic::<malachite_nz::natural::Natural>(n).decimal(), ours);
+            assert_eq!(<malachite_nz::natural::Natural as Arith>::fib(n).decimal(), ours);
             g.bench_with_input(BenchmarkId::new("malachite-nz", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)))
+                b.iter(|| <malachite_nz::natural::Natural as Arith>::fib(black_box(n)))
             });
             g.bench_with_input(BenchmarkId::new("num-bigint", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)))
+                b.iter(|| <num_bigint::BigUint as Arith>::fib(black_box(n)))
             });
             g.bench_with_input(BenchmarkId::new("dashu-int", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)))
+                b.iter(|| <dashu_int::UBig as Arith>::fib(black_box(n)))
             });
         }
         #[cfg(feature = "gmp")]
@@ -202,13 +210,13 @@ fn bench_fib_decimal(c: &mut Criterion) {
         #[cfg(feature = "peers-bignum")]
         {
             g.bench_with_input(BenchmarkId::new("malachite-nz", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(n)).decimal())
+                b.iter(|| <malachite_nz::natural::Natural as Arith>::fib(black_box(n)).decimal())
             });
             g.bench_with_input(BenchmarkId::new("num-bigint", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<num_bigint::BigUint>(black_box(n)).decimal())
+                b.iter(|| <num_bigint::BigUint as Arith>::fib(black_box(n)).decimal())
             });
             g.bench_with_input(BenchmarkId::new("dashu-int", n), &n, |b, &n| {
-                b.iter(|| fib_generic::<dashu_int::UBig>(black_box(n)).decimal())
+                b.iter(|| <dashu_int::UBig as Arith>::fib(black_box(n)).decimal())
             });
         }
         #[cfg(feature = "gmp")]
@@ -231,7 +239,7 @@ fn bench_decimal(c: &mut Criterion) {
         });
         #[cfg(feature = "peers-bignum")]
         {
-            let theirs = fib_generic::<malachite_nz::natural::Natural>(n);
+            let theirs = <malachite_nz::natural::Natural as Arith>::fib(n);
             g.bench_with_input(BenchmarkId::new("malachite-nz", n), &theirs, |b, x| {
                 b.iter(|| black_box(x).decimal())
             });
@@ -264,9 +272,9 @@ fn bench_1e8(c: &mut Criterion) {
     g.bench_function(id("bignum-fib", "decimal"), |b| b.iter(|| black_box(&ours).to_string()));
     #[cfg(feature = "peers-bignum")]
     {
-        let theirs = fib_generic::<malachite_nz::natural::Natural>(N);
+        let theirs = <malachite_nz::natural::Natural as Arith>::fib(N);
         g.bench_function(id("malachite-nz", "compute"), |b| {
-            b.iter(|| fib_generic::<malachite_nz::natural::Natural>(black_box(N)))
+            b.iter(|| <malachite_nz::natural::Natural as Arith>::fib(black_box(N)))
         });
         g.bench_function(id("malachite-nz", "decimal"), |b| {
             b.iter(|| black_box(&theirs).decimal())
