@@ -388,7 +388,7 @@ unsafe fn garner3(n: usize, y: [&[u64]; 3], t2: &mut [u64], t3: &mut [u64], k: &
 
 impl Fma {
     /// The wide products' loading (`fmacore::load_wide`) of the first `4⌊len/4⌋` values of
-    /// `dst` (returned); `lo` and `hi` at least as long.
+    /// `dst` (`8⌊len/8⌋` with AVX-512F; returned); `lo` and `hi` at least as long.
     pub(crate) fn load_wide(
         self,
         dst: &mut [u64],
@@ -397,6 +397,9 @@ impl Fma {
         k: f64,
         p: f64,
     ) -> usize {
+        if let Some(t) = self.v4 {
+            return t.load_wide(dst, lo, hi, k, p); // the tail of at most 7 is the caller's
+        }
         let n = dst.len() & !3;
         assert!(lo.len() >= n && hi.len() >= n);
         // SAFETY: `self` proves AVX2 + FMA; every slice has at least `n` values.
@@ -405,8 +408,12 @@ impl Fma {
     }
 
     /// Garner's digits of five residues (`fmacore::garner5`), in place, for the first
-    /// `4⌊len/4⌋` indices of `y[0]` (returned); every slice at least as long.
+    /// `4⌊len/4⌋` indices of `y[0]` (`8⌊len/8⌋` with AVX-512F; returned); every slice at
+    /// least as long.
     pub(crate) fn garner5(self, y: [&mut [u64]; 5], k: &Garner5) -> usize {
+        if let Some(t) = self.v4 {
+            return t.garner5(y, k); // the tail of at most 7 is the caller's
+        }
         let n = y[0].len() & !3;
         assert!(y.iter().all(|s| s.len() >= n));
         // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
