@@ -219,8 +219,9 @@ const FIELD5: Field = Field::new(0x3fff_6d00_0000_0001, 3);
 /// `2^309.9998`.
 const WIDE_FIELDS: [Field; 5] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4, FIELD5];
 
-/// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
-/// transforms up to `2²¹` use the first three.
+/// The 50-bit engines' primes: the five `c·2³² + 1` below `2⁵⁰` with the largest `c`;
+/// transforms up to `2²¹` use the first three, longer ones four, and the FMA engine's wide
+/// products ([`fma_wide_product`]) all five.
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
