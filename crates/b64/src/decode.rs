@@ -508,24 +508,31 @@ impl State {
     }
 }
 
-/// The last group of a text when it is `xy==` or `xyz=` and valid for `e`: writes its 1 or
-/// 2 bytes to `out[j..]` and returns the new output position. `None` (nothing written) for
-/// anything else, an error included: the general path then finds and reports it.
+/// The last group of a text when it is `xy==` or `xyz=`, or `xy` or `xyz` without its
+/// padding, and valid for `e`: writes its 1 or 2 bytes to `out[j..]` and returns the new
+/// output position. `None` (nothing written) for anything else, an error included: the
+/// general path then finds and reports it.
 #[inline]
-fn padded_group(e: &Engine<'_>, last: [u8; 4], out: &mut [u8], j: usize) -> Option<usize> {
+fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-    if last[3] != b'=' || (!forgiving && e.decode_padding() == DecodePadding::Forbidden) {
-        return None;
-    }
+    let padded = forgiving || e.decode_padding() != DecodePadding::Forbidden;
+    let partial = forgiving || e.decode_padding() != DecodePadding::Required;
+    // `c` is `=` for a group of 2 symbols.
+    let (a, b, c) = match *last {
+        [a, b, c, b'='] if padded => (a, b, c),
+        [a, b] if partial => (a, b, b'='),
+        [a, b, c] if partial && c != b'=' => (a, b, c),
+        _ => return None,
+    };
     let table = e.alphabet().decode_table();
-    let (a, b) = (table[last[0] as usize], table[last[1] as usize]);
+    let (a, b) = (table[a as usize], table[b as usize]);
     if a == INVALID || b == INVALID {
         return None;
     }
-    let (acc, unused, len) = if last[2] == b'=' {
+    let (acc, unused, len) = if c == b'=' {
         (u32::from(a) << 6 | u32::from(b), 4, 1)
     } else {
-        let c = table[last[2] as usize];
+        let c = table[c as usize];
         if c == INVALID {
             return None;
         }
@@ -563,11 +570,12 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     if i == total {
         return Ok(j);
     }
-    // Then the common padded case: whole groups and one last padded group.
-    if i + 4 == total {
+    // Then the common endings: whole groups and one last group, padded or partial.
+    if total - i <= 4 {
         let mut last = [0u8; 4];
-        last.copy_from_slice(&io.input()[i..]);
-        if let Some(j) = padded_group(e, last, io.output(), j) {
+        let rest = &mut last[..total - i];
+        rest.copy_from_slice(&io.input()[i..]);
+        if let Some(j) = last_group(e, rest, io.output(), j) {
             return Ok(j);
         }
     }
