@@ -295,6 +295,10 @@ impl State {
         // shape itself: no scalar measurement of the next line.
         if self.nq == 0 {
             for w in [76, 64] {
+                // Not a call for a line that does not end there (the text's last line).
+                if !ends_line(io.input(), start + w) {
+                    continue;
+                }
                 let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
                 if i2 > start {
                     let input = io.input();
