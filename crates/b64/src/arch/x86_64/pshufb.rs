@@ -626,7 +626,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let r = x.map(|x| t.values::<FIXES>(x));
             let bad = _mm_or_si128(_mm_or_si128(r[0].1, r[1].1), _mm_or_si128(r[2].1, r[3].1));
             if !all_symbols_128(bad) {
-                break;
+                return i + stop_128(&r, dst.add(j), separate);
             }
             for (k, &(v, _)) in r.iter().enumerate() {
                 _mm_storeu_si128(dst.add(j + 12 * k).cast(), pack_128(v));
@@ -644,7 +644,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let (v0, b0) = t.values::<FIXES>(x0);
             let (v1, b1) = t.values::<FIXES>(x1);
             if !all_symbols_128(_mm_or_si128(b0, b1)) {
-                break;
+                return i + stop_128(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm_storeu_si128(dst.add(j).cast(), pack_128(v0));
             _mm_storeu_si128(dst.add(j + 12).cast(), pack_128(v1));
@@ -688,6 +688,34 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
         }
     }
     i
+}
+
+/// The SSSE3 twin of [`stop_256`]: 16-byte blocks, 12 bytes stored each.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `dst` is valid for writes of `12 * r.len() + 4` bytes; in place, as
+/// [`stop_256`] (stores before block `k >= 1` end at `12k + 4 <= 16k`).
+#[inline(always)]
+unsafe fn stop_128<const K: usize>(
+    r: &[(__m128i, __m128i); K],
+    dst: *mut u8,
+    separate: bool,
+) -> usize {
+    for (k, &(v, bad)) in r.iter().enumerate() {
+        // SAFETY: the caller's contract: SSSE3, `dst[..12 * K + 4]` writable.
+        unsafe {
+            if !all_symbols_128(bad) {
+                if !separate {
+                    return 16 * k;
+                }
+                store_12(dst.add(12 * k), pack_128(v));
+                return 16 * k + symbols_before_128(bad) / 4 * 4;
+            }
+            _mm_storeu_si128(dst.add(12 * k).cast(), pack_128(v));
+        }
+    }
+    16 * K
 }
 
 /// Bytes before the first non-symbol of a block (16 if none), from the `bad` vector of
@@ -804,7 +832,7 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
             let bad =
                 _mm256_or_si256(_mm256_or_si256(r[0].1, r[1].1), _mm256_or_si256(r[2].1, r[3].1));
             if _mm256_testz_si256(bad, bad) == 0 {
-                break;
+                return i + stop_256(&r, dst.add(j), separate);
             }
             for (k, &(v, _)) in r.iter().enumerate() {
                 _mm256_storeu_si256(dst.add(j + 24 * k).cast(), pack_256(v));
@@ -823,7 +851,7 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
             let (v1, b1) = t.values::<FIXES>(x1);
             let bad = _mm256_or_si256(b0, b1);
             if _mm256_testz_si256(bad, bad) == 0 {
-                break;
+                return i + stop_256(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm256_storeu_si256(dst.add(j).cast(), pack_256(v0));
             _mm256_storeu_si256(dst.add(j + 24).cast(), pack_256(v1));
@@ -869,6 +897,38 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         }
     }
     i
+}
+
+/// Where the blocks `r` of one iteration (values and `bad` of [`NibbleRegs256::values`],
+/// loaded from consecutive 32-byte blocks, one of them holding a non-symbol) stop: stores the
+/// blocks before the first non-symbol's to `dst` (24 bytes each, as the loop would), and with
+/// separate buffers the whole groups of that block too; returns the symbols decoded.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `24 * r.len() + 8` bytes; in place (not
+/// `separate`), each 32-byte store at `24k` falls within the input already loaded and behind
+/// the symbols returned (`j <= i`, stores before block `k >= 1` end at `24k + 8 <= 32k`).
+#[inline(always)]
+unsafe fn stop_256<const K: usize>(
+    r: &[(__m256i, __m256i); K],
+    dst: *mut u8,
+    separate: bool,
+) -> usize {
+    for (k, &(v, bad)) in r.iter().enumerate() {
+        // SAFETY: the caller's contract: AVX2, `dst[..24 * K + 8]` writable.
+        unsafe {
+            if _mm256_testz_si256(bad, bad) == 0 {
+                if !separate {
+                    return 32 * k;
+                }
+                store_24(dst.add(24 * k), pack_256(v));
+                return 32 * k + symbols_before_256(bad) / 4 * 4;
+            }
+            _mm256_storeu_si256(dst.add(24 * k).cast(), pack_256(v));
+        }
+    }
+    32 * K
 }
 
 /// Bytes before the first non-symbol of a block (32 if none), from the `bad` vector of
