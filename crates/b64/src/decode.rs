@@ -24,6 +24,11 @@ pub(crate) trait Io {
     /// The output buffer as far as it may be written once the input before `read` has been
     /// read (and copied away): all of it for separate buffers, `..read` in place.
     fn output_before(&mut self, read: usize) -> &mut [u8];
+    /// Whether the output holds no input still to be read, so that a kernel may write junk
+    /// past the output position (up to the output's end) and re-read input it decoded
+    /// already: separate buffers, not in place nor the in-place output of the line path.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn output_free(&self) -> bool;
 }
 
 /// Separate input and output slices.
@@ -49,6 +54,42 @@ impl Io for Split<'_, '_> {
     fn output_before(&mut self, _read: usize) -> &mut [u8] {
         self.dst
     }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        true
+    }
+}
+
+/// The line path's buffer of gathered symbols and the decoder's output, which in place
+/// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
+/// decoder's [`Io::output_free`].
+struct Gathered<'i, 'o> {
+    src: &'i [u8],
+    dst: &'o mut [u8],
+    free: bool,
+}
+
+impl Io for Gathered<'_, '_> {
+    #[inline(always)]
+    fn input(&self) -> &[u8] {
+        self.src
+    }
+    #[inline(always)]
+    fn output(&mut self) -> &mut [u8] {
+        self.dst
+    }
+    #[inline(always)]
+    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
+        (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
+    }
+    #[inline(always)]
+    fn output_before(&mut self, _read: usize) -> &mut [u8] {
+        self.dst
+    }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        self.free
+    }
 }
 
 /// One buffer decoded in place: output position <= input position at every step.
@@ -73,6 +114,10 @@ impl Io for InPlace<'_> {
     #[inline(always)]
     fn output_before(&mut self, read: usize) -> &mut [u8] {
         &mut self.buf[..read]
+    }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        false
     }
 }
 
@@ -370,6 +415,7 @@ impl State {
         // Input index of the line symbol of index `t`.
         let at = |t: usize| start + t / w * stride + t % w;
         let backend = e.backend();
+        let free = io.output_free();
         let mut resume = None;
         let mut p = start;
         loop {
@@ -394,7 +440,7 @@ impl State {
             let out = io.output_before(p);
             let (bi, j2) = backend.decode_bulk(
                 e.alphabet(),
-                &mut Split { src: &buf[..given], dst: out },
+                &mut Gathered { src: &buf[..given], dst: out, free },
                 0,
                 j,
             );

@@ -104,6 +104,7 @@ fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
 /// `(i, j)`; returns the new `(i, j)`.
 macro_rules! run_decode {
     ($io:expr, $i:expr, $j:expr, |$s:ident, $n:ident, $d:ident, $c:ident, $sep:ident| $call:expr) => {{
+        let free = $io.output_free();
         let (src, n, dst, cap) = $io.raw();
         let (i, j) = ($i, $j);
         let in_place = core::ptr::eq(src, dst);
@@ -111,11 +112,13 @@ macro_rules! run_decode {
             return (i, j);
         }
         // SAFETY: `self` proves the CPU feature. `src[i..n]` and `dst[j..cap]` are in bounds
-        // (checked above) of live buffers borrowed by `io`: separate (`$sep`: a `Split`'s
-        // shared and mutable slices cannot overlap), or one buffer with the output behind the
-        // input, which the kernels allow.
+        // (checked above) of live buffers borrowed by `io`: separate, or one buffer with the
+        // output behind the input, which the kernels allow. `$sep` (the kernels' `separate`)
+        // only for separate buffers whose output holds no input still to be read
+        // (`Io::output_free`).
         let used = unsafe {
-            let ($s, $n, $d, $c, $sep) = (src.add(i), n - i, dst.add(j), cap - j, !in_place);
+            let sep = free && !in_place;
+            let ($s, $n, $d, $c, $sep) = (src.add(i), n - i, dst.add(j), cap - j, sep);
             $call
         };
         (i + used, j + used / 4 * 3)
@@ -606,7 +609,8 @@ fn all_symbols_128(bad: __m128i) -> bool {
 ///
 /// As [`decode_ssse3`]; in place, each store at `j <= i` follows the loads of
 /// `src[i..i + 64]` (or of the 32 or 16 bytes of the shorter loops) and stays within them.
-/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap.
+/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap and `dst[..cap]` holds no
+/// input the caller may still read (junk may be written past the bytes decoded).
 #[target_feature(enable = "ssse3")]
 unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
     nib: &Nibbles,
@@ -811,7 +815,8 @@ fn pack_256(v: __m256i) -> __m256i {
 ///
 /// As [`decode_avx2`]; in place, each store at `j <= i` follows the loads of
 /// `src[i..i + 128]` (or of the 64 or 32 bytes of the shorter loops) and stays within them.
-/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap.
+/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap and `dst[..cap]` holds no
+/// input the caller may still read (junk may be written past the bytes decoded).
 #[target_feature(enable = "avx2")]
 unsafe fn decode_nibbles_avx2<const FIXES: usize>(
     nib: &Nibbles,
