@@ -621,11 +621,13 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
         return Ok(j);
     }
     // Then the common endings: whole groups and one last group, padded or partial.
-    if total - i <= 4 {
-        let mut last = [0u8; 4];
-        let rest = &mut last[..total - i];
-        rest.copy_from_slice(&io.input()[i..]);
-        if let Some(j) = last_group(e, rest, io.output(), j) {
+    let len = total - i;
+    if (2..=4).contains(&len) {
+        // The last `len` bytes by fixed loads (a copy of variable length is a `memcpy` call):
+        // `[a, b, b, b]`, `[a, b, c, c]` or `[a, b, c, d]`, of which `len` count.
+        let input = io.input();
+        let last = [input[i], input[i + 1], input[total - len / 2], input[total - 1]];
+        if let Some(j) = last_group(e, &last[..len], io.output(), j) {
             return Ok(j);
         }
     }
