@@ -804,8 +804,10 @@ fn pack_256(v: __m256i) -> __m256i {
     _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(dwords, pack), gather)
 }
 
-/// [`decode_avx2`] with the [`Nibbles`] tables (`FIXES` of them used), 128 symbols per
-/// iteration (then 64, then 32). If `separate` (the buffers do not overlap), the last whole
+/// [`decode_avx2`] with the [`Nibbles`] tables (`FIXES` of them used), 64 symbols per
+/// iteration (then 32): an iteration of 128 symbols runs out of the 16 `ymm` registers and
+/// reloads constants inside the loop, 2-4 % slower at 4 and 64 KiB (`NAB_MAX_ISA=x86-64-v3`,
+/// this CPU, against 64). If `separate` (the buffers do not overlap), the last whole
 /// groups (fewer than 32 symbols) are decoded by one more block that ends at them and
 /// overlaps groups already decoded (they decode to the same bytes again), instead of
 /// leaving them to the scalar loop: 3-40 ns less on every text whose length is not a
@@ -814,7 +816,7 @@ fn pack_256(v: __m256i) -> __m256i {
 /// # Safety
 ///
 /// As [`decode_avx2`]; in place, each store at `j <= i` follows the loads of
-/// `src[i..i + 128]` (or of the 64 or 32 bytes of the shorter loops) and stays within them.
+/// `src[i..i + 64]` (or of the 32 bytes of the shorter loop) and stays within them.
 /// `separate` only if `src[..n]` and `dst[..cap]` do not overlap and `dst[..cap]` holds no
 /// input the caller may still read (junk may be written past the bytes decoded).
 #[target_feature(enable = "avx2")]
@@ -828,24 +830,6 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
 ) -> usize {
     let t = NibbleRegs256::new(nib);
     let (mut i, mut j) = (0, 0);
-    while i + 128 <= n && j + 104 <= cap {
-        // SAFETY: `i + 128 <= n`; the stores write `dst[j + 24k..j + 24k + 32]` for k < 4,
-        // `j + 104 <= cap`.
-        unsafe {
-            let x = [0, 32, 64, 96].map(|o| _mm256_loadu_si256(src.add(i + o).cast()));
-            let r = x.map(|x| t.values::<FIXES>(x));
-            let bad =
-                _mm256_or_si256(_mm256_or_si256(r[0].1, r[1].1), _mm256_or_si256(r[2].1, r[3].1));
-            if _mm256_testz_si256(bad, bad) == 0 {
-                return i + stop_256(&r, dst.add(j), separate);
-            }
-            for (k, &(v, _)) in r.iter().enumerate() {
-                _mm256_storeu_si256(dst.add(j + 24 * k).cast(), pack_256(v));
-            }
-        }
-        i += 128;
-        j += 96;
-    }
     while i + 64 <= n && j + 56 <= cap {
         // SAFETY: `i + 64 <= n`; the stores write `dst[j..j + 32]` and `dst[j + 24..j + 56]`,
         // `j + 56 <= cap`.
