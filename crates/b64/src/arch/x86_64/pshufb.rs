@@ -656,7 +656,33 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
         i += 32;
         j += 24;
     }
-    // As in `decode_nibbles_avx2`: exact stores, whole groups before a non-symbol.
+    // SAFETY: the caller's contract; `i = j / 3 * 4 <= n`.
+    unsafe { decode_tail_128::<FIXES>(&t, src, n, dst, cap, i, separate) }
+}
+
+/// The 16-symbol blocks that end [`decode_nibbles_ssse3`] (and [`decode_nibbles_avx2`] on
+/// fewer than 32 symbols) from input index `i` (output `i / 4 * 3`): exact 12-byte stores,
+/// the block holding a non-symbol keeping the whole groups before it, then (if `separate`)
+/// one block ending at the last whole groups, as in [`decode_nibbles_avx2`]. Returns the
+/// symbols decoded in all.
+///
+/// # Safety
+///
+/// As [`decode_nibbles_ssse3`]; `i <= n` a multiple of 16 (or `n` past the last block)
+/// whose output `i / 4 * 3 <= cap` is written.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_tail_128<const FIXES: usize>(
+    t: &NibbleRegs128,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    mut i: usize,
+    separate: bool,
+) -> usize {
+    let mut j = i / 4 * 3;
+    // Exact stores, whole groups before a non-symbol.
     while i + 16 <= n && j + 12 <= cap {
         // SAFETY: `i + 16 <= n`, `j + 12 <= cap`.
         unsafe {
@@ -868,6 +894,14 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         }
         i += 32;
         j += 24;
+    }
+    if i == 0 {
+        // Fewer than 32 symbols, or output for fewer than 8 groups (a text's last line):
+        // blocks of 16.
+        // SAFETY: the caller's contract; AVX2 implies SSSE3.
+        return unsafe {
+            decode_tail_128::<FIXES>(&NibbleRegs128::new(nib), src, n, dst, cap, 0, separate)
+        };
     }
     // The last whole groups that fit the output (`g <= 28`: the loop ended on `n` or `cap`),
     // by a block ending at them, up to the first non-symbol.
