@@ -838,7 +838,8 @@ fn pack_256(v: __m256i) -> __m256i {
 /// overlaps groups already decoded (they decode to the same bytes again), instead of
 /// leaving them to the scalar loop (unpadded text of 256 and 4096 bytes of data, 55 -> 28
 /// and 277 -> 244 ns at `NAB_MAX_ISA=x86-64-v3` on this CPU, with the partial last group
-/// of `decode_io`).
+/// of `decode_io`). Fewer than 32 symbols in all go by the SSSE3 kernel's 16-symbol blocks
+/// ([`decode_tail_128`]).
 ///
 /// # Safety
 ///
