@@ -24,6 +24,11 @@ pub(crate) trait Io {
     /// The output buffer as far as it may be written once the input before `read` has been
     /// read (and copied away): all of it for separate buffers, `..read` in place.
     fn output_before(&mut self, read: usize) -> &mut [u8];
+    /// Whether the output holds no input still to be read, so that a kernel may write junk
+    /// past the output position (up to the output's end) and re-read input it decoded
+    /// already: separate buffers, not in place nor the in-place output of the line path.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn output_free(&self) -> bool;
 }
 
 /// Separate input and output slices.
@@ -49,6 +54,42 @@ impl Io for Split<'_, '_> {
     fn output_before(&mut self, _read: usize) -> &mut [u8] {
         self.dst
     }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        true
+    }
+}
+
+/// The line path's buffer of gathered symbols and the decoder's output, which in place
+/// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
+/// decoder's [`Io::output_free`].
+struct Gathered<'i, 'o> {
+    src: &'i [u8],
+    dst: &'o mut [u8],
+    free: bool,
+}
+
+impl Io for Gathered<'_, '_> {
+    #[inline(always)]
+    fn input(&self) -> &[u8] {
+        self.src
+    }
+    #[inline(always)]
+    fn output(&mut self) -> &mut [u8] {
+        self.dst
+    }
+    #[inline(always)]
+    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
+        (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
+    }
+    #[inline(always)]
+    fn output_before(&mut self, _read: usize) -> &mut [u8] {
+        self.dst
+    }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        self.free
+    }
 }
 
 /// One buffer decoded in place: output position <= input position at every step.
@@ -73,6 +114,10 @@ impl Io for InPlace<'_> {
     #[inline(always)]
     fn output_before(&mut self, read: usize) -> &mut [u8] {
         &mut self.buf[..read]
+    }
+    #[inline(always)]
+    fn output_free(&self) -> bool {
+        false
     }
 }
 
@@ -295,6 +340,10 @@ impl State {
         // shape itself: no scalar measurement of the next line.
         if self.nq == 0 {
             for w in [76, 64] {
+                // Not a call for a line that does not end there (the text's last line).
+                if !ends_line(io.input(), start + w) {
+                    continue;
+                }
                 let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
                 if i2 > start {
                     let input = io.input();
@@ -366,6 +415,7 @@ impl State {
         // Input index of the line symbol of index `t`.
         let at = |t: usize| start + t / w * stride + t % w;
         let backend = e.backend();
+        let free = io.output_free();
         let mut resume = None;
         let mut p = start;
         loop {
@@ -390,7 +440,7 @@ impl State {
             let out = io.output_before(p);
             let (bi, j2) = backend.decode_bulk(
                 e.alphabet(),
-                &mut Split { src: &buf[..given], dst: out },
+                &mut Gathered { src: &buf[..given], dst: out, free },
                 0,
                 j,
             );
@@ -508,24 +558,31 @@ impl State {
     }
 }
 
-/// The last group of a text when it is `xy==` or `xyz=` and valid for `e`: writes its 1 or
-/// 2 bytes to `out[j..]` and returns the new output position. `None` (nothing written) for
-/// anything else, an error included: the general path then finds and reports it.
+/// The last group of a text when it is `xy==` or `xyz=`, or `xy` or `xyz` without its
+/// padding, and valid for `e`: writes its 1 or 2 bytes to `out[j..]` and returns the new
+/// output position. `None` (nothing written) for anything else, an error included: the
+/// general path then finds and reports it.
 #[inline]
-fn padded_group(e: &Engine<'_>, last: [u8; 4], out: &mut [u8], j: usize) -> Option<usize> {
+fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-    if last[3] != b'=' || (!forgiving && e.decode_padding() == DecodePadding::Forbidden) {
-        return None;
-    }
+    let padded = forgiving || e.decode_padding() != DecodePadding::Forbidden;
+    let partial = forgiving || e.decode_padding() != DecodePadding::Required;
+    // `c` is `=` for a group of 2 symbols.
+    let (a, b, c) = match *last {
+        [a, b, c, b'='] if padded => (a, b, c),
+        [a, b] if partial => (a, b, b'='),
+        [a, b, c] if partial && c != b'=' => (a, b, c),
+        _ => return None,
+    };
     let table = e.alphabet().decode_table();
-    let (a, b) = (table[last[0] as usize], table[last[1] as usize]);
+    let (a, b) = (table[a as usize], table[b as usize]);
     if a == INVALID || b == INVALID {
         return None;
     }
-    let (acc, unused, len) = if last[2] == b'=' {
+    let (acc, unused, len) = if c == b'=' {
         (u32::from(a) << 6 | u32::from(b), 4, 1)
     } else {
-        let c = table[last[2] as usize];
+        let c = table[c as usize];
         if c == INVALID {
             return None;
         }
@@ -563,11 +620,14 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     if i == total {
         return Ok(j);
     }
-    // Then the common padded case: whole groups and one last padded group.
-    if i + 4 == total {
-        let mut last = [0u8; 4];
-        last.copy_from_slice(&io.input()[i..]);
-        if let Some(j) = padded_group(e, last, io.output(), j) {
+    // Then the common endings: whole groups and one last group, padded or partial.
+    let len = total - i;
+    if (2..=4).contains(&len) {
+        // The last `len` bytes by fixed loads (a copy of variable length is a `memcpy` call):
+        // `[a, b, b, b]`, `[a, b, c, c]` or `[a, b, c, d]`, of which `len` count.
+        let input = io.input();
+        let last = [input[i], input[i + 1], input[total - len / 2], input[total - 1]];
+        if let Some(j) = last_group(e, &last[..len], io.output(), j) {
             return Ok(j);
         }
     }

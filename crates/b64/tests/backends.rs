@@ -95,6 +95,21 @@ fn check(engine: Engine<'_>, data: &[u8], corrupt: Option<(usize, u8)>) {
 }
 
 #[test]
+fn error_vectors_on_every_backend() {
+    for (engine, input, want) in common::error_cases() {
+        for backend in backends() {
+            assert_eq!(
+                decode_all_ways(engine, backend, &input),
+                want,
+                "{engine:?} on {} {:?}",
+                backend.name(),
+                String::from_utf8_lossy(&input)
+            );
+        }
+    }
+}
+
+#[test]
 fn every_length_up_to_300() {
     let max = if cfg!(miri) {
         12

@@ -41,6 +41,11 @@
 //! Lengths are powers of two; a product of `m` limbs takes a transform of the next power of
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 //!
+//! - The FMA engine's wide products ([`fma_wide_product`]): all five 50-bit primes (product
+//!   `2^249.9991`) with 116-bit coefficients (`2·116 + 17 = 249`: transforms up to `2¹⁷`),
+//!   where that halves a long transform ([`fma_wide_plan`]): F(10⁷)'s last product takes
+//!   `5·2¹⁶` points instead of `3·2¹⁷`.
+//!
 //! - The portable engine's wide products ([`wide_product`]): four primes (a fourth and a
 //!   fifth `c·2⁴⁰ + 1`) with coefficients of 112 bits (`7/4` limbs), or five with 140-bit
 //!   coefficients (`35/16` limbs), both `2.29` prime-points per limb against three, take a
@@ -214,17 +219,20 @@ const FIELD5: Field = Field::new(0x3fff_6d00_0000_0001, 3);
 /// `2^309.9998`.
 const WIDE_FIELDS: [Field; 5] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4, FIELD5];
 
-/// The 50-bit engines' primes: the four `c·2³² + 1` below `2⁵⁰` with the largest `c`;
-/// transforms up to `2²¹` use the first three.
+/// The 50-bit engines' primes: the five `c·2³² + 1` below `2⁵⁰` with the largest `c`;
+/// transforms up to `2²¹` use the first three, longer ones four, and the FMA engine's wide
+/// products ([`fma_wide_product`]) all five.
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
-const FIELDS52: [Field; 4] = [
+const FIELDS52: [Field; 5] = [
     Field::new(0x0003_fff3_0000_0001, 5),
     Field::new(0x0003_ffed_0000_0001, 7),
     Field::new(0x0003_ffeb_0000_0001, 3),
     Field::new(0x0003_ffc1_0000_0001, 3),
+    // The fifth, for the FMA engine's wide products ([`fma_wide_product`]) only.
+    Field::new(0x0003_ffc0_0000_0001, 11),
 ];
 
 /// Which primes and butterflies a product uses (the same for all its parts).
@@ -240,9 +248,10 @@ enum Engine {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma, bool),
     /// FMA on doubles (`crate::arch::fma`, `crate::arch::neon`), the 50-bit primes: residues are held as
-    /// the bits of an `f64`, twiddles plain; `true`: four primes, as for `Ifma`.
+    /// the bits of an `f64`, twiddles plain; over the first three, four (transforms longer
+    /// than `2²¹`, as for `Ifma`) or five ([`fma_wide_product`]) of [`FIELDS52`].
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    Fma(Fma, bool),
+    Fma(Fma, u8),
 }
 
 impl Engine {
@@ -252,7 +261,7 @@ impl Engine {
         if n.trailing_zeros() <= MAX_LOG_LEN52 {
             let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
             if let Some(t) = Fma::new() {
-                return Engine::Fma(t, wide);
+                return Engine::Fma(t, 3 + u8::from(wide));
             }
         }
         #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
@@ -263,7 +272,7 @@ impl Engine {
             // FMA is not allowed (never, today).
             let wide = n.trailing_zeros() > NARROW_MAX_LOG_LEN;
             match (Fma::new(), ifma()) {
-                (Some(t), _) => return Engine::Fma(t, wide),
+                (Some(t), _) => return Engine::Fma(t, 3 + u8::from(wide)),
                 (None, Some(t)) => return Engine::Ifma(t, wide),
                 (None, None) => {}
             }
@@ -290,7 +299,7 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-            Engine::Fma(_, wide) => &FIELDS52[..3 + usize::from(wide)],
+            Engine::Fma(_, primes) => &FIELDS52[..usize::from(primes)],
         }
     }
 
@@ -302,7 +311,7 @@ impl Engine {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(_, wide) => 1 + usize::from(wide),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-            Engine::Fma(_, wide) => 3 + usize::from(wide),
+            Engine::Fma(_, primes) => [3, 4, 6][usize::from(primes) - 3],
         }
     }
 
@@ -558,7 +567,7 @@ fn ifma() -> Option<Ifma> {
 }
 
 /// The number of engine slots in the caches ([`Engine::index`]).
-const ENGINES: usize = 6;
+const ENGINES: usize = 7;
 
 /// The engine that products use here: `avx512ifma`, `avx2-fma` or `portable` (for every
 /// length: the 50-bit engines add a fourth prime above `2²¹` coefficients).
@@ -823,6 +832,12 @@ pub(crate) fn mul(r: &mut [u64], a: &[u64], b: &[u64]) {
     {
         return wide_product(w, r, a, Some(b));
     }
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if let Engine::Fma(t, _) = e
+        && fma_wide_plan(a.len(), b.len())
+    {
+        return fma_wide_product(t, r, a, Some(b));
+    }
     convolve(e, r, a, Some(b));
 }
 
@@ -833,6 +848,12 @@ pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
         && let Some(w) = wide_plan(a.len(), a.len())
     {
         return wide_product(w, r, a, None);
+    }
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if let Engine::Fma(t, _) = e
+        && fma_wide_plan(a.len(), a.len())
+    {
+        return fma_wide_product(t, r, a, None);
     }
     convolve(e, r, a, None);
 }
@@ -1161,6 +1182,243 @@ fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     scratch::give_all(residues);
 }
 
+/// The FMA engine's wide products ([`fma_wide_product`]): all five of [`FIELDS52`] (product
+/// `2^249.9991`) with 116-bit coefficients, for transforms up to [`FMA_WIDE_MAX_LOG_LEN`]:
+/// `2·116 + 17 = 249` (checked exactly by the unit tests).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+const FMA_WIDE: Wide = Wide { primes: 5, bits: 116 };
+
+/// The longest transform of [`fma_wide_product`].
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+const FMA_WIDE_MAX_LOG_LEN: u32 = 17;
+
+/// Whether the FMA engine's product of `a_len` by `b_len` limbs takes [`fma_wide_product`]:
+/// from [`FMA_WIDE_MIN_LEN`], where the three primes' transform (split or not, see
+/// [`coefficients`]) takes more butterflies (`primes·N·log₂N`) than the five primes' over
+/// `116/64` as few coefficients. As for the portable engine's [`wide_plan`], that depends
+/// on where the product sits between powers of two: F(10⁷)'s last product (82 % of `2¹⁷`
+/// coefficients) takes `5·2¹⁶` points instead of `3·2¹⁷`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
+    let n3 = transform_len(a_len, b_len);
+    let n5 = FMA_WIDE.transform_len(a_len, b_len);
+    if n3 < FMA_WIDE_MIN_LEN || n5.trailing_zeros() > FMA_WIDE_MAX_LOG_LEN {
+        return false;
+    }
+    let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
+    let primes3 = if n3.trailing_zeros() > NARROW_MAX_LOG_LEN { 4 } else { 3 };
+    let three = if splits(a_len, b_len) {
+        let extra = a_len + b_len - 1 - n3 / 2;
+        cost(primes3, n3 / 2) + cost(3, (2 * extra - 1).next_power_of_two())
+    } else {
+        cost(primes3, n3)
+    };
+    cost(5, n5) < three
+}
+
+/// The shortest three-prime transform that [`fma_wide_plan`] replaces. Measured (thread CPU
+/// time, min of 30, `NAB_MAX_ISA=x86-64-v3`, load ~8 on the 2 cores), squares of F(k) three
+/// primes / five: k = 5·10⁶ (54 000 limbs, `3·2¹⁷` / `5·2¹⁶` points) 2.90–3.02 / 2.84 ms;
+/// 2.5·10⁶ (`2¹⁶`) 1.35 / 1.36 ms; 1.25·10⁶ 0.644 / 0.657 ms, and 2–4 % slower below: the
+/// five primes' loads and CRT (about a third of the product) take what their 22 % fewer
+/// butterflies save, except at the longest transforms.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+const FMA_WIDE_MIN_LEN: usize = 1 << 17;
+
+/// Garner's constants of [`fma_wide_product`] for the vector kernels, and the primes'
+/// partial products `p₁…p_k` (`k = 1…4`, four limbs each) for the recombination.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn fma_wide_constants() -> &'static (crate::arch::fmacore::Garner5, [[u64; 4]; 4]) {
+    static C: OnceLock<(crate::arch::fmacore::Garner5, [[u64; 4]; 4])> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut inv = [[0f64; 5]; 5];
+        for (m, row) in inv.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate().skip(m + 1) {
+                let (pm, pj) = (FIELDS52[m].p, FIELDS52[j].p);
+                let x = pow_mod(pm % pj, pj - 2, pj);
+                *v = if x > pj / 2 { x as f64 - pj as f64 } else { x as f64 };
+            }
+        }
+        let mut prods = [[0u64; 4]; 4];
+        let mut acc = [1u64, 0, 0, 0];
+        for (k, out) in prods.iter_mut().enumerate() {
+            let mut carry = 0u128;
+            for l in &mut acc {
+                let v = u128::from(*l) * u128::from(FIELDS52[k].p) + carry;
+                *l = v as u64;
+                carry = v >> 64;
+            }
+            debug_assert_eq!(carry, 0);
+            *out = acc;
+        }
+        let p = FIELDS52.map(|f| f.p as f64);
+        (crate::arch::fmacore::Garner5 { p, inv }, prods)
+    })
+}
+
+/// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the FMA engine's
+/// transforms over all five of [`FIELDS52`] with 116-bit coefficients ([`FMA_WIDE`]):
+/// each coefficient loaded from its low 64 and high 52 bits, Garner's digits in vectors,
+/// and the coefficients (below `2²⁵⁰`) added with carries at bit `116·i`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+    let w = FMA_WIDE;
+    let e = Engine::Fma(t, 5);
+    let b_len = b.map_or(a.len(), <[u64]>::len);
+    debug_assert!(!a.is_empty() && b_len >= 1 && r.len() == a.len() + b_len);
+    let (ca, cb) = (w.len(a.len()), w.len(b_len));
+    let count = ca + cb - 1;
+    let n = w.transform_len(a.len(), b_len);
+    assert!(n.trailing_zeros() <= FMA_WIDE_MAX_LOG_LEN, "wide FMA product of {n} coefficients");
+    // The coefficients cut once (every prime loads them): low 64 bits, high 52.
+    let cut = |x: &[u64], c: usize| -> (Vec<u64>, Vec<u64>) {
+        let (mut lo, mut hi) = (Vec::with_capacity(c), Vec::with_capacity(c));
+        // Coefficient i starts at bit 116·i and spans three limbs at most; the last few
+        // (within three limbs of the end) read zeros past it.
+        let fast = x.len().saturating_sub(3) * 64 / w.bits;
+        for i in 0..c.min(fast) {
+            let bit = w.bits * i;
+            let (q, off) = (bit / 64, (bit % 64) as u32);
+            let (l0, l1, l2) = (x[q], x[q + 1], x[q + 2]);
+            let (a, b) = if off == 0 {
+                (l0, l1)
+            } else {
+                (l0 >> off | l1 << (64 - off), l1 >> off | l2 << (64 - off))
+            };
+            lo.push(a);
+            hi.push(b & ((1 << 52) - 1));
+        }
+        for i in c.min(fast)..c {
+            let [a, b, _] = w.coefficient(x, i);
+            lo.push(a);
+            hi.push(b);
+        }
+        (lo, hi)
+    };
+    let pa = cut(a, ca);
+    let pb = b.map(|b| cut(b, cb));
+    let tabs = tables(e, n);
+    let load = |f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
+        dst.truncate(lo.len());
+        dst.resize(lo.len(), 0);
+        let k = ((1u128 << 64) % u128::from(f.p)) as u64;
+        let k = if k > f.p / 2 { k as f64 - f.p as f64 } else { k as f64 };
+        let done = t.load_wide(dst, lo, hi, k, f.p as f64);
+        for i in done..lo.len() {
+            let v = (u128::from(lo[i]) | u128::from(hi[i]) << 64) % u128::from(f.p);
+            dst[i] = (v as f64).to_bits();
+        }
+        dst.resize(n, 0);
+    };
+    let count4 = count.next_multiple_of(4).min(n);
+    let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
+    let residues: Vec<Vec<u64>> = FIELDS52
+        .iter()
+        .enumerate()
+        .map(|(k, &f)| {
+            let mut x = scratch::take(n);
+            load(f, &pa, &mut x);
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match &pb {
+                Some(pb) => {
+                    load(f, pb, &mut other);
+                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&other));
+                }
+                None => e.pointwise(f, &mut x, None),
+            }
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            e.finish(f, &mut x, n);
+            x.truncate(count4);
+            x
+        })
+        .collect();
+    scratch::give(other);
+    // Garner's digits t₂…t₅ (t₁ = y₁) in place, then x = t₁ + p₁t₂ + p₁p₂t₃ + p₁p₂p₃t₄ +
+    // p₁…p₄t₅.
+    let (g, prods) = fma_wide_constants();
+    let mut residues = residues;
+    let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
+    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], g);
+    for i in done..count {
+        // Garner's digits in plain integers (the vectors' tail, if any).
+        let ys = [&mut y1[i], &mut y2[i], &mut y3[i], &mut y4[i], &mut y5[i]];
+        let mut tt = [0u64; 5];
+        for (j, f) in FIELDS52.iter().enumerate() {
+            let mut v = *ys[j] % f.p;
+            for (m, &tm) in tt.iter().enumerate().take(j) {
+                let inv = pow_mod(FIELDS52[m].p % f.p, f.p - 2, f.p);
+                let diff = (v + f.p - tm % f.p) % f.p;
+                v = ((u128::from(diff) * u128::from(inv)) % u128::from(f.p)) as u64;
+            }
+            tt[j] = v;
+        }
+        for (y, v) in ys.into_iter().zip(tt) {
+            *y = v;
+        }
+    }
+    let [p1, p2, p3, p4] = *prods;
+    let m = |a: u64, b: u64| u128::from(a) * u128::from(b);
+    // The sum streamed through a window of six 128-bit column sums from limb `base`, each
+    // collecting the limbs that land on it (at most four: a coefficient spans five limbs,
+    // and starts 116 bits after the previous one) without carrying; the carries run once,
+    // as the limbs below a coefficient's start are written out.
+    let mut acc = [0u128; 6];
+    let mut base = 0;
+    let mut carry = 0u128;
+    for i in 0..count {
+        let (t1, t2, t3, t4, t5) = (y1[i], y2[i], y3[i], y4[i], y5[i]);
+        // Column sums of the ten products (each below 2¹¹⁴): x below 2²⁵⁰, four limbs.
+        let c0 = u128::from(t1) + m(t2, p1[0]) + m(t3, p2[0]) + m(t4, p3[0]) + m(t5, p4[0]);
+        let c1 = (c0 >> 64) + m(t3, p2[1]) + m(t4, p3[1]) + m(t5, p4[1]);
+        let c2 = (c1 >> 64) + m(t4, p3[2]) + m(t5, p4[2]);
+        let c3 = (c2 >> 64) + m(t5, p4[3]);
+        debug_assert_eq!(c3 >> 64, 0, "wide FMA coefficient above 2^256");
+        let x = [c0 as u64, c1 as u64, c2 as u64, c3 as u64];
+        let bit = w.bits * i;
+        let (q, off) = (bit / 64, (bit % 64) as u32);
+        // `q < r.len()`: 116·(count − 1) < 64·r.len().
+        while base < q {
+            let v = acc[0] + carry;
+            r[base] = v as u64;
+            carry = v >> 64;
+            acc = [acc[1], acc[2], acc[3], acc[4], acc[5], 0];
+            base += 1;
+        }
+        // Shifted to its bit offset (a fifth limb) and added.
+        let y = if off == 0 {
+            [x[0], x[1], x[2], x[3], 0]
+        } else {
+            [
+                x[0] << off,
+                x[1] << off | x[0] >> (64 - off),
+                x[2] << off | x[1] >> (64 - off),
+                x[3] << off | x[2] >> (64 - off),
+                x[3] >> (64 - off),
+            ]
+        };
+        for (s, &v) in acc.iter_mut().zip(&y) {
+            *s += u128::from(v);
+        }
+    }
+    for (j, l) in r[base..].iter_mut().enumerate() {
+        let v = acc.get(j).copied().unwrap_or(0) + carry;
+        *l = v as u64;
+        carry = v >> 64;
+    }
+    debug_assert!(
+        carry == 0 && acc[(r.len() - base).min(6)..].iter().all(|&l| l == 0),
+        "wide FMA product overflow"
+    );
+    scratch::give_all(residues);
+}
+
 /// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
 fn wide_inverses() -> &'static [[u64; 5]; 5] {
     static INV: OnceLock<[[u64; 5]; 5]> = OnceLock::new();
@@ -1441,9 +1699,9 @@ mod tests {
         }
         #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         if let Some(t) = Fma::new() {
-            v.extend([Engine::Fma(t, false), Engine::Fma(t, true)]);
+            v.extend([Engine::Fma(t, 3), Engine::Fma(t, 4)]);
             if t.name() != t.narrow().name() {
-                v.extend([Engine::Fma(t.narrow(), false), Engine::Fma(t.narrow(), true)]);
+                v.extend([Engine::Fma(t.narrow(), 3), Engine::Fma(t.narrow(), 4)]);
             }
         }
         v
@@ -1547,6 +1805,50 @@ mod tests {
             assert!(bits(4) > f64::from(128 + MAX_LOG_LEN52) + 0.5, "{}", bits(4));
         }
         assert!(bits(3) > 149.5 && bits(4) > 199.5);
+        // The FMA engine's wide products: p₁…p₅ > 2^(2·116 + FMA_WIDE_MAX_LOG_LEN), exactly.
+        let p = FIELDS52.iter().fold(vec![1u64], |a, f| schoolbook(&a, &[f.p]));
+        let top = 2 * FMA_WIDE.bits + FMA_WIDE_MAX_LOG_LEN as usize;
+        assert!(p[top / 64 + 1..].iter().any(|&l| l != 0) || p[top / 64] >> (top % 64) != 0);
+        assert_eq!(FMA_WIDE.primes, FIELDS52.len());
+    }
+
+    /// The FMA engine's wide products at their longest transform (`2¹⁷`) with all-ones
+    /// operands, the largest coefficients the CRT bound must cover: `(B^m − 1)²`.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_wide_products_at_their_longest_transform() {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+        for e in engines() {
+            let Engine::Fma(t, 3) = e else { continue };
+            let w = FMA_WIDE;
+            let log = if emulated() { 8 } else { FMA_WIDE_MAX_LOG_LEN };
+            // `m` limbs: 2·w.len(m) − 1 > 2^(log − 1) coefficients: a transform of 2^log.
+            let m = ((1usize << (log - 2)) + 1) * w.bits / 64 + 1;
+            assert_eq!(w.transform_len(m, m), 1 << log);
+            let a = vec![u64::MAX; m];
+            for b in [None, Some(&a[..])] {
+                let mut got = vec![0u64; 2 * m];
+                fma_wide_product(t, &mut got, &a, b);
+                let ok = got[0] == 1
+                    && got[1..m].iter().all(|&l| l == 0)
+                    && got[m] == u64::MAX - 1
+                    && got[m + 1..].iter().all(|&l| l == u64::MAX);
+                assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points with {e:?}");
+            }
+        }
+    }
+
+    /// Which of the FMA engine's products take the wide path: F(10⁷)'s (82 % of their power
+    /// of two), not full powers of two, nor past the wide transform's longest.
+    #[test]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    fn fma_wide_products_where_they_save_butterflies() {
+        assert!(fma_wide_plan(54_238, 54_238)); // F(10⁷)'s last product
+        assert!(fma_wide_plan(108_476, 108_476)); // F(2·10⁷)'s
+        assert!(!fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: measured slower
+        assert!(!fma_wide_plan(1 << 16, 1 << 16)); // a full power of two
+        assert!(!fma_wide_plan(542_377, 542_377)); // F(10⁸)'s: past 2¹⁷
+        assert!(!fma_wide_plan(200, 200)); // below the split products' minimum
     }
 
     #[test]
@@ -1728,6 +2030,20 @@ mod tests {
                     wide_product(w, &mut sq, &a, None);
                     assert_eq!(sq, want_sq, "{w:?} {an}² pattern {pattern}");
                 }
+                // The FMA engines' wide products (five primes, 116-bit coefficients).
+                #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+                for e in engines() {
+                    let Engine::Fma(t, 3) = e else { continue };
+                    if emulated() && an * bn > 1 << 21 {
+                        continue; // as above
+                    }
+                    let mut got = vec![u64::MAX; an + bn]; // overwritten
+                    fma_wide_product(t, &mut got, &a, Some(&b));
+                    assert_eq!(got, want, "wide {e:?} {an}×{bn} pattern {pattern}");
+                    let mut sq = vec![u64::MAX; 2 * an];
+                    fma_wide_product(t, &mut sq, &a, None);
+                    assert_eq!(sq, want_sq, "wide {e:?} {an}² pattern {pattern}");
+                }
             }
         }
     }
@@ -1881,7 +2197,7 @@ mod tests {
         let mut e = Engine::for_len(2 * n);
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(t) = Fma::new() {
-            e = Engine::Fma(t, true);
+            e = Engine::Fma(t, 4);
         }
         if matches!(e, Engine::Portable) || emulated() {
             // No 50-bit engine here (the portable one covers 2⁴⁰ with three primes), or

@@ -9,8 +9,8 @@
 
 use core::arch::x86_64::*;
 
-pub(crate) use super::fmacore::Garner3;
 use super::fmacore::{self, Lanes};
+pub(crate) use super::fmacore::{Garner3, Garner5};
 
 nab_isa::token! {
     /// Proof that AVX2 and FMA may be used (x86-64-v3): the CPU (and the OS, for the ymm
@@ -384,4 +384,56 @@ impl Fma {
 unsafe fn garner3(n: usize, y: [&[u64]; 3], t2: &mut [u64], t3: &mut [u64], k: &Garner3) {
     // SAFETY: the caller's contract (`N = 4`).
     unsafe { fmacore::garner3::<__m256d>(n, y, t2, t3, k) }
+}
+
+impl Fma {
+    /// The wide products' loading (`fmacore::load_wide`) of the first `4⌊len/4⌋` values of
+    /// `dst` (`8⌊len/8⌋` with AVX-512F; returned); `lo` and `hi` at least as long.
+    pub(crate) fn load_wide(
+        self,
+        dst: &mut [u64],
+        lo: &[u64],
+        hi: &[u64],
+        k: f64,
+        p: f64,
+    ) -> usize {
+        if let Some(t) = self.v4 {
+            return t.load_wide(dst, lo, hi, k, p); // the tail of at most 7 is the caller's
+        }
+        let n = dst.len() & !3;
+        assert!(lo.len() >= n && hi.len() >= n);
+        // SAFETY: `self` proves AVX2 + FMA; every slice has at least `n` values.
+        unsafe { load_wide(n, dst, lo, hi, k, p) };
+        n
+    }
+
+    /// Garner's digits of five residues (`fmacore::garner5`), in place, for the first
+    /// `4⌊len/4⌋` indices of `y[0]` (`8⌊len/8⌋` with AVX-512F; returned); every slice at
+    /// least as long.
+    pub(crate) fn garner5(self, y: [&mut [u64]; 5], k: &Garner5) -> usize {
+        if let Some(t) = self.v4 {
+            return t.garner5(y, k); // the tail of at most 7 is the caller's
+        }
+        let n = y[0].len() & !3;
+        assert!(y.iter().all(|s| s.len() >= n));
+        // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
+        unsafe { garner5(n, y, k) };
+        n
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `fmacore::load_wide`'s contract with `N = 4`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn load_wide(n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::load_wide::<__m256d>(n, dst, lo, hi, k, p) }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `fmacore::garner5`'s contract with `N = 4`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn garner5(n: usize, y: [&mut [u64]; 5], k: &Garner5) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::garner5::<__m256d>(n, y, k) }
 }

@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::fmacore::{self, Lanes};
+use super::fmacore::{self, Garner5, Lanes};
 
 nab_isa::token! {
     /// Proof that AVX-512F, AVX2 and FMA may be used (x86-64-v4 has them): the CPU (and the
@@ -199,4 +199,47 @@ unsafe fn load(dst: &mut [u64], src: &[u64], p: f64) {
 unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
     // SAFETY: the caller's contract (`N = 8`).
     unsafe { fmacore::unload::<__m512d>(x, s, p) }
+}
+
+impl Fma8 {
+    /// As `Fma::load_wide`, for the first `8⌊len/8⌋` values of `dst` (returned).
+    pub(crate) fn load_wide(
+        self,
+        dst: &mut [u64],
+        lo: &[u64],
+        hi: &[u64],
+        k: f64,
+        p: f64,
+    ) -> usize {
+        let n = dst.len() & !7;
+        assert!(lo.len() >= n && hi.len() >= n);
+        // SAFETY: `self` proves AVX-512F; every slice has at least `n` values.
+        unsafe { load_wide(n, dst, lo, hi, k, p) };
+        n
+    }
+
+    /// As `Fma::garner5`, for the first `8⌊len/8⌋` indices of `y[0]` (returned).
+    pub(crate) fn garner5(self, y: [&mut [u64]; 5], k: &Garner5) -> usize {
+        let n = y[0].len() & !7;
+        assert!(y.iter().all(|s| s.len() >= n));
+        // SAFETY: `self` proves AVX-512F; every slice has at least `n` values.
+        unsafe { garner5(n, y, k) };
+        n
+    }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::load_wide`'s contract with `N = 8`.
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn load_wide(n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::load_wide::<__m512d>(n, dst, lo, hi, k, p) }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::garner5`'s contract with `N = 8`.
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn garner5(n: usize, y: [&mut [u64]; 5], k: &Garner5) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::garner5::<__m512d>(n, y, k) }
 }

@@ -350,3 +350,76 @@ pub(crate) unsafe fn garner3<V: Lanes>(
         i += V::N;
     }
 }
+
+/// `dst[i] = lo[i] + hi[i]·2⁶⁴ mod p` as `f64` bits in `[−p/2, p/2]` (give or take one), for
+/// the wide products' coefficients (`hi[i] < 2⁵²`); `k` is `2⁶⁴ mod p`, balanced (`|k| ≤ p/2`).
+///
+/// # Safety
+/// `V`'s extension available; every slice at least `n` long, `n` a multiple of `V::N`.
+#[inline(always)]
+pub(crate) unsafe fn load_wide<V: Lanes>(
+    n: usize,
+    dst: &mut [u64],
+    lo: &[u64],
+    hi: &[u64],
+    k: f64,
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, kv, two32) =
+        unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(k), V::splat(4_294_967_296.0)) };
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n` for every slice. As in `load`, `lo mod p` in `[0, p)`;
+        // `|hi·k| < 2⁵²·p/2 < 2p²` (`p > 2⁴⁹`), so its `mulmod` is in `(−1.25p, 1.25p)`, the
+        // sum in `(−1.25p, 2.25p)`, below `8p` for `reduce`.
+        unsafe {
+            let (h32, l32) = V::load_halves(lo.as_ptr().add(i));
+            let r = V::correct(mulmod(h32, two32, pv, piv), pv);
+            let r = V::correct(V::sub(V::add(r, l32), pv), pv);
+            let t = mulmod(V::load_u52(hi.as_ptr().add(i)), kv, pv, piv);
+            V::store(dst.as_mut_ptr().add(i).cast(), reduce(V::add(r, t), pv, piv));
+        }
+        i += V::N;
+    }
+}
+
+/// The constants of [`garner5`]: the five primes and, balanced (`|·| ≤ p/2`),
+/// `inv[k][j] = p_k⁻¹ mod p_j` for `k < j`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Garner5 {
+    pub(crate) p: [f64; 5],
+    pub(crate) inv: [[f64; 5]; 5],
+}
+
+/// Garner's mixed-radix digits of five residues `y_j < p_j` (plain `u64`, the primes within
+/// a factor 2 of each other), in place: `t₁ = y₁`, `t_j = (…((y_j − t₁)/p₁ − t₂)/p₂ … −
+/// t_{j−1})/p_{j−1} mod p_j` in `[0, p_j)` replaces `y_j`, for the first `n` indices.
+///
+/// # Safety
+/// `V`'s extension available; `n` a multiple of `V::N`, every slice at least `n` long.
+#[inline(always)]
+pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5) {
+    let ptr = y.map(|s| s.as_mut_ptr());
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n` for every slice. Bounds: `v ∈ [0, p_j)` minus `d_m ∈ [0, p_m)`
+        // (`p_m < 2p_j`) at first, then `v ∈ (−1.25p_j, 1.25p_j)`: `|v − d_m| < 3.25p_j`,
+        // times `|inv| ≤ p_j/2`, below `2p_j²`: the `mulmod` is in `(−1.25p_j, 1.25p_j)`;
+        // `reduce` and `correct` give `[0, p_j)`.
+        unsafe {
+            let mut d = [V::splat(0.0); 5];
+            d[0] = V::load_u52(ptr[0].add(i));
+            for j in 1..5 {
+                let (pv, piv) = (V::splat(k.p[j]), V::splat(1.0 / k.p[j]));
+                let mut v = V::load_u52(ptr[j].add(i));
+                for (m, &dm) in d.iter().enumerate().take(j) {
+                    v = mulmod(V::sub(v, dm), V::splat(k.inv[m][j]), pv, piv);
+                }
+                d[j] = V::correct(reduce(v, pv, piv), pv);
+                V::store_u52(ptr[j].add(i), d[j]);
+            }
+        }
+        i += V::N;
+    }
+}

@@ -11,8 +11,8 @@
 
 use core::arch::aarch64::*;
 
-pub(crate) use super::fmacore::Garner3;
 use super::fmacore::{self, Lanes};
+pub(crate) use super::fmacore::{Garner3, Garner5};
 
 /// The NEON FMA engine's token: NEON is enabled at compile time on every aarch64 target
 /// Rust has, so the token exists whenever the build has `neon`.
@@ -257,4 +257,49 @@ unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
 unsafe fn garner3(n: usize, y: [&[u64]; 3], t2: &mut [u64], t3: &mut [u64], k: &Garner3) {
     // SAFETY: the caller's contract.
     unsafe { fmacore::garner3::<float64x2_t>(n, y, t2, t3, k) }
+}
+
+impl Fma {
+    /// The wide products' loading (`fmacore::load_wide`) of the first `2⌊len/2⌋` values of
+    /// `dst` (returned); `lo` and `hi` at least as long.
+    pub(crate) fn load_wide(
+        self,
+        dst: &mut [u64],
+        lo: &[u64],
+        hi: &[u64],
+        k: f64,
+        p: f64,
+    ) -> usize {
+        let n = dst.len() & !1;
+        assert!(lo.len() >= n && hi.len() >= n);
+        // SAFETY: `self` proves NEON; every slice has at least `n` values.
+        unsafe { load_wide(n, dst, lo, hi, k, p) };
+        n
+    }
+
+    /// Garner's digits of five residues (`fmacore::garner5`), in place, for the first
+    /// `2⌊len/2⌋` indices of `y[0]` (returned); every slice at least as long.
+    pub(crate) fn garner5(self, y: [&mut [u64]; 5], k: &Garner5) -> usize {
+        let n = y[0].len() & !1;
+        assert!(y.iter().all(|s| s.len() >= n));
+        // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
+        unsafe { garner5(n, y, k) };
+        n
+    }
+}
+
+/// # Safety
+/// NEON available; `fmacore::load_wide`'s contract with `N = 2`.
+#[target_feature(enable = "neon")]
+unsafe fn load_wide(n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::load_wide::<float64x2_t>(n, dst, lo, hi, k, p) }
+}
+
+/// # Safety
+/// NEON available; `fmacore::garner5`'s contract with `N = 2`.
+#[target_feature(enable = "neon")]
+unsafe fn garner5(n: usize, y: [&mut [u64]; 5], k: &Garner5) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::garner5::<float64x2_t>(n, y, k) }
 }

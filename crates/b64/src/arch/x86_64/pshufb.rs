@@ -18,13 +18,14 @@ use core::arch::x86_64::{
     _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_loadl_epi64, _mm_loadu_si128,
     _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_mulhi_epu16, _mm_mullo_epi16,
     _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128,
-    _mm_shuffle_epi8, _mm_srli_epi16, _mm_storel_epi64, _mm_storeu_si128, _mm_sub_epi8,
-    _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm256_add_epi8, _mm256_adds_epu8,
-    _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256, _mm256_castsi128_si256,
-    _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_inserti128_si256, _mm256_loadu_si256,
-    _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm_shuffle_epi8, _mm_srli_epi16, _mm_srli_si128, _mm_storel_epi64, _mm_storeu_si128,
+    _mm_sub_epi8, _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm256_add_epi8,
+    _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
     _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
@@ -102,17 +103,22 @@ fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
 /// Checks the raw input of a kernel and runs it: `f(src, n, dst, cap)` on `io`'s buffers from
 /// `(i, j)`; returns the new `(i, j)`.
 macro_rules! run_decode {
-    ($io:expr, $i:expr, $j:expr, |$s:ident, $n:ident, $d:ident, $c:ident| $call:expr) => {{
+    ($io:expr, $i:expr, $j:expr, |$s:ident, $n:ident, $d:ident, $c:ident, $sep:ident| $call:expr) => {{
+        let free = $io.output_free();
         let (src, n, dst, cap) = $io.raw();
         let (i, j) = ($i, $j);
-        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+        let in_place = core::ptr::eq(src, dst);
+        if i > n || j > cap || (in_place && j > i) {
             return (i, j);
         }
         // SAFETY: `self` proves the CPU feature. `src[i..n]` and `dst[j..cap]` are in bounds
         // (checked above) of live buffers borrowed by `io`: separate, or one buffer with the
-        // output behind the input, which the kernels allow.
+        // output behind the input, which the kernels allow. `$sep` (the kernels' `separate`)
+        // only for separate buffers whose output holds no input still to be read
+        // (`Io::output_free`).
         let used = unsafe {
-            let ($s, $n, $d, $c) = (src.add(i), n - i, dst.add(j), cap - j);
+            let sep = free && !in_place;
+            let ($s, $n, $d, $c, $sep) = (src.add(i), n - i, dst.add(j), cap - j, sep);
             $call
         };
         (i + used, j + used / 4 * 3)
@@ -159,12 +165,18 @@ impl Kernels for Ssse3 {
     ) -> (usize, usize) {
         let nib = alphabet.nibbles();
         match nib.fixes {
-            0 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<0>(nib, s, n, d, c)),
-            1 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<1>(nib, s, n, d, c)),
-            2 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_ssse3::<2>(nib, s, n, d, c)),
+            0 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_ssse3::<0>(nib, s, n, d, c, sep)
+            }),
+            1 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_ssse3::<1>(nib, s, n, d, c, sep)
+            }),
+            2 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_ssse3::<2>(nib, s, n, d, c, sep)
+            }),
             _ => {
                 let rows = decode_rows(alphabet);
-                run_decode!(io, i, j, |s, n, d, c| decode_ssse3(&rows, s, n, d, c))
+                run_decode!(io, i, j, |s, n, d, c, _sep| decode_ssse3(&rows, s, n, d, c))
             }
         }
     }
@@ -227,12 +239,18 @@ impl Kernels for Avx2 {
     ) -> (usize, usize) {
         let nib = alphabet.nibbles();
         match nib.fixes {
-            0 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<0>(nib, s, n, d, c)),
-            1 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<1>(nib, s, n, d, c)),
-            2 => run_decode!(io, i, j, |s, n, d, c| decode_nibbles_avx2::<2>(nib, s, n, d, c)),
+            0 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_avx2::<0>(nib, s, n, d, c, sep)
+            }),
+            1 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_avx2::<1>(nib, s, n, d, c, sep)
+            }),
+            2 => run_decode!(io, i, j, |s, n, d, c, sep| {
+                decode_nibbles_avx2::<2>(nib, s, n, d, c, sep)
+            }),
             _ => {
                 let rows = decode_rows(alphabet);
-                run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
+                run_decode!(io, i, j, |s, n, d, c, _sep| decode_avx2(&rows, s, n, d, c))
             }
         }
     }
@@ -584,12 +602,15 @@ fn all_symbols_128(bad: __m128i) -> bool {
 }
 
 /// [`decode_ssse3`] with the [`Nibbles`] tables (`FIXES` of them used): 4 `pshufb` fewer
-/// per block than the six-table lookup, 64 symbols per iteration (then 32, then 16).
+/// per block than the six-table lookup, 64 symbols per iteration (then 32, then 16), and if
+/// `separate`, one more block for the last whole groups as in [`decode_nibbles_avx2`].
 ///
 /// # Safety
 ///
 /// As [`decode_ssse3`]; in place, each store at `j <= i` follows the loads of
 /// `src[i..i + 64]` (or of the 32 or 16 bytes of the shorter loops) and stays within them.
+/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap and `dst[..cap]` holds no
+/// input the caller may still read (junk may be written past the bytes decoded).
 #[target_feature(enable = "ssse3")]
 unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
     nib: &Nibbles,
@@ -597,6 +618,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
     n: usize,
     dst: *mut u8,
     cap: usize,
+    separate: bool,
 ) -> usize {
     let t = NibbleRegs128::new(nib);
     let (mut i, mut j) = (0, 0);
@@ -608,7 +630,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let r = x.map(|x| t.values::<FIXES>(x));
             let bad = _mm_or_si128(_mm_or_si128(r[0].1, r[1].1), _mm_or_si128(r[2].1, r[3].1));
             if !all_symbols_128(bad) {
-                break;
+                return i + stop_128(&r, dst.add(j), separate);
             }
             for (k, &(v, _)) in r.iter().enumerate() {
                 _mm_storeu_si128(dst.add(j + 12 * k).cast(), pack_128(v));
@@ -626,7 +648,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let (v0, b0) = t.values::<FIXES>(x0);
             let (v1, b1) = t.values::<FIXES>(x1);
             if !all_symbols_128(_mm_or_si128(b0, b1)) {
-                break;
+                return i + stop_128(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm_storeu_si128(dst.add(j).cast(), pack_128(v0));
             _mm_storeu_si128(dst.add(j + 12).cast(), pack_128(v1));
@@ -634,20 +656,120 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
         i += 32;
         j += 24;
     }
-    while i + 16 <= n && j + 16 <= cap {
-        // SAFETY: `i + 16 <= n`, `j + 16 <= cap`.
+    // SAFETY: the caller's contract; `i = j / 3 * 4 <= n`.
+    unsafe { decode_tail_128::<FIXES>(&t, src, n, dst, cap, i, separate) }
+}
+
+/// The 16-symbol blocks that end [`decode_nibbles_ssse3`] (and [`decode_nibbles_avx2`] on
+/// fewer than 32 symbols) from input index `i` (output `i / 4 * 3`): exact 12-byte stores,
+/// the block holding a non-symbol keeping the whole groups before it, then (if `separate`)
+/// one block ending at the last whole groups, as in [`decode_nibbles_avx2`]. Returns the
+/// symbols decoded in all.
+///
+/// # Safety
+///
+/// As [`decode_nibbles_ssse3`]; `i <= n` a multiple of 16 (or `n` past the last block)
+/// whose output `i / 4 * 3 <= cap` is written.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_tail_128<const FIXES: usize>(
+    t: &NibbleRegs128,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    mut i: usize,
+    separate: bool,
+) -> usize {
+    let mut j = i / 4 * 3;
+    // Exact stores, whole groups before a non-symbol.
+    while i + 16 <= n && j + 12 <= cap {
+        // SAFETY: `i + 16 <= n`, `j + 12 <= cap`.
         unsafe {
             let x = _mm_loadu_si128(src.add(i).cast());
             let (v, bad) = t.values::<FIXES>(x);
             if !all_symbols_128(bad) {
-                break;
+                // In place, the store could reach input not yet consumed.
+                if !separate {
+                    return i;
+                }
+                store_12(dst.add(j), pack_128(v));
+                return i + symbols_before_128(bad) / 4 * 4;
             }
-            _mm_storeu_si128(dst.add(j).cast(), pack_128(v));
+            store_12(dst.add(j), pack_128(v));
         }
         i += 16;
         j += 12;
     }
+    // The last whole groups that fit the output (`g <= 12`), as in `decode_nibbles_avx2`.
+    let g = ((n - i) / 4).min((cap - j) / 3) * 4;
+    if separate && g > 0 && i + g >= 16 {
+        let back = 16 - g;
+        // SAFETY: the block reads `src[i + g - 16..i + g]`, `i + g <= n`, and writes
+        // `dst[j - back / 4 * 3..j + g / 4 * 3]` (`j = i / 4 * 3 >= back / 4 * 3` and
+        // `g / 4 * 3 <= cap - j`); the buffers do not overlap (`separate`), so the bytes
+        // re-read are still the input and the bytes rewritten get the same values.
+        unsafe {
+            let x = _mm_loadu_si128(src.add(i + g - 16).cast());
+            let (v, bad) = t.values::<FIXES>(x);
+            store_12(dst.add(j - back / 4 * 3), pack_128(v));
+            // The first `back` bytes are symbols (decoded before).
+            i += (symbols_before_128(bad) - back) / 4 * 4;
+        }
+    }
     i
+}
+
+/// The SSSE3 twin of [`stop_256`]: 16-byte blocks, 12 bytes stored each.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `dst` is valid for writes of `12 * r.len() + 4` bytes; in place, as
+/// [`stop_256`] (stores before block `k >= 1` end at `12k + 4 <= 16k`).
+#[inline(always)]
+unsafe fn stop_128<const K: usize>(
+    r: &[(__m128i, __m128i); K],
+    dst: *mut u8,
+    separate: bool,
+) -> usize {
+    for (k, &(v, bad)) in r.iter().enumerate() {
+        // SAFETY: the caller's contract: SSSE3, `dst[..12 * K + 4]` writable.
+        unsafe {
+            if !all_symbols_128(bad) {
+                if !separate {
+                    return 16 * k;
+                }
+                store_12(dst.add(12 * k), pack_128(v));
+                return 16 * k + symbols_before_128(bad) / 4 * 4;
+            }
+            _mm_storeu_si128(dst.add(12 * k).cast(), pack_128(v));
+        }
+    }
+    16 * K
+}
+
+/// Bytes before the first non-symbol of a block (16 if none), from the `bad` vector of
+/// [`NibbleRegs128::values`].
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbols_before_128(bad: __m128i) -> usize {
+    let symbols = _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) as u32;
+    (!symbols).trailing_zeros() as usize
+}
+
+/// Writes the 12 bytes [`pack_128`] leaves in the low bytes of `y` to `dst[..12]`, exactly.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `dst` is valid for writes of 12 bytes.
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn store_12(dst: *mut u8, y: __m128i) {
+    // SAFETY: writes `dst[..8]` and `dst[8..12]`.
+    unsafe {
+        _mm_storel_epi64(dst.cast(), y);
+        dst.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128::<8>(y)));
+    }
 }
 
 /// The [`Nibbles`] tables in AVX2 registers (each 16-byte table in both lanes).
@@ -708,13 +830,23 @@ fn pack_256(v: __m256i) -> __m256i {
     _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(dwords, pack), gather)
 }
 
-/// [`decode_avx2`] with the [`Nibbles`] tables (`FIXES` of them used), 128 symbols per
-/// iteration (then 64, then 32).
+/// [`decode_avx2`] with the [`Nibbles`] tables (`FIXES` of them used), 64 symbols per
+/// iteration (then 32): an iteration of 128 symbols runs out of the 16 `ymm` registers and
+/// reloads constants inside the loop, 2-4 % slower at 4 and 64 KiB (`NAB_MAX_ISA=x86-64-v3`,
+/// this CPU, against 64). If `separate` (the buffers do not overlap), the last whole
+/// groups (fewer than 32 symbols) are decoded by one more block that ends at them and
+/// overlaps groups already decoded (they decode to the same bytes again), instead of
+/// leaving them to the scalar loop (unpadded text of 256 and 4096 bytes of data, 55 -> 28
+/// and 277 -> 244 ns at `NAB_MAX_ISA=x86-64-v3` on this CPU, with the partial last group
+/// of `decode_io`). Fewer than 32 symbols in all go by the SSSE3 kernel's 16-symbol blocks
+/// ([`decode_tail_128`]).
 ///
 /// # Safety
 ///
 /// As [`decode_avx2`]; in place, each store at `j <= i` follows the loads of
-/// `src[i..i + 128]` (or of the 64 or 32 bytes of the shorter loops) and stays within them.
+/// `src[i..i + 64]` (or of the 32 bytes of the shorter loop) and stays within them.
+/// `separate` only if `src[..n]` and `dst[..cap]` do not overlap and `dst[..cap]` holds no
+/// input the caller may still read (junk may be written past the bytes decoded).
 #[target_feature(enable = "avx2")]
 unsafe fn decode_nibbles_avx2<const FIXES: usize>(
     nib: &Nibbles,
@@ -722,27 +854,10 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
     n: usize,
     dst: *mut u8,
     cap: usize,
+    separate: bool,
 ) -> usize {
     let t = NibbleRegs256::new(nib);
     let (mut i, mut j) = (0, 0);
-    while i + 128 <= n && j + 104 <= cap {
-        // SAFETY: `i + 128 <= n`; the stores write `dst[j + 24k..j + 24k + 32]` for k < 4,
-        // `j + 104 <= cap`.
-        unsafe {
-            let x = [0, 32, 64, 96].map(|o| _mm256_loadu_si256(src.add(i + o).cast()));
-            let r = x.map(|x| t.values::<FIXES>(x));
-            let bad =
-                _mm256_or_si256(_mm256_or_si256(r[0].1, r[1].1), _mm256_or_si256(r[2].1, r[3].1));
-            if _mm256_testz_si256(bad, bad) == 0 {
-                break;
-            }
-            for (k, &(v, _)) in r.iter().enumerate() {
-                _mm256_storeu_si256(dst.add(j + 24 * k).cast(), pack_256(v));
-            }
-        }
-        i += 128;
-        j += 96;
-    }
     while i + 64 <= n && j + 56 <= cap {
         // SAFETY: `i + 64 <= n`; the stores write `dst[j..j + 32]` and `dst[j + 24..j + 56]`,
         // `j + 56 <= cap`.
@@ -753,7 +868,7 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
             let (v1, b1) = t.values::<FIXES>(x1);
             let bad = _mm256_or_si256(b0, b1);
             if _mm256_testz_si256(bad, bad) == 0 {
-                break;
+                return i + stop_256(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm256_storeu_si256(dst.add(j).cast(), pack_256(v0));
             _mm256_storeu_si256(dst.add(j + 24).cast(), pack_256(v1));
@@ -761,20 +876,108 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         i += 64;
         j += 48;
     }
-    while i + 32 <= n && j + 32 <= cap {
-        // SAFETY: `i + 32 <= n`, `j + 32 <= cap`.
+    // Blocks of 32 with exact stores; with separate buffers, the block holding the first
+    // non-symbol still decodes the whole groups before it.
+    while i + 32 <= n && j + 24 <= cap {
+        // SAFETY: `i + 32 <= n`, `j + 24 <= cap`.
         unsafe {
             let x = _mm256_loadu_si256(src.add(i).cast());
             let (v, bad) = t.values::<FIXES>(x);
             if _mm256_testz_si256(bad, bad) == 0 {
-                break;
+                // In place, the store could reach input not yet consumed.
+                if !separate {
+                    return i;
+                }
+                store_24(dst.add(j), pack_256(v));
+                return i + symbols_before_256(bad) / 4 * 4;
             }
-            _mm256_storeu_si256(dst.add(j).cast(), pack_256(v));
+            store_24(dst.add(j), pack_256(v));
         }
         i += 32;
         j += 24;
     }
+    if i == 0 {
+        // Fewer than 32 symbols, or output for fewer than 8 groups (a text's last line):
+        // blocks of 16.
+        // SAFETY: the caller's contract; AVX2 implies SSSE3.
+        return unsafe {
+            decode_tail_128::<FIXES>(&NibbleRegs128::new(nib), src, n, dst, cap, 0, separate)
+        };
+    }
+    // The last whole groups that fit the output (`g <= 28`: the loop ended on `n` or `cap`),
+    // by a block ending at them, up to the first non-symbol.
+    let g = ((n - i) / 4).min((cap - j) / 3) * 4;
+    if separate && g > 0 && i + g >= 32 {
+        let back = 32 - g;
+        // SAFETY: the block reads `src[i + g - 32..i + g]`, `i + g <= n`, and writes
+        // `dst[j - back / 4 * 3..j + g / 4 * 3]` (`j = i / 4 * 3 >= back / 4 * 3` and
+        // `g / 4 * 3 <= cap - j`); the buffers do not overlap (`separate`), so the bytes
+        // re-read are still the input and the bytes rewritten get the same values.
+        unsafe {
+            let x = _mm256_loadu_si256(src.add(i + g - 32).cast());
+            let (v, bad) = t.values::<FIXES>(x);
+            store_24(dst.add(j - back / 4 * 3), pack_256(v));
+            // The first `back` bytes are symbols (decoded before).
+            i += (symbols_before_256(bad) - back) / 4 * 4;
+        }
+    }
     i
+}
+
+/// Where the blocks `r` of one iteration (values and `bad` of [`NibbleRegs256::values`],
+/// loaded from consecutive 32-byte blocks, one of them holding a non-symbol) stop: stores the
+/// blocks before the first non-symbol's to `dst` (24 bytes each, as the loop would), and with
+/// separate buffers the whole groups of that block too; returns the symbols decoded.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `24 * r.len() + 8` bytes; in place (not
+/// `separate`), each 32-byte store at `24k` falls within the input already loaded and behind
+/// the symbols returned (`j <= i`, stores before block `k >= 1` end at `24k + 8 <= 32k`).
+#[inline(always)]
+unsafe fn stop_256<const K: usize>(
+    r: &[(__m256i, __m256i); K],
+    dst: *mut u8,
+    separate: bool,
+) -> usize {
+    for (k, &(v, bad)) in r.iter().enumerate() {
+        // SAFETY: the caller's contract: AVX2, `dst[..24 * K + 8]` writable.
+        unsafe {
+            if _mm256_testz_si256(bad, bad) == 0 {
+                if !separate {
+                    return 32 * k;
+                }
+                store_24(dst.add(24 * k), pack_256(v));
+                return 32 * k + symbols_before_256(bad) / 4 * 4;
+            }
+            _mm256_storeu_si256(dst.add(24 * k).cast(), pack_256(v));
+        }
+    }
+    32 * K
+}
+
+/// Bytes before the first non-symbol of a block (32 if none), from the `bad` vector of
+/// [`NibbleRegs256::values`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn symbols_before_256(bad: __m256i) -> usize {
+    let symbols = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bad, _mm256_setzero_si256())) as u32;
+    (!symbols).trailing_zeros() as usize
+}
+
+/// Writes the 24 bytes [`pack_256`] leaves in the low bytes of `y` to `dst[..24]`, exactly.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of 24 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_24(dst: *mut u8, y: __m256i) {
+    // SAFETY: writes `dst[..16]` and `dst[16..24]`.
+    unsafe {
+        _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+        _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+    }
 }
 
 // ---- Lines of one width (forgiving decode) ----
