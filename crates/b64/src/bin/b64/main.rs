@@ -13,8 +13,31 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::fd::AsFd;
 use std::process::ExitCode;
+
+#[cfg(target_os = "linux")]
+mod map;
+#[cfg(not(target_os = "linux"))]
+mod map {
+    //! No mapping outside Linux: the encoder reads its input.
+    pub struct Mapped;
+    pub struct Changed {
+        pub at: u64,
+    }
+    impl Mapped {
+        pub fn new(_: &std::fs::File, _: u64) -> Option<Mapped> {
+            None
+        }
+        pub fn bytes(&self) -> &[u8] {
+            &[]
+        }
+        pub fn check(&self, _: &std::fs::File, _: usize) -> Result<(), Changed> {
+            Ok(())
+        }
+    }
+}
 
 use b64::alphabet::{self, Alphabet};
 use b64::{DecodeError, DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
@@ -173,25 +196,53 @@ fn wrap_size(v: &str) -> Result<usize, String> {
 
 fn run(o: &Options) -> Result<(), Fail> {
     let name = o.file.as_ref().filter(|f| f.as_os_str() != "-");
-    let mut input: Box<dyn Read> = match name {
-        Some(path) => Box::new(
+    let file = match name {
+        Some(path) => Some(
             File::open(path)
                 .map_err(|e| Fail(format!("{}: {}", path.to_string_lossy(), io_message(&e))))?,
         ),
-        None => Box::new(io::stdin().lock()),
+        None => None,
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let alphabet = if o.url { &alphabet::URL_SAFE } else { &alphabet::STANDARD };
     let result = if o.decode {
+        let mut input: Box<dyn Read> = match file {
+            Some(f) => Box::new(f),
+            None => Box::new(io::stdin().lock()),
+        };
         decode(&mut *input, &mut out, alphabet, o.ignore_garbage)
     } else {
-        encode(&mut *input, &mut out, alphabet, o.wrap)
+        let label = name.map_or_else(|| "-".into(), |p| p.to_string_lossy().into_owned());
+        encode(Input::open(file), &label, &mut out, alphabet, o.wrap)
     };
     // What was decoded before an error is written, as coreutils does.
     let flushed = out.flush();
     result?;
     flushed.map_err(Fail::from)
+}
+
+/// The encoder's input: a regular file (or standard input that is one) mapped into memory,
+/// else read in chunks (pipes, terminals, special files, files `mmap` refuses).
+enum Input {
+    Mapped { map: map::Mapped, file: File },
+    Read(Box<dyn Read>),
+}
+
+impl Input {
+    /// Maps `file` (`None`: standard input) from its current offset when it can.
+    fn open(file: Option<File>) -> Input {
+        // Standard input through its own descriptor (a duplicate shares the offset).
+        let file = file.or_else(|| io::stdin().as_fd().try_clone_to_owned().ok().map(File::from));
+        if let Some(mut file) = file {
+            let mapped = file.stream_position().ok().and_then(|at| map::Mapped::new(&file, at));
+            return match mapped {
+                Some(map) => Input::Mapped { map, file },
+                None => Input::Read(Box::new(file)),
+            };
+        }
+        Input::Read(Box::new(io::stdin().lock()))
+    }
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
@@ -209,7 +260,8 @@ fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 fn encode(
-    input: &mut dyn Read,
+    mut input: Input,
+    name: &str,
     out: &mut dyn Write,
     alphabet: &Alphabet,
     wrap: usize,
@@ -219,32 +271,63 @@ fn encode(
     // chunk is then one wrapped encoding with its last newline, written at once.
     let lines = wrap > 0 && wrap <= CHUNK / 3;
     let chunk = if lines { CHUNK / (3 * wrap) * (3 * wrap) } else { CHUNK };
-    let mut data = vec![0u8; chunk];
+    let mut data = vec![0u8; if matches!(input, Input::Read(_)) { chunk } else { 0 }];
     let mut text = vec![0u8; chunk / 3 * 4 + chunk / 3 * 4 / wrap.max(1) + 1];
     let mut column = 0;
+    // Bytes of a mapped input encoded so far.
+    let mut done = 0;
     loop {
         // Whole chunks are multiples of 3, so only the last one can need padding.
-        let n = read_full(input, &mut data)?;
-        if lines {
+        let bytes = match &mut input {
+            Input::Read(r) => {
+                let n = read_full(r, &mut data)?;
+                &data[..n]
+            }
+            Input::Mapped { map, .. } => {
+                let all = map.bytes();
+                let end = all.len().min(done + chunk);
+                let bytes = &all[done..end];
+                done = end;
+                bytes
+            }
+        };
+        let n = bytes.len();
+        let len = if lines {
             let wrapping = LineWrap { width: wrap, ending: LineEnding::Lf };
             let len = engine
-                .encode_wrapped_to_slice(&data[..n], wrapping, &mut text)
+                .encode_wrapped_to_slice(bytes, wrapping, &mut text)
                 .map_err(|e| Fail(e.to_string()))?;
             if len > 0 {
                 text[len] = b'\n';
-                out.write_all(&text[..len + 1])?;
+                len + 1
+            } else {
+                0
             }
         } else {
-            let len =
-                engine.encode_to_slice(&data[..n], &mut text).map_err(|e| Fail(e.to_string()))?;
+            engine.encode_to_slice(bytes, &mut text).map_err(|e| Fail(e.to_string()))?
+        };
+        // The text of bytes the file no longer had is not written.
+        if let Input::Mapped { map, file } = &input {
+            map.check(file, done).map_err(|c| {
+                let at = c.at;
+                Fail(format!("{name}: input file changed while reading (truncated at byte {at})"))
+            })?;
+        }
+        if lines {
+            out.write_all(&text[..len])?;
+        } else {
             write_wrapped(out, &text[..len], wrap, &mut column)?;
         }
-        if n < data.len() {
+        if n < chunk {
             break;
         }
     }
     if wrap > 0 && column > 0 {
         out.write_all(b"\n")?;
+    }
+    // Standard input is left at its end, where reading it would leave it.
+    if let Input::Mapped { mut file, .. } = input {
+        file.seek(SeekFrom::Current(done as i64))?;
     }
     Ok(())
 }
