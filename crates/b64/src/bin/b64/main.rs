@@ -10,11 +10,16 @@
 //! last symbols as coreutils does, and with `-i` skips every byte outside the alphabet. On
 //! invalid input it writes what coreutils writes before the bad group, says `invalid input`
 //! on standard error and exits with status 1.
+//!
+//! On Linux a regular input file (named, or standard input that is one) is encoded from a
+//! read-only mapping instead of `read()` copies ([`map`]); if another process truncates it
+//! meanwhile, `b64` says `input file changed while reading`, with the byte where the input
+//! now ends, writes no text made from the bytes it lost, and exits with status 1 (coreutils
+//! would encode what `read()` still returned). Pipes, terminals and other files are read.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
-use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 #[cfg(target_os = "linux")]
@@ -212,9 +217,9 @@ fn run(o: &Options) -> Result<(), Fail> {
     // Standard output through its own descriptor: Rust's `Stdout` is line-buffered, and on
     // each write it looks for the text's last newline (a scan of all of `-w 0` text: a third
     // of the encoding's CPU time).
-    let stdout: Box<dyn Write> = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(fd) => Box::new(File::from(fd)),
-        Err(_) => Box::new(io::stdout().lock()),
+    let stdout: Box<dyn Write> = match duplicate(Stdio::Out) {
+        Some(file) => Box::new(file),
+        None => Box::new(io::stdout().lock()),
     };
     let mut out = BufWriter::with_capacity(1 << 16, stdout);
     let alphabet = if o.url { &alphabet::URL_SAFE } else { &alphabet::STANDARD };
@@ -245,7 +250,7 @@ impl Input {
     /// Maps `file` (`None`: standard input) from its current offset when it can.
     fn open(file: Option<File>) -> Input {
         // Standard input through its own descriptor (a duplicate shares the offset).
-        let file = file.or_else(|| io::stdin().as_fd().try_clone_to_owned().ok().map(File::from));
+        let file = file.or_else(|| duplicate(Stdio::In));
         if let Some(mut file) = file {
             let mapped = file.stream_position().ok().and_then(|at| map::Mapped::new(&file, at));
             return match mapped {
@@ -255,6 +260,28 @@ impl Input {
         }
         Input::Read(Box::new(io::stdin().lock()))
     }
+}
+
+enum Stdio {
+    In,
+    Out,
+}
+
+/// Standard input or output as a `File` of its own (a duplicate descriptor, sharing the
+/// offset), where there are descriptors.
+#[cfg(unix)]
+fn duplicate(which: Stdio) -> Option<File> {
+    use std::os::fd::AsFd;
+    let fd = match which {
+        Stdio::In => io::stdin().as_fd().try_clone_to_owned(),
+        Stdio::Out => io::stdout().as_fd().try_clone_to_owned(),
+    };
+    fd.ok().map(File::from)
+}
+
+#[cfg(not(unix))]
+fn duplicate(_: Stdio) -> Option<File> {
+    None
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
