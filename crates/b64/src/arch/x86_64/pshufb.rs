@@ -18,19 +18,20 @@ use core::arch::x86_64::{
     _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_loadl_epi64, _mm_loadu_si128,
     _mm_madd_epi16, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_mulhi_epu16, _mm_mullo_epi16,
     _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128,
-    _mm_shuffle_epi8, _mm_srli_epi16, _mm_storel_epi64, _mm_storeu_si128, _mm_sub_epi8,
-    _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm256_add_epi8, _mm256_adds_epu8,
-    _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256, _mm256_castsi128_si256,
-    _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_inserti128_si256, _mm256_loadu_si256,
-    _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm_shuffle_epi8, _mm_srli_epi16, _mm_srli_si128, _mm_storel_epi64, _mm_storeu_si128,
+    _mm_sub_epi8, _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm256_add_epi8,
+    _mm256_adds_epu8, _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
     _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::arch::{Job, Kernels};
+use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -170,6 +171,32 @@ impl Kernels for Ssse3 {
     }
 
     #[inline]
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
+        let n = src.len();
+        if n == 0 || n > SHORT_MAX {
+            return None;
+        }
+        let (nib, table) = (alphabet.nibbles(), alphabet.decode_table());
+        let (s, d, cap) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves SSSE3; `src` holds `0 < n` bytes and `dst` `cap`, as
+        // `decode_short_ssse3` needs; `&mut` excludes overlap.
+        unsafe {
+            match nib.fixes {
+                0 => decode_short_ssse3::<0>(nib, table, s, n, d, cap, short),
+                1 => decode_short_ssse3::<1>(nib, table, s, n, d, cap, short),
+                2 => decode_short_ssse3::<2>(nib, table, s, n, d, cap, short),
+                _ => None,
+            }
+        }
+    }
+
+    #[inline]
     fn decode_lines<I: Io + ?Sized>(
         self,
         alphabet: &Alphabet,
@@ -233,6 +260,32 @@ impl Kernels for Avx2 {
             _ => {
                 let rows = decode_rows(alphabet);
                 run_decode!(io, i, j, |s, n, d, c| decode_avx2(&rows, s, n, d, c))
+            }
+        }
+    }
+
+    #[inline]
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
+        let n = src.len();
+        if n == 0 || n > SHORT_MAX {
+            return None;
+        }
+        let (nib, table) = (alphabet.nibbles(), alphabet.decode_table());
+        let (s, d, cap) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves AVX2; `src` holds `0 < n` bytes and `dst` `cap`, as
+        // `decode_short_avx2` needs; `&mut` excludes overlap.
+        unsafe {
+            match nib.fixes {
+                0 => decode_short_avx2::<0>(nib, table, s, n, d, cap, short),
+                1 => decode_short_avx2::<1>(nib, table, s, n, d, cap, short),
+                2 => decode_short_avx2::<2>(nib, table, s, n, d, cap, short),
+                _ => None,
             }
         }
     }
@@ -775,6 +828,257 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
         j += 24;
     }
     i
+}
+
+// ---- Short decode: all of a short text, its last group included ----
+
+/// The longest text the short decode takes (`decode_short`): 8 AVX2 blocks, 16 SSSE3 ones.
+/// Longer texts go the general way, whose fixed cost is small against them.
+const SHORT_MAX: usize = 256;
+
+/// What the last block of a short text (its last `m` bytes, `0 < m <= 32`, `=` in the lanes
+/// of `eq`) must hold, if its shape is one `rules` accept.
+struct LastBlock {
+    /// Lanes that must be symbols (the others are `=` or past the text).
+    symbols: u32,
+    /// Bytes the block decodes to.
+    bytes: usize,
+    /// Lane of the last symbol.
+    last: usize,
+    /// Bits of the last symbol's value that must be zero (0: none to check).
+    unused: u8,
+}
+
+impl LastBlock {
+    /// The shape of the last `m` bytes: whole groups of symbols, or a padded (`xy==`,
+    /// `xyz=`) or partial (`xy`, `xyz`) last group as `rules` allow; `None` for any other
+    /// (an error, or a shape the engine rejects: the general path reports it).
+    #[inline(always)]
+    fn new(m: usize, eq: u32, rules: ShortRules) -> Option<LastBlock> {
+        let inside = u32::MAX >> (32 - m);
+        if eq == 0 && m.is_multiple_of(4) {
+            return Some(LastBlock { symbols: inside, bytes: m / 4 * 3, last: 0, unused: 0 });
+        }
+        // Symbols the text leaves out of its last group (0, 2 or 3 when valid).
+        let partial = (4 - m % 4) % 4;
+        // `=` only as the last 1 or 2 bytes of whole groups (then `m >= 4`).
+        let text_pads = if eq == 0 {
+            0
+        } else if partial == 0 && eq == 1 << (m - 1) {
+            1
+        } else if partial == 0 && eq == 3 << (m - 2) {
+            2
+        } else {
+            return None;
+        };
+        let ok = if text_pads > 0 { rules.padded } else { partial <= 2 && rules.partial };
+        if !ok {
+            return None;
+        }
+        let pads = text_pads + partial;
+        Some(LastBlock {
+            symbols: inside & !eq,
+            bytes: (m + partial) / 4 * 3 - pads,
+            last: m - text_pads - 1,
+            unused: match (rules.canonical, pads) {
+                (false, _) => 0,
+                (true, 2) => 0x0f,
+                (true, _) => 0x03,
+            },
+        })
+    }
+}
+
+/// Decodes all of `src[..n]` (`0 < n`) into `dst[..cap]` when it is symbols in whole groups,
+/// or with a last group padded or partial as `rules` allow (its last symbol's unused bits
+/// zero if `rules.canonical`), and the output fits; `None` otherwise (`dst` perhaps written).
+/// Whole 16-byte blocks, then the last 1 to 16 bytes read exactly ([`load_exact_128`]); the
+/// `=` and the lanes past the text decode as zeros. A block's 16-byte store is used where
+/// `dst` has room, else only its bytes are written.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
+/// bytes; they do not overlap.
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_short_ssse3<const FIXES: usize>(
+    nib: &Nibbles,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let t = NibbleRegs128::new(nib);
+    let full = (n - 1) / 16;
+    let m = n - 16 * full;
+    // SAFETY: the loads read `src[16k..16k + 16]` for `k < full` (`16 full < n`) and exactly
+    // `src[16 full..n]`; the stores write `dst[12k..12k + 16]` when that is within `cap`, else
+    // exactly the block's bytes, all below `total <= cap`.
+    unsafe {
+        let tail = src.add(16 * full);
+        let x = if m == 16 { _mm_loadu_si128(tail.cast()) } else { load_exact_128(tail, m) };
+        let eq = _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'=' as i8))) as u32;
+        let last = LastBlock::new(m, eq, rules)?;
+        let (v, bad) = t.values::<FIXES>(x);
+        let good = _mm_cmpeq_epi8(bad, _mm_setzero_si128());
+        if (_mm_movemask_epi8(good) as u32) & last.symbols != last.symbols
+            || table[usize::from(*tail.add(last.last))] & last.unused != 0
+        {
+            return None;
+        }
+        let total = 12 * full + last.bytes;
+        if total > cap {
+            return None;
+        }
+        for k in 0..full {
+            let (v, bad) = t.values::<FIXES>(_mm_loadu_si128(src.add(16 * k).cast()));
+            if !all_symbols_128(bad) {
+                return None;
+            }
+            let y = pack_128(v);
+            let out = dst.add(12 * k);
+            if 12 * k + 16 <= cap {
+                _mm_storeu_si128(out.cast(), y);
+            } else {
+                _mm_storel_epi64(out.cast(), y);
+                out.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128(y, 8)));
+            }
+        }
+        // The `=` and the lanes past the text decode as zeros (garbage there would carry
+        // into the bytes kept).
+        let y = pack_128(_mm_and_si128(v, good));
+        let out = dst.add(12 * full);
+        if 12 * full + 16 <= cap {
+            _mm_storeu_si128(out.cast(), y);
+        } else {
+            store_exact_128(out, last.bytes, y);
+        }
+        Some(total)
+    }
+}
+
+/// `k` for `k < 16`, then `0x80`: the 16 bytes at `SHIFT_DOWN[d..]`, as a `pshufb` index, move
+/// lane `k + d` to lane `k` and zero the lanes where `k + d >= 16`.
+static SHIFT_DOWN: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// `src[..m]` (`0 < m <= 32`) in the low lanes of a ymm, the rest zero, by plain loads of
+/// those bytes only: 16 bytes at 0 and the 16 ending at `m`, moved down into the high lane by
+/// one `pshufb`; below 16 bytes, [`load_exact_128`].
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `m` bytes, `0 < m <= 32`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_exact_256(src: *const u8, m: usize) -> __m256i {
+    // SAFETY: the loads read `src[..16]` and `src[m - 16..m]` for `m >= 16`, else `src[..m]`
+    // exactly; `SHIFT_DOWN[32 - m..48 - m]` is within its 32 bytes for `16 <= m < 32`.
+    unsafe {
+        if m == 32 {
+            _mm256_loadu_si256(src.cast())
+        } else if m >= 16 {
+            let lo = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(m - 16).cast());
+            // High lane `k` is byte `16 + k` = lane `k + 32 - m` of `b`, while below `m`.
+            let hi = _mm_shuffle_epi8(b, _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(32 - m).cast()));
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+        } else {
+            _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(load_exact_128(src, m)),
+                _mm_setzero_si128(),
+            )
+        }
+    }
+}
+
+/// Writes the 24 bytes of a [`pack_256`] result to `dst`: one 32-byte store when `room >= 32`,
+/// else 16 and 8 bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `room >= 24` bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_24(dst: *mut u8, room: usize, y: __m256i) {
+    // SAFETY: writes `dst[..32]` when `room >= 32`, else `dst[..24]`.
+    unsafe {
+        if room >= 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+        } else {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        }
+    }
+}
+
+/// The AVX2 twin of [`decode_short_ssse3`], 32-byte blocks.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
+/// bytes; they do not overlap.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_short_avx2<const FIXES: usize>(
+    nib: &Nibbles,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let t = NibbleRegs256::new(nib);
+    let full = (n - 1) / 32;
+    let m = n - 32 * full;
+    // SAFETY: the loads read `src[32k..32k + 32]` for `k < full` (`32 full < n`) and exactly
+    // `src[32 full..n]`; the stores write `dst[24k..24k + 32]` when that is within `cap`, else
+    // exactly the block's bytes, all below `total <= cap`.
+    unsafe {
+        let tail = src.add(32 * full);
+        let x = load_exact_256(tail, m);
+        let eq = _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'=' as i8))) as u32;
+        let last = LastBlock::new(m, eq, rules)?;
+        let (v, bad) = t.values::<FIXES>(x);
+        let good = _mm256_cmpeq_epi8(bad, _mm256_setzero_si256());
+        if (_mm256_movemask_epi8(good) as u32) & last.symbols != last.symbols
+            || table[usize::from(*tail.add(last.last))] & last.unused != 0
+        {
+            return None;
+        }
+        let total = 24 * full + last.bytes;
+        if total > cap {
+            return None;
+        }
+        for k in 0..full {
+            let (v, bad) = t.values::<FIXES>(_mm256_loadu_si256(src.add(32 * k).cast()));
+            if _mm256_testz_si256(bad, bad) == 0 {
+                return None;
+            }
+            store_24(dst.add(24 * k), cap - 24 * k, pack_256(v));
+        }
+        // As in `decode_short_ssse3`: the `=` and the lanes past the text decode as zeros.
+        let y = pack_256(_mm256_and_si256(v, good));
+        let (out, room) = (dst.add(24 * full), cap - 24 * full);
+        if room >= 32 {
+            _mm256_storeu_si256(out.cast(), y);
+        } else if last.bytes > 16 {
+            _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(y));
+            store_exact_128(out.add(16), last.bytes - 16, _mm256_extracti128_si256::<1>(y));
+        } else {
+            store_exact_128(out, last.bytes, _mm256_castsi256_si128(y));
+        }
+        Some(total)
+    }
 }
 
 // ---- Lines of one width (forgiving decode) ----
