@@ -24,6 +24,8 @@ pub(crate) trait Io {
     /// The output buffer as far as it may be written once the input before `read` has been
     /// read (and copied away): all of it for separate buffers, `..read` in place.
     fn output_before(&mut self, read: usize) -> &mut [u8];
+    /// The input from `i` and the output from `j` as separate slices (`None` in place).
+    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])>;
 }
 
 /// Separate input and output slices.
@@ -49,6 +51,10 @@ impl Io for Split<'_, '_> {
     fn output_before(&mut self, _read: usize) -> &mut [u8] {
         self.dst
     }
+    #[inline(always)]
+    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
+        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
+    }
 }
 
 /// One buffer decoded in place: output position <= input position at every step.
@@ -73,6 +79,10 @@ impl Io for InPlace<'_> {
     #[inline(always)]
     fn output_before(&mut self, read: usize) -> &mut [u8] {
         &mut self.buf[..read]
+    }
+    #[inline(always)]
+    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
+        None
     }
 }
 
@@ -554,6 +564,11 @@ pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Opti
     e.backend().decode_short(e.alphabet(), input, out, short)
 }
 
+/// The longest rest after the bulk that [`decode_io`] hands to the short path: the bulk stops
+/// there at a padded or partial last group (at most 3 symbols and 2 `=`), or at a non-symbol,
+/// where the short path gives up at once.
+const TAIL_MAX: usize = 64;
+
 /// One-shot decode of `io.input()` into `io.output()`.
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
@@ -563,7 +578,15 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     if i == total {
         return Ok(j);
     }
-    // Then the common padded case: whole groups and one last padded group.
+    // Then a short rest (the last group padded or partial) in one kernel step, where the
+    // backend has one and the buffers are separate.
+    if total - i <= TAIL_MAX
+        && let Some((src, dst)) = io.split_from(i, j)
+        && let Some(n) = decode_short(e, src, dst)
+    {
+        return Ok(j + n);
+    }
+    // Else the common padded case: whole groups and one last padded group.
     if i + 4 == total {
         let mut last = [0u8; 4];
         last.copy_from_slice(&io.input()[i..]);
