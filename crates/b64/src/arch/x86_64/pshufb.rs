@@ -238,9 +238,11 @@ impl Kernels for Avx2 {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        // As `Ssse3::encode_all`: a block needs 28 readable bytes.
-        let done = if src.len() >= 28 { self.encode(alphabet, src, dst) } else { 0 };
-        self.ssse3().encode_rest(alphabet, src, dst, done, pad);
+        // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
+        // caller's contract); `&mut` excludes overlap.
+        unsafe {
+            encode_all_avx2(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+        }
         true
     }
 
@@ -1331,6 +1333,141 @@ unsafe fn encode_last_ssse3(
             );
         }
         store_exact_128(dst, len, y);
+    }
+}
+
+/// `3k` in lane `k`: symbol `k` of a block is padding when `3k >= 4r` (it starts at bit `6k`,
+/// past the `r` bytes).
+const THRICE_256: [i8; 32] = {
+    let mut t = [0i8; 32];
+    let mut k = 0;
+    while k < 32 {
+        t[k] = 3 * k as i8;
+        k += 1;
+    }
+    t
+};
+
+/// Encodes all of `src[..n]` into `dst[..len]` (its encoded length, with padding if `pad`):
+/// the kernel's loops from 28 bytes, then [`encode_last_avx2`], in one call.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `n` bytes with padding if `pad`; they do not overlap.
+#[target_feature(enable = "avx2")]
+unsafe fn encode_all_avx2(
+    alphabet: &Alphabet,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the caller's contract; the loops consume `done` bytes (a multiple of 3) and
+    // write their `done / 3 * 4` symbols, leaving the encoded length of the rest.
+    unsafe {
+        let done = if n < 28 {
+            0
+        } else if alphabet.runs().fits {
+            encode_runs_avx2(alphabet.runs(), src, n, dst, len)
+        } else {
+            encode_avx2(alphabet.symbols(), src, n, dst, len)
+        };
+        let out = done / 3 * 4;
+        encode_last_avx2(alphabet, src.add(done), n - done, dst.add(out), len - out, pad);
+    }
+}
+
+/// `src[..r]` (`r <= 24`) as [`load_groups_256`] places 24 bytes (bytes 0..12 at the bottom
+/// of the low lane, 12..24 at the bottom of the high one), the bytes past `r` zero, by plain
+/// loads of those bytes only: below 16 bytes, [`load_exact_128`] and a byte shift for the high
+/// lane; from 16, 16 bytes at 0 and the 16 ending at `r`, moved down by one `pshufb`.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `r <= 24` bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_groups_exact_256(src: *const u8, r: usize) -> __m256i {
+    // SAFETY: reads `src[..16]` and `src[r - 16..r]` for `r >= 16`, else exactly `src[..r]`;
+    // `SHIFT_DOWN[28 - r..44 - r]` is within its 32 bytes for `16 <= r <= 24`.
+    unsafe {
+        let (lo, hi) = if r >= 16 {
+            let b = _mm_loadu_si128(src.add(r - 16).cast());
+            // High lane `k` is byte `12 + k` = lane `k + 28 - r` of `b`, while below `r`.
+            let index = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(28 - r).cast());
+            (_mm_loadu_si128(src.cast()), _mm_shuffle_epi8(b, index))
+        } else {
+            let lo = load_exact_128(src, r);
+            (lo, _mm_srli_si128::<12>(lo))
+        };
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+    }
+}
+
+/// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
+/// 24 bytes to 32 symbols at a time: what is left after the kernel's loops (and the whole of
+/// a short input) in 256-bit blocks, the last of them (at most 24 bytes) read and written
+/// exactly (see [`load_exact_128`]). Its symbols past the input become `=` when `pad`.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `r` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `r` bytes with padding if `pad`; they do not overlap.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn encode_last_avx2(
+    alphabet: &Alphabet,
+    mut src: *const u8,
+    mut r: usize,
+    mut dst: *mut u8,
+    mut len: usize,
+    pad: bool,
+) {
+    if len == 0 {
+        return;
+    }
+    let runs = alphabet.runs();
+    let mul = multipliers_256();
+    let symbols = |x: __m256i| {
+        let idx = indices_256(x, mul);
+        if runs.fits {
+            // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+            let low_end = _mm256_set1_epi8(runs.low_end as i8);
+            let mid_end = _mm256_set1_epi8(runs.mid_end as i8);
+            symbols_runs_256(idx, low_end, mid_end, load_table_256(&runs.offset))
+        } else {
+            let t = alphabet.symbols();
+            let tables: [__m256i; 4] = core::array::from_fn(|k| {
+                load_table_256(t[16 * k..16 * k + 16].try_into().expect("16"))
+            });
+            lookup_256(&tables, idx, 0)
+        }
+    };
+    // SAFETY: a block over 24 bytes reads exactly `src[..24]` (`r > 24`) and writes
+    // `dst[..32]` (`len > 32`); the last reads exactly `src[..r]` and writes exactly
+    // `dst[..len]`.
+    unsafe {
+        while r > 24 {
+            _mm256_storeu_si256(dst.cast(), symbols(load_groups_exact_256(src, 24)));
+            (src, r, dst, len) = (src.add(24), r - 24, dst.add(32), len - 32);
+        }
+        let mut y = symbols(load_groups_exact_256(src, r));
+        if pad {
+            let thrice = _mm256_loadu_si256(THRICE_256.as_ptr().cast());
+            let data = _mm256_cmpgt_epi8(_mm256_set1_epi8(4 * r as i8), thrice);
+            let eq = _mm256_set1_epi8(b'=' as i8);
+            y = _mm256_or_si256(_mm256_and_si256(data, y), _mm256_andnot_si256(data, eq));
+        }
+        if len == 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+        } else if len > 16 {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            store_exact_128(dst.add(16), len - 16, _mm256_extracti128_si256::<1>(y));
+        } else {
+            store_exact_128(dst, len, _mm256_castsi256_si128(y));
+        }
     }
 }
 
