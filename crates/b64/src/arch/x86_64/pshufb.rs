@@ -1429,7 +1429,10 @@ unsafe fn encode_last_avx2(
         return;
     }
     let runs = alphabet.runs();
-    let mul = multipliers_256();
+    // Not hidden from the optimizer here (unlike the loops' `multipliers_256`): its
+    // shift-and-blend for `pmullw` is longer but of lower latency, which is what one or two
+    // blocks wait on, and there is no stack round trip.
+    let mul = [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm256_set1_epi32(c));
     let symbols = |x: __m256i| {
         let idx = indices_256(x, mul);
         if runs.fits {
