@@ -167,6 +167,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(t) => t.decode_short(alphabet, src, dst, short),
             #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.decode_short(alphabet, src, dst, short),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst, short),
             _ => None,
         }

@@ -59,10 +59,10 @@ impl Avx2 {
     }
 }
 
-impl Ssse3 {
+impl Avx2 {
     /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
     /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
-    /// with padding if `pad`) by [`encode_last_ssse3`].
+    /// with padding if `pad`) by [`encode_last_avx2`].
     #[inline]
     pub(super) fn encode_rest(
         self,
@@ -73,20 +73,11 @@ impl Ssse3 {
         pad: bool,
     ) {
         let (src, dst) = (&src[done..], &mut dst[done / 3 * 4..]);
-        // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
+        // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
         // caller's contract, less whole groups on both sides); `&mut` excludes overlap.
         unsafe {
-            encode_last_ssse3(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+            encode_last_avx2(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
         }
-    }
-}
-
-impl Avx2 {
-    /// The SSSE3 token this one implies.
-    #[inline]
-    pub(super) fn ssse3(self) -> Ssse3 {
-        // SAFETY: every CPU with AVX2 has SSSE3.
-        unsafe { Ssse3::new_unchecked() }
     }
 }
 
