@@ -229,10 +229,15 @@ impl Kernels for Avx2 {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
         // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
         // caller's contract); `&mut` excludes overlap.
         unsafe {
-            encode_all_avx2(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+            if n <= 24 {
+                encode_short_avx2(alphabet, s, n, d, len, pad)
+            } else {
+                encode_all_avx2(alphabet, s, n, d, len, pad)
+            }
         }
         true
     }
@@ -1401,6 +1406,25 @@ unsafe fn encode_all_avx2(
         let out = done / 3 * 4;
         encode_last_avx2(alphabet, src.add(done), n - done, dst.add(out), len - out, pad);
     }
+}
+
+/// [`encode_last_avx2`] alone, for inputs of at most 24 bytes (one block): a function of its
+/// own, without the loops' stack frame (the multipliers they keep in memory).
+///
+/// # Safety
+///
+/// As [`encode_all_avx2`], `n <= 24`.
+#[target_feature(enable = "avx2")]
+unsafe fn encode_short_avx2(
+    alphabet: &Alphabet,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { encode_last_avx2(alphabet, src, n, dst, len, pad) }
 }
 
 /// `src[..r]` (`r <= 24`) as [`load_groups_256`] places 24 bytes (bytes 0..12 at the bottom
