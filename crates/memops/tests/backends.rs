@@ -578,6 +578,13 @@ fn check_memmem(b: Backend, hay: &[u8], needle: &[u8], what: &str) {
         "rev iter {}",
         ctx()
     );
+    if b == Backend::detect() {
+        // The free functions own the finder they build (the methods above borrow theirs).
+        let all = memops::memmem::find_iter(hay, needle).collect::<Vec<_>>();
+        assert_eq!(all, naive_find_all(hay, needle), "free iter {}", ctx());
+        let all = memops::memmem::rfind_iter(hay, needle).collect::<Vec<_>>();
+        assert_eq!(all, naive_rfind_all(hay, needle), "free rev iter {}", ctx());
+    }
 }
 
 /// Needles of several lengths planted at every position (sampled when long) of every length
