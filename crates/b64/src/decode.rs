@@ -29,6 +29,8 @@ pub(crate) trait Io {
     /// already: separate buffers, not in place nor the in-place output of the line path.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn output_free(&self) -> bool;
+    /// The input from `i` and the output from `j` as separate slices (`None` in place).
+    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])>;
 }
 
 /// Separate input and output slices.
@@ -57,6 +59,10 @@ impl Io for Split<'_, '_> {
     #[inline(always)]
     fn output_free(&self) -> bool {
         true
+    }
+    #[inline(always)]
+    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
+        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
     }
 }
 
@@ -90,6 +96,14 @@ impl Io for Gathered<'_, '_> {
     fn output_free(&self) -> bool {
         self.free
     }
+    #[inline(always)]
+    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
+        // In place, the output may still hold input the byte machine reads: no junk there.
+        if !self.free {
+            return None;
+        }
+        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
+    }
 }
 
 /// One buffer decoded in place: output position <= input position at every step.
@@ -118,6 +132,10 @@ impl Io for InPlace<'_> {
     #[inline(always)]
     fn output_free(&self) -> bool {
         false
+    }
+    #[inline(always)]
+    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
+        None
     }
 }
 
@@ -611,6 +629,11 @@ pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Opti
     e.backend().decode_short(e.alphabet(), input, out, short)
 }
 
+/// The longest rest after the bulk that [`decode_io`] hands to the short path: the bulk stops
+/// there at a padded or partial last group (at most 3 symbols and 2 `=`), or at a non-symbol,
+/// where the short path gives up at once.
+const TAIL_MAX: usize = 64;
+
 /// One-shot decode of `io.input()` into `io.output()`.
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
@@ -619,6 +642,14 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
     if i == total {
         return Ok(j);
+    }
+    // Then a short rest (the last group padded or partial) in one kernel step, where the
+    // backend has one and the buffers are separate.
+    if total - i <= TAIL_MAX
+        && let Some((src, dst)) = io.split_from(i, j)
+        && let Some(n) = decode_short(e, src, dst)
+    {
+        return Ok(j + n);
     }
     // Then the common endings: whole groups and one last group, padded or partial.
     let len = total - i;

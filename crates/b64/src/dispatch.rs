@@ -163,6 +163,12 @@ impl Backend {
     ) -> Option<usize> {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
+            Kind::Ssse3(t) => t.decode_short(alphabet, src, dst, short),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2(t) => t.decode_short(alphabet, src, dst, short),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Bw(t) => t.decode_short(alphabet, src, dst, short),
+            #[cfg(target_arch = "x86_64")]
             Kind::Avx512Vbmi(t) => t.decode_short(alphabet, src, dst, short),
             _ => None,
         }

@@ -45,8 +45,10 @@
 //! continues from there and reports the exact offset, so every backend gives the same result
 //! and the same error on every input.
 //!
-//! Two shapes of input stay on the kernels: a padded last group (`xy==`, `xyz=`) is checked
-//! and decoded right after the bulk (short padded texts in one AVX-512 step), and forgiving
+//! Two shapes of input stay on the kernels: a padded or partial last group (`xy==`, `xyz=`,
+//! `xy`, `xyz`) is checked and decoded in the vector registers with the rest of a short text
+//! (up to 256 symbols in one kernel call on every x86_64 backend) or right after the bulk of
+//! a longer one, and forgiving
 //! decoding of text in lines of one width with one ending (`\n` or `\r\n`: `base64`, MIME,
 //! PEM) measures the shape at a line break, then decodes the lines straight from the input
 //! with the x86_64 and NEON kernels' line loops when the width is a multiple of 4 (64 and 76 columns

@@ -9,6 +9,7 @@
 //! assert_eq!(finder.find(hay), Some(16));
 //! assert_eq!(finder.rfind(hay), Some(35));
 //! assert_eq!(finder.find_iter(hay).collect::<Vec<_>>(), [16, 35]);
+//! assert_eq!(memops::memmem::rfind_iter(hay, b"needle").collect::<Vec<_>>(), [35, 16]);
 //! assert_eq!(memops::memmem::find(hay, b"hay"), Some(0));
 //! ```
 //!
@@ -131,31 +132,54 @@ impl<'n> Finder<'n> {
     }
 
     /// The non-overlapping occurrences of the needle in `hay`, from the front (an empty
-    /// needle matches at every position `0..=hay.len()`).
+    /// needle matches at every position `0..=hay.len()`). The iterator borrows the finder
+    /// (as memchr's `Finder::find_iter` does): a copy of it in the iterator, read back
+    /// right after being written, cost about 6 ns a call (1 KiB of text, `self` as the
+    /// needle: 39 ns against 33 ns borrowed).
     #[inline]
-    pub fn find_iter<'h>(&self, hay: &'h [u8]) -> FindIter<'h, 'n> {
-        self.into_find_iter(hay)
+    pub fn find_iter<'a, 'h>(&'a self, hay: &'h [u8]) -> FindIter<'h, 'a> {
+        FindIter { finder: Held::Borrowed(self), hay, pos: 0 }
     }
 
-    /// The non-overlapping occurrences of the needle in `hay`, from the back.
+    /// The non-overlapping occurrences of the needle in `hay`, from the back (borrowing the
+    /// finder, as [`Finder::find_iter`]).
     #[inline]
-    pub fn rfind_iter<'h>(&self, hay: &'h [u8]) -> FindRevIter<'h, 'n> {
-        self.into_rfind_iter(hay)
+    pub fn rfind_iter<'a, 'h>(&'a self, hay: &'h [u8]) -> FindRevIter<'h, 'a> {
+        FindRevIter { finder: Held::Borrowed(self), hay, end: Some(hay.len()) }
     }
 
     fn into_find_iter<'h>(self, hay: &'h [u8]) -> FindIter<'h, 'n> {
-        FindIter { finder: self, hay, pos: 0 }
+        FindIter { finder: Held::Owned(self), hay, pos: 0 }
     }
 
     fn into_rfind_iter<'h>(self, hay: &'h [u8]) -> FindRevIter<'h, 'n> {
-        FindRevIter { finder: self, hay, end: Some(hay.len()) }
+        FindRevIter { finder: Held::Owned(self), hay, end: Some(hay.len()) }
+    }
+}
+
+/// The finder of a [`FindIter`] or [`FindRevIter`]: borrowed from the caller's
+/// ([`Finder::find_iter`]), or owned (the free [`find_iter`], which builds one).
+#[derive(Clone, Debug)]
+enum Held<'n> {
+    Borrowed(&'n Finder<'n>),
+    Owned(Finder<'n>),
+}
+
+impl<'n> Held<'n> {
+    #[inline(always)]
+    fn get(&self) -> &Finder<'n> {
+        match self {
+            Held::Borrowed(f) => f,
+            Held::Owned(f) => f,
+        }
     }
 }
 
 /// The non-overlapping occurrences of a needle, from the front: see [`Finder::find_iter`].
+/// `'n` is the needle's lifetime, or the finder's when the iterator borrows it.
 #[derive(Clone, Debug)]
 pub struct FindIter<'h, 'n> {
-    finder: Finder<'n>,
+    finder: Held<'n>,
     hay: &'h [u8],
     /// Where the next search starts (past `hay.len()` when done).
     pos: usize,
@@ -167,12 +191,13 @@ impl Iterator for FindIter<'_, '_> {
     #[inline]
     fn next(&mut self) -> Option<usize> {
         let rest = self.hay.get(self.pos..)?;
-        let Some(i) = self.finder.find(rest) else {
+        let finder = self.finder.get();
+        let Some(i) = finder.find(rest) else {
             self.pos = usize::MAX;
             return None;
         };
         let p = self.pos + i;
-        self.pos = p + self.finder.needle.len().max(1);
+        self.pos = p + finder.needle.len().max(1);
         Some(p)
     }
 }
@@ -180,9 +205,10 @@ impl Iterator for FindIter<'_, '_> {
 impl FusedIterator for FindIter<'_, '_> {}
 
 /// The non-overlapping occurrences of a needle, from the back: see [`Finder::rfind_iter`].
+/// `'n` as for [`FindIter`].
 #[derive(Clone, Debug)]
 pub struct FindRevIter<'h, 'n> {
-    finder: Finder<'n>,
+    finder: Held<'n>,
     hay: &'h [u8],
     /// The search continues in `hay[..end]`; `None` when done.
     end: Option<usize>,
@@ -195,7 +221,7 @@ impl Iterator for FindRevIter<'_, '_> {
     fn next(&mut self) -> Option<usize> {
         let end = self.end?;
         let rest = self.hay.get(..end)?;
-        let Some(p) = self.finder.rfind(rest) else {
+        let Some(p) = self.finder.get().rfind(rest) else {
             self.end = None;
             return None;
         };

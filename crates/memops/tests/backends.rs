@@ -580,6 +580,20 @@ fn check_memmem(b: Backend, hay: &[u8], needle: &[u8], what: &str) {
     );
 }
 
+/// The free `memmem` iterators own the finder they build (`Finder`'s methods, which
+/// `check_memmem` tests on every backend, borrow theirs): a few cases, for that path.
+#[test]
+fn memmem_free_iterators() {
+    let hay = b"abracadabra, abracadabra; aaaa";
+    for needle in [&b"abra"[..], b"a", b"aa", b"", b"zz", b"ra, abr"] {
+        let what = format!("needle {needle:?}");
+        let all = memops::memmem::find_iter(hay, needle).collect::<Vec<_>>();
+        assert_eq!(all, naive_find_all(hay, needle), "{what}");
+        let all = memops::memmem::rfind_iter(hay, needle).collect::<Vec<_>>();
+        assert_eq!(all, naive_rfind_all(hay, needle), "{what}");
+    }
+}
+
 /// Needles of several lengths planted at every position (sampled when long) of every length
 /// and misalignment, in a haystack of a repeating byte pattern; with a near miss (last byte
 /// changed) planted too.

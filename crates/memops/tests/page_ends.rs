@@ -2,6 +2,8 @@
 //! short-compare kernels may read a whole vector when that cannot leave the page, and must
 //! fall back to narrower loads when it could (a read past the end would fault here). Also
 //! compares in the middle of a page whose bytes past the end differ: they must not count.
+//! Likewise the byte searches, whose short kernels load a whole vector that stays in the page
+//! (from the start of the bytes, or ending at their end).
 
 #![cfg(all(unix, not(miri)))]
 
@@ -120,6 +122,48 @@ fn bytes_past_the_end_do_not_count() {
                 assert_eq!(b.compare(x, y), Ordering::Equal, "{} len {len} off {off}", b.name());
                 assert!(b.equal(x, y), "{} len {len} off {off}", b.name());
                 pb.bytes()[off..off + len].fill(0x99);
+            }
+        }
+    }
+}
+
+/// Searches of every length up to 80 in a window ending at the page's end (before the
+/// inaccessible page) or starting at the page's start, with the needles filling every byte
+/// outside the window (a byte read past either end must not count) and one needle at every
+/// position inside it, or none. The oracle is a plain scan of the window.
+#[test]
+fn searches_at_page_ends() {
+    let mut pg = GuardedPage::new();
+    let page = pg.page;
+    let set = [0xa1u8, 0xa2, 0xa3];
+    for b in backends() {
+        for len in 0..=80 {
+            for start in [page - len, 0] {
+                for (i, x) in pg.bytes().iter_mut().enumerate() {
+                    *x = set[i % 3];
+                }
+                pg.bytes()[start..start + len].fill(0);
+                for hit in (0..len).map(Some).chain([None]) {
+                    let k = hit.unwrap_or(0) % 3;
+                    if let Some(h) = hit {
+                        pg.bytes()[start + h] = set[k];
+                    }
+                    let w = &pg.bytes()[start..start + len];
+                    let what = format!("{} len {len} start {start} hit {hit:?}", b.name());
+                    let first = |s: &[u8]| w.iter().position(|x| s.contains(x));
+                    let last = |s: &[u8]| w.iter().rposition(|x| s.contains(x));
+                    assert_eq!(b.find_byte(w, set[k]), first(&set[k..=k]), "{what}");
+                    assert_eq!(b.rfind_byte(w, set[k]), last(&set[k..=k]), "{what}");
+                    let count = w.iter().filter(|&&x| x == set[k]).count();
+                    assert_eq!(b.count_byte(w, set[k]), count, "{what}");
+                    assert_eq!(b.find_byte2(w, set[0], set[k]), first(&[set[0], set[k]]), "{what}");
+                    assert_eq!(b.rfind_byte2(w, set[0], set[k]), last(&[set[0], set[k]]), "{what}");
+                    assert_eq!(b.find_byte3(w, set[0], set[1], set[2]), first(&set), "{what}");
+                    assert_eq!(b.rfind_byte3(w, set[0], set[1], set[2]), last(&set), "{what}");
+                    if let Some(h) = hit {
+                        pg.bytes()[start + h] = 0;
+                    }
+                }
             }
         }
     }

@@ -703,6 +703,17 @@ unsafe fn eq_any<V: Vector, const K: usize>(x: V, nv: [V; K]) -> V::Cmp {
     }
 }
 
+/// [`eq_any`] against the needles splatted here (the short searches' one vector).
+///
+/// # Safety
+///
+/// The trait contract (the CPU has `V`'s features).
+#[inline(always)]
+pub(crate) unsafe fn eq_any_splat<V: Vector, const K: usize>(x: V, b: [u8; K]) -> V::Cmp {
+    // SAFETY: the caller's trait contract.
+    unsafe { eq_any(x, splat_all::<V, K>(b)) }
+}
+
 /// `[splat(b[0]), ..]` for `1 <= K <= 3`.
 #[inline(always)]
 unsafe fn splat_all<V: Vector, const K: usize>(b: [u8; K]) -> [V; K] {
@@ -747,6 +758,80 @@ unsafe fn eq_any_blocks<V: Vector, const K: usize, const U: usize>(
     }
 }
 
+/// The first hit of `U <= 4` compare results whose blocks start at `at[..U]`: `at[k]` plus
+/// the first set byte of the first non-empty `c[k]`. Constant indices only (no loop over
+/// the arrays: `zip` over them kept the offsets on the stack and gave the kernels a
+/// 32-byte-aligned frame, paid on every call).
+///
+/// # Safety
+///
+/// The trait contract (the CPU has `V`'s features).
+#[inline(always)]
+unsafe fn first_hit<V: Vector, const U: usize>(c: [V::Cmp; U], at: [usize; 4]) -> Option<usize> {
+    // SAFETY: (whole body) `cmp_bits` under the caller's trait contract; `k % U` is `k`
+    // for each `k < U` tested.
+    unsafe {
+        let m = V::cmp_bits(c[0]);
+        if m != 0 {
+            return Some(at[0] + first::<V>(m));
+        }
+        if U > 1 {
+            let m = V::cmp_bits(c[1 % U]);
+            if m != 0 {
+                return Some(at[1] + first::<V>(m));
+            }
+        }
+        if U > 2 {
+            let m = V::cmp_bits(c[2 % U]);
+            if m != 0 {
+                return Some(at[2] + first::<V>(m));
+            }
+        }
+        if U > 3 {
+            let m = V::cmp_bits(c[3 % U]);
+            if m != 0 {
+                return Some(at[3] + first::<V>(m));
+            }
+        }
+        None
+    }
+}
+
+/// The last hit of `U <= 4` compare results, as [`first_hit`] from the back.
+///
+/// # Safety
+///
+/// As [`first_hit`].
+#[inline(always)]
+unsafe fn last_hit<V: Vector, const U: usize>(c: [V::Cmp; U], at: [usize; 4]) -> Option<usize> {
+    // SAFETY: (whole body) as in `first_hit`.
+    unsafe {
+        if U > 3 {
+            let m = V::cmp_bits(c[3 % U]);
+            if m != 0 {
+                return Some(at[3] + last::<V>(m));
+            }
+        }
+        if U > 2 {
+            let m = V::cmp_bits(c[2 % U]);
+            if m != 0 {
+                return Some(at[2] + last::<V>(m));
+            }
+        }
+        if U > 1 {
+            let m = V::cmp_bits(c[1 % U]);
+            if m != 0 {
+                return Some(at[1] + last::<V>(m));
+            }
+        }
+        let m = V::cmp_bits(c[0]);
+        if m != 0 {
+            return Some(at[0] + last::<V>(m));
+        }
+        None
+    }
+}
+
 /// `memchr`: index of the first `b` in `p[..n]`.
 #[inline(always)]
 pub(crate) unsafe fn memchr<V: Vector>(p: *const u8, n: usize, b: u8) -> Option<usize> {
@@ -787,12 +872,9 @@ pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
                 eq_any(V::load(p.add(o[3])), nv),
             ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
-                for (o, c) in o.into_iter().zip(c) {
-                    let m = V::cmp_bits(c);
-                    if m != 0 {
-                        return Some(o + first::<V>(m));
-                    }
-                }
+                // Constant indices only: a loop over `zip(o, c)` kept `o` on the stack and
+                // gave the whole kernel a 32-byte-aligned frame, paid on every call.
+                return first_hit::<V, 4>(c, o);
             }
             return None;
         }
@@ -808,12 +890,7 @@ pub(crate) unsafe fn find<V: Vector, const K: usize, const U: usize>(
         while i <= last {
             let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
-                for (k, c) in c.into_iter().enumerate() {
-                    let m = V::cmp_bits(c);
-                    if m != 0 {
-                        return Some(i + k * w + first::<V>(m));
-                    }
-                }
+                return first_hit::<V, U>(c, [i, i + w, i + 2 * w, i + 3 * w]);
             }
             i += U * w;
         }
@@ -858,12 +935,7 @@ pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
                 eq_any(V::load(p.add(o[3])), nv),
             ];
             if V::cmp_bits(V::cmp_or(V::cmp_or(c[0], c[1]), V::cmp_or(c[2], c[3]))) != 0 {
-                for (o, c) in o.into_iter().zip(c).rev() {
-                    let m = V::cmp_bits(c);
-                    if m != 0 {
-                        return Some(o + last::<V>(m));
-                    }
-                }
+                return last_hit::<V, 4>(c, o);
             }
             return None;
         }
@@ -877,12 +949,7 @@ pub(crate) unsafe fn rfind<V: Vector, const K: usize, const U: usize>(
             i -= U * w;
             let (c, any) = eq_any_blocks::<V, K, U>(p.add(i), nv);
             if V::cmp_bits(any) != 0 {
-                for (k, c) in c.into_iter().enumerate().rev() {
-                    let m = V::cmp_bits(c);
-                    if m != 0 {
-                        return Some(i + k * w + last::<V>(m));
-                    }
-                }
+                return last_hit::<V, U>(c, [i, i + w, i + 2 * w, i + 3 * w]);
             }
         }
         while i >= w {

@@ -242,6 +242,82 @@ unsafe fn cmp_le64_avx2(a: *const u8, b: *const u8, n: usize) -> i32 {
     r
 }
 
+/// Where the one vector load of a short search (`1 <= n < k` bytes at `p`, `k` the vector
+/// size) starts, and how far its mask shifts down: at `p` when the `k` bytes from `p` stay in
+/// `p`'s page, else the `k` bytes ending at `p + n` (glibc's `memchr` does the same), which
+/// start `k - n` bytes before `p` but still in `p`'s page (its offset exceeds `PAGE - k`).
+#[inline(always)]
+fn short_load_at(p: *const u8, n: usize, k: usize) -> (*const u8, u32) {
+    let s = if p.addr() & (PAGE - 1) <= PAGE - k { 0 } else { k - n };
+    (p.wrapping_sub(s), s as u32)
+}
+
+/// Bit `j` set where `p[j]` (`j < n < 32`) equals any of the `K` needles: one 32-byte load
+/// that stays in a page known to be readable (see [`short_load_at`]), instead of word and
+/// byte loops.
+///
+/// Random 0–16 B searches for an absent byte (4096 sizes a round, medians of 15 alternated
+/// rounds, load 7–8), our speed / glibc's `memchr` (its EVEX variant): with the word and byte
+/// loops 0.77 (AVX2 backend) and 0.81 (SSE2, with [`eq_mask_lt16`]), with these 1.04 and
+/// 0.96; `find_byte3` 1.7x faster than before, `rfind_byte` 1.4x.
+///
+/// Valgrind's memcheck reports the bytes read past `p + n` (or before `p`) as invalid reads
+/// when they lie outside the heap block, as for [`cmp_le64_avx2`] (a false positive).
+///
+/// # Safety
+///
+/// `p` valid for reads of `n < 32` bytes; AVX2.
+#[inline]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn eq_mask_lt32<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> u32 {
+    if n == 0 {
+        // `p` may dangle: nothing is read.
+        return 0;
+    }
+    let (at, s) = short_load_at(p, n, 32);
+    let x: __m256i;
+    // SAFETY: `n >= 1`, so `p`'s page is readable, and the 32 bytes from `at` lie in it (see
+    // `short_load_at`). The load is in `asm!` so that no Rust code reads past the caller's
+    // bytes; the bytes outside `p[..n]` are masked off below and never reach the result (a
+    // concurrent write to them, outside the caller's buffer, changes nothing).
+    unsafe {
+        asm!(
+            "vmovdqu {x}, ymmword ptr [{at}]",
+            at = in(reg) at, x = out(ymm_reg) x,
+            options(nostack, readonly, pure, preserves_flags),
+        );
+    }
+    // SAFETY: AVX2 (the caller's contract).
+    let m = unsafe { _mm256_movemask_epi8(generic::eq_any_splat::<__m256i, K>(x, b)) } as u32;
+    (m >> s) & ((1u32 << n) - 1)
+}
+
+/// [`eq_mask_lt32`] with one 16-byte load, for `n < 16`, on SSE2.
+///
+/// # Safety
+///
+/// `p` valid for reads of `n < 16` bytes; SSE2.
+#[inline(always)]
+unsafe fn eq_mask_lt16<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> u32 {
+    if n == 0 {
+        // `p` may dangle: nothing is read.
+        return 0;
+    }
+    let (at, s) = short_load_at(p, n, 16);
+    let x: __m128i;
+    // SAFETY: as in `eq_mask_lt32`, with 16 bytes.
+    unsafe {
+        asm!(
+            "movdqu {x}, xmmword ptr [{at}]",
+            at = in(reg) at, x = out(xmm_reg) x,
+            options(nostack, readonly, pure, preserves_flags),
+        );
+    }
+    // SAFETY: SSE2 (the caller's contract).
+    let m = unsafe { _mm_movemask_epi8(generic::eq_any_splat::<__m128i, K>(x, b)) } as u32;
+    (m >> s) & ((1u32 << n) - 1)
+}
+
 /// `Vector` for a `movemask` register type (SSE2's `__m128i`, AVX2's `__m256i`): the methods
 /// that differ only in the intrinsic's name, plus `$extra` (the size-specific overrides).
 macro_rules! movemask_vector {
@@ -360,6 +436,23 @@ movemask_vector!(
             // SAFETY: same contract; `n <= CMP_SMALL_MAX = 16`.
             unsafe { cmp_le16_sse2(a, b, n) }
         }
+        #[inline(always)]
+        unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
+            // SAFETY: same contract; `n < 16`.
+            let m = unsafe { eq_mask_lt16(p, n, b) };
+            (m != 0).then(|| m.trailing_zeros() as usize)
+        }
+        #[inline(always)]
+        unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
+            // SAFETY: same contract; `n < 16`.
+            let m = unsafe { eq_mask_lt16(p, n, b) };
+            (m != 0).then(|| 31 - m.leading_zeros() as usize)
+        }
+        #[inline(always)]
+        unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+            // SAFETY: same contract; `n < 16`.
+            unsafe { eq_mask_lt16(p, n, [b]) }.count_ones() as usize
+        }
     }
 );
 
@@ -420,18 +513,20 @@ movemask_vector!(
         }
         #[inline(always)]
         unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
-            // SAFETY: same contract; `n < 32`, so the 16-byte kernel needs no loop.
-            unsafe { generic::find::<__m128i, K, 1>(p, n, b) }
+            // SAFETY: same contract; `n < 32`.
+            let m = unsafe { eq_mask_lt32(p, n, b) };
+            (m != 0).then(|| m.trailing_zeros() as usize)
         }
         #[inline(always)]
         unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
-            // SAFETY: same contract.
-            unsafe { generic::rfind::<__m128i, K, 1>(p, n, b) }
+            // SAFETY: same contract; `n < 32`.
+            let m = unsafe { eq_mask_lt32(p, n, b) };
+            (m != 0).then(|| 31 - m.leading_zeros() as usize)
         }
         #[inline(always)]
         unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
-            // SAFETY: same contract.
-            unsafe { generic::count::<__m128i>(p, n, b) }
+            // SAFETY: same contract; `n < 32`.
+            unsafe { eq_mask_lt32(p, n, [b]) }.count_ones() as usize
         }
     }
 );

@@ -16,7 +16,7 @@ use core::arch::x86_64::{
 
 use super::pshufb::Avx2;
 use crate::alphabet::{Alphabet, Runs};
-use crate::arch::{Job, Kernels};
+use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -53,10 +53,24 @@ impl Kernels for Avx512Bw {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        // Below 64 bytes the kernel would do no block: the last-bytes code does it all.
-        let done = if src.len() >= 64 { self.encode(alphabet, src, dst) } else { 0 };
-        self.avx2().ssse3().encode_rest(alphabet, src, dst, done, pad);
+        // Below 64 bytes the kernel would do no block: the AVX2 code does it all.
+        if src.len() < 64 {
+            return self.avx2().encode_all(alphabet, src, dst, pad);
+        }
+        let done = self.encode(alphabet, src, dst);
+        self.avx2().encode_rest(alphabet, src, dst, done, pad);
         true
+    }
+
+    #[inline]
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
+        self.avx2().decode_short(alphabet, src, dst, short)
     }
 
     #[inline]

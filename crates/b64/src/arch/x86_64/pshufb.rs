@@ -31,7 +31,7 @@ use core::arch::x86_64::{
 
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::arch::{Job, Kernels};
+use crate::arch::{Job, Kernels, ShortRules};
 use crate::decode::Io;
 
 nab_isa::token! {
@@ -59,10 +59,10 @@ impl Avx2 {
     }
 }
 
-impl Ssse3 {
+impl Avx2 {
     /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
     /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
-    /// with padding if `pad`) by [`encode_last_ssse3`].
+    /// with padding if `pad`) by [`encode_last_avx2`].
     #[inline]
     pub(super) fn encode_rest(
         self,
@@ -73,20 +73,11 @@ impl Ssse3 {
         pad: bool,
     ) {
         let (src, dst) = (&src[done..], &mut dst[done / 3 * 4..]);
-        // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
+        // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
         // caller's contract, less whole groups on both sides); `&mut` excludes overlap.
         unsafe {
-            encode_last_ssse3(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+            encode_last_avx2(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
         }
-    }
-}
-
-impl Avx2 {
-    /// The SSSE3 token this one implies.
-    #[inline]
-    pub(super) fn ssse3(self) -> Ssse3 {
-        // SAFETY: every CPU with AVX2 has SSSE3.
-        unsafe { Ssse3::new_unchecked() }
     }
 }
 
@@ -182,6 +173,32 @@ impl Kernels for Ssse3 {
     }
 
     #[inline]
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
+        let n = src.len();
+        if n == 0 || n > SHORT_MAX {
+            return None;
+        }
+        let (nib, table) = (alphabet.nibbles(), alphabet.decode_table());
+        let (s, d, cap) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves SSSE3; `src` holds `0 < n` bytes and `dst` `cap`, as
+        // `decode_short_ssse3` needs; `&mut` excludes overlap.
+        unsafe {
+            match nib.fixes {
+                0 => decode_short_ssse3::<0>(nib, table, s, n, d, cap, short),
+                1 => decode_short_ssse3::<1>(nib, table, s, n, d, cap, short),
+                2 => decode_short_ssse3::<2>(nib, table, s, n, d, cap, short),
+                _ => None,
+            }
+        }
+    }
+
+    #[inline]
     fn decode_lines<I: Io + ?Sized>(
         self,
         alphabet: &Alphabet,
@@ -223,9 +240,16 @@ impl Kernels for Avx2 {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
-        // As `Ssse3::encode_all`: a block needs 28 readable bytes.
-        let done = if src.len() >= 28 { self.encode(alphabet, src, dst) } else { 0 };
-        self.ssse3().encode_rest(alphabet, src, dst, done, pad);
+        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
+        // caller's contract); `&mut` excludes overlap.
+        unsafe {
+            if n <= 24 {
+                encode_short_avx2(alphabet, s, n, d, len, pad)
+            } else {
+                encode_all_avx2(alphabet, s, n, d, len, pad)
+            }
+        }
         true
     }
 
@@ -251,6 +275,32 @@ impl Kernels for Avx2 {
             _ => {
                 let rows = decode_rows(alphabet);
                 run_decode!(io, i, j, |s, n, d, c, _sep| decode_avx2(&rows, s, n, d, c))
+            }
+        }
+    }
+
+    #[inline]
+    fn decode_short(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        short: ShortRules,
+    ) -> Option<usize> {
+        let n = src.len();
+        if n == 0 || n > SHORT_MAX {
+            return None;
+        }
+        let (nib, table) = (alphabet.nibbles(), alphabet.decode_table());
+        let (s, d, cap) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves AVX2; `src` holds `0 < n` bytes and `dst` `cap`, as
+        // `decode_short_avx2` needs; `&mut` excludes overlap.
+        unsafe {
+            match nib.fixes {
+                0 => decode_short_avx2::<0>(nib, table, s, n, d, cap, short),
+                1 => decode_short_avx2::<1>(nib, table, s, n, d, cap, short),
+                2 => decode_short_avx2::<2>(nib, table, s, n, d, cap, short),
+                _ => None,
             }
         }
     }
@@ -330,8 +380,8 @@ fn lookup_128<const K: usize>(tables: &[__m128i; K], idx: __m128i, base: i8) -> 
 }
 
 /// Encodes all of `src[..n]` into `dst[..len]` (its encoded length, with padding if `pad`):
-/// the kernel's loop, then [`encode_last_ssse3`], in one call. Below 28 bytes the loop would do
-/// at most one 12-byte block: the last-bytes code does it all.
+/// the kernel's loop, then [`encode_last_ssse3`], in one call. Below [`SHORT_ENCODE_SSSE3`]
+/// bytes the last-bytes code does it all (its 12-byte blocks), without the loop's setup.
 ///
 /// # Safety
 ///
@@ -350,7 +400,7 @@ unsafe fn encode_all_ssse3(
     // write their `done / 3 * 4` symbols, leaving the encoded length of the rest.
     unsafe {
         let runs = alphabet.runs();
-        let done = if n < 28 {
+        let done = if n < SHORT_ENCODE_SSSE3 {
             0
         } else if runs.fits {
             encode_runs_ssse3(runs, src, n, dst, len)
@@ -361,6 +411,11 @@ unsafe fn encode_all_ssse3(
         encode_last_ssse3(alphabet, src.add(done), n - done, dst.add(out), len - out, pad);
     }
 }
+
+/// Inputs shorter than this skip the SSSE3 loops ([`encode_all_ssse3`]): measured (Zen 4, v2
+/// cap) 64 B in 16.3 ns instead of 17.3, 100 B 19.5 instead of 20.0 (a threshold of 28 before);
+/// 256 B the same either way.
+const SHORT_ENCODE_SSSE3: usize = 112;
 
 /// # Safety
 ///
@@ -980,6 +1035,257 @@ unsafe fn store_24(dst: *mut u8, y: __m256i) {
     }
 }
 
+// ---- Short decode: all of a short text, its last group included ----
+
+/// The longest text the short decode takes (`decode_short`): 8 AVX2 blocks, 16 SSSE3 ones.
+/// Longer texts go the general way, whose fixed cost is small against them.
+const SHORT_MAX: usize = 256;
+
+/// What the last block of a short text (its last `m` bytes, `0 < m <= 32`, `=` in the lanes
+/// of `eq`) must hold, if its shape is one `rules` accept.
+struct LastBlock {
+    /// Lanes that must be symbols (the others are `=` or past the text).
+    symbols: u32,
+    /// Bytes the block decodes to.
+    bytes: usize,
+    /// Lane of the last symbol.
+    last: usize,
+    /// Bits of the last symbol's value that must be zero (0: none to check).
+    unused: u8,
+}
+
+impl LastBlock {
+    /// The shape of the last `m` bytes: whole groups of symbols, or a padded (`xy==`,
+    /// `xyz=`) or partial (`xy`, `xyz`) last group as `rules` allow; `None` for any other
+    /// (an error, or a shape the engine rejects: the general path reports it).
+    #[inline(always)]
+    fn new(m: usize, eq: u32, rules: ShortRules) -> Option<LastBlock> {
+        let inside = u32::MAX >> (32 - m);
+        if eq == 0 && m.is_multiple_of(4) {
+            return Some(LastBlock { symbols: inside, bytes: m / 4 * 3, last: 0, unused: 0 });
+        }
+        // Symbols the text leaves out of its last group (0, 2 or 3 when valid).
+        let partial = (4 - m % 4) % 4;
+        // `=` only as the last 1 or 2 bytes of whole groups (then `m >= 4`).
+        let text_pads = if eq == 0 {
+            0
+        } else if partial == 0 && eq == 1 << (m - 1) {
+            1
+        } else if partial == 0 && eq == 3 << (m - 2) {
+            2
+        } else {
+            return None;
+        };
+        let ok = if text_pads > 0 { rules.padded } else { partial <= 2 && rules.partial };
+        if !ok {
+            return None;
+        }
+        let pads = text_pads + partial;
+        Some(LastBlock {
+            symbols: inside & !eq,
+            bytes: (m + partial) / 4 * 3 - pads,
+            last: m - text_pads - 1,
+            unused: match (rules.canonical, pads) {
+                (false, _) => 0,
+                (true, 2) => 0x0f,
+                (true, _) => 0x03,
+            },
+        })
+    }
+}
+
+/// Decodes all of `src[..n]` (`0 < n`) into `dst[..cap]` when it is symbols in whole groups,
+/// or with a last group padded or partial as `rules` allow (its last symbol's unused bits
+/// zero if `rules.canonical`), and the output fits; `None` otherwise (`dst` perhaps written).
+/// Whole 16-byte blocks, then the last 1 to 16 bytes read exactly ([`load_exact_128`]); the
+/// `=` and the lanes past the text decode as zeros. A block's 16-byte store is used where
+/// `dst` has room, else only its bytes are written.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
+/// bytes; they do not overlap.
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_short_ssse3<const FIXES: usize>(
+    nib: &Nibbles,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let t = NibbleRegs128::new(nib);
+    let full = (n - 1) / 16;
+    let m = n - 16 * full;
+    // SAFETY: the loads read `src[16k..16k + 16]` for `k < full` (`16 full < n`) and exactly
+    // `src[16 full..n]`; the stores write `dst[12k..12k + 16]` when that is within `cap`, else
+    // exactly the block's bytes, all below `total <= cap`.
+    unsafe {
+        let tail = src.add(16 * full);
+        let x = if m == 16 { _mm_loadu_si128(tail.cast()) } else { load_exact_128(tail, m) };
+        let eq = _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'=' as i8))) as u32;
+        let last = LastBlock::new(m, eq, rules)?;
+        let (v, bad) = t.values::<FIXES>(x);
+        let good = _mm_cmpeq_epi8(bad, _mm_setzero_si128());
+        if (_mm_movemask_epi8(good) as u32) & last.symbols != last.symbols
+            || table[usize::from(*tail.add(last.last))] & last.unused != 0
+        {
+            return None;
+        }
+        let total = 12 * full + last.bytes;
+        if total > cap {
+            return None;
+        }
+        for k in 0..full {
+            let (v, bad) = t.values::<FIXES>(_mm_loadu_si128(src.add(16 * k).cast()));
+            if !all_symbols_128(bad) {
+                return None;
+            }
+            let y = pack_128(v);
+            let out = dst.add(12 * k);
+            if 12 * k + 16 <= cap {
+                _mm_storeu_si128(out.cast(), y);
+            } else {
+                _mm_storel_epi64(out.cast(), y);
+                out.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128(y, 8)));
+            }
+        }
+        // The `=` and the lanes past the text decode as zeros (garbage there would carry
+        // into the bytes kept).
+        let y = pack_128(_mm_and_si128(v, good));
+        let out = dst.add(12 * full);
+        if 12 * full + 16 <= cap {
+            _mm_storeu_si128(out.cast(), y);
+        } else {
+            store_exact_128(out, last.bytes, y);
+        }
+        Some(total)
+    }
+}
+
+/// `k` for `k < 16`, then `0x80`: the 16 bytes at `SHIFT_DOWN[d..]`, as a `pshufb` index, move
+/// lane `k + d` to lane `k` and zero the lanes where `k + d >= 16`.
+static SHIFT_DOWN: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// `src[..m]` (`0 < m <= 32`) in the low lanes of a ymm, the rest zero, by plain loads of
+/// those bytes only: 16 bytes at 0 and the 16 ending at `m`, moved down into the high lane by
+/// one `pshufb`; below 16 bytes, [`load_exact_128`].
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `m` bytes, `0 < m <= 32`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_exact_256(src: *const u8, m: usize) -> __m256i {
+    // SAFETY: the loads read `src[..16]` and `src[m - 16..m]` for `m >= 16`, else `src[..m]`
+    // exactly; `SHIFT_DOWN[32 - m..48 - m]` is within its 32 bytes for `16 <= m < 32`.
+    unsafe {
+        if m == 32 {
+            _mm256_loadu_si256(src.cast())
+        } else if m >= 16 {
+            let lo = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(m - 16).cast());
+            // High lane `k` is byte `16 + k` = lane `k + 32 - m` of `b`, while below `m`.
+            let hi = _mm_shuffle_epi8(b, _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(32 - m).cast()));
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+        } else {
+            _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(load_exact_128(src, m)),
+                _mm_setzero_si128(),
+            )
+        }
+    }
+}
+
+/// Writes the 24 bytes of a [`pack_256`] result to `dst`: one 32-byte store when `room >= 32`,
+/// else 16 and 8 bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `room >= 24` bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_24_room(dst: *mut u8, room: usize, y: __m256i) {
+    // SAFETY: writes `dst[..32]` when `room >= 32`, else `dst[..24]`.
+    unsafe {
+        if room >= 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+        } else {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        }
+    }
+}
+
+/// The AVX2 twin of [`decode_short_ssse3`], 32-byte blocks.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
+/// bytes; they do not overlap.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_short_avx2<const FIXES: usize>(
+    nib: &Nibbles,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let t = NibbleRegs256::new(nib);
+    let full = (n - 1) / 32;
+    let m = n - 32 * full;
+    // SAFETY: the loads read `src[32k..32k + 32]` for `k < full` (`32 full < n`) and exactly
+    // `src[32 full..n]`; the stores write `dst[24k..24k + 32]` when that is within `cap`, else
+    // exactly the block's bytes, all below `total <= cap`.
+    unsafe {
+        let tail = src.add(32 * full);
+        let x = load_exact_256(tail, m);
+        let eq = _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'=' as i8))) as u32;
+        let last = LastBlock::new(m, eq, rules)?;
+        let (v, bad) = t.values::<FIXES>(x);
+        let good = _mm256_cmpeq_epi8(bad, _mm256_setzero_si256());
+        if (_mm256_movemask_epi8(good) as u32) & last.symbols != last.symbols
+            || table[usize::from(*tail.add(last.last))] & last.unused != 0
+        {
+            return None;
+        }
+        let total = 24 * full + last.bytes;
+        if total > cap {
+            return None;
+        }
+        for k in 0..full {
+            let (v, bad) = t.values::<FIXES>(_mm256_loadu_si256(src.add(32 * k).cast()));
+            if _mm256_testz_si256(bad, bad) == 0 {
+                return None;
+            }
+            store_24_room(dst.add(24 * k), cap - 24 * k, pack_256(v));
+        }
+        // As in `decode_short_ssse3`: the `=` and the lanes past the text decode as zeros.
+        let y = pack_256(_mm256_and_si256(v, good));
+        let (out, room) = (dst.add(24 * full), cap - 24 * full);
+        if room >= 32 {
+            _mm256_storeu_si256(out.cast(), y);
+        } else if last.bytes > 16 {
+            _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(y));
+            store_exact_128(out.add(16), last.bytes - 16, _mm256_extracti128_si256::<1>(y));
+        } else {
+            store_exact_128(out, last.bytes, _mm256_castsi256_si128(y));
+        }
+        Some(total)
+    }
+}
+
 // ---- Lines of one width (forgiving decode) ----
 
 /// The SSSE3 nibble decode as a [`LineBlock`].
@@ -1086,9 +1392,6 @@ unsafe fn lines_avx2<const FIXES: usize>(
 
 // ---- The last bytes of an encode ----
 
-/// `k` in lane `k`.
-const IOTA_128: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-
 /// `src[..r]` (`r < 16`) in the low lanes of a register, the rest zero, by plain loads that
 /// touch only those bytes: for `w <= r < 2w` (`w` = 8 or 4), `w` bytes at 0 and the `w` bytes
 /// ending at `r`, joined by one `pshufb`; below 4 bytes, three byte loads. (Reading past the
@@ -1103,14 +1406,14 @@ const IOTA_128: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 unsafe fn load_exact_128(src: *const u8, r: usize) -> __m128i {
     // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`.
     unsafe {
-        let (w, x) = if r >= 8 {
+        let x = if r >= 8 {
             let a = _mm_loadl_epi64(src.cast());
             let b = _mm_loadl_epi64(src.add(r - 8).cast());
-            (8, _mm_unpacklo_epi64(a, b))
+            _mm_unpacklo_epi64(a, b)
         } else if r >= 4 {
             let a = _mm_cvtsi32_si128(src.cast::<i32>().read_unaligned());
             let b = _mm_cvtsi32_si128(src.add(r - 4).cast::<i32>().read_unaligned());
-            (4, _mm_unpacklo_epi32(a, b))
+            _mm_unpacklo_epi32(a, b)
         } else if r > 0 {
             // Bytes 0, r / 2 and r - 1 are bytes 0, 1, 2 for r = 3 (repeats for r < 3, cut off).
             let v = u32::from(*src)
@@ -1120,16 +1423,28 @@ unsafe fn load_exact_128(src: *const u8, r: usize) -> __m128i {
         } else {
             return _mm_setzero_si128();
         };
-        // Lane `k < w` stays; lane `k` in `w..r` takes lane `k - (r - w)` of the second load,
-        // which sits at `w + k - (r - w)`; lanes from `r` on become zero (index with the top
-        // bit set).
-        let iota = _mm_loadu_si128(IOTA_128.as_ptr().cast());
-        let high = _mm_cmpgt_epi8(iota, _mm_set1_epi8(w as i8 - 1));
-        let index = _mm_add_epi8(iota, _mm_and_si128(high, _mm_set1_epi8((2 * w - r) as i8)));
-        let past = _mm_cmpgt_epi8(iota, _mm_set1_epi8(r as i8 - 1));
-        _mm_shuffle_epi8(x, _mm_or_si128(index, past))
+        _mm_shuffle_epi8(x, _mm_loadu_si128(LOAD_EXACT_INDEX[r].as_ptr().cast()))
     }
 }
+
+/// The `pshufb` indices of [`load_exact_128`] per length `r` (4..16; the others unused): lane
+/// `k < w` stays; lane `k` in `w..r` takes lane `k - (r - w)` of the second load, which sits
+/// at `w + k - (r - w)`; lanes from `r` on become zero (index with the top bit set). A table
+/// rather than computed: one load instead of eight operations.
+static LOAD_EXACT_INDEX: [[u8; 16]; 16] = {
+    let mut t = [[0x80u8; 16]; 16];
+    let mut r = 4;
+    while r < 16 {
+        let w = if r >= 8 { 8 } else { 4 };
+        let mut k = 0;
+        while k < r {
+            t[r][k] = if k < w { k } else { 2 * w + k - r } as u8;
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
 
 /// Writes the low `len` bytes of `y` (`len <= 16`) to `dst` with plain stores that touch only
 /// `dst[..len]`: for `w <= len < 2w`, `w` bytes at 0 and the `w` bytes ending at `len`.
@@ -1157,8 +1472,9 @@ unsafe fn store_exact_128(dst: *mut u8, len: usize, y: __m128i) {
             }
             return;
         };
-        let iota = _mm_loadu_si128(IOTA_128.as_ptr().cast());
-        let moved = _mm_shuffle_epi8(y, _mm_add_epi8(iota, _mm_set1_epi8((len - w) as i8)));
+        // Lane `k` of `moved` is lane `k + len - w` of `y` (`len - w < w`: within `y`).
+        let index = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(len - w).cast());
+        let moved = _mm_shuffle_epi8(y, index);
         if w == 8 {
             _mm_storel_epi64(dst.cast(), y);
             _mm_storel_epi64(dst.add(len - 8).cast(), moved);
@@ -1182,29 +1498,52 @@ unsafe fn store_exact_128(dst: *mut u8, len: usize, y: __m128i) {
 #[target_feature(enable = "ssse3")]
 unsafe fn encode_last_ssse3(
     alphabet: &Alphabet,
+    src: *const u8,
+    r: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    let runs = alphabet.runs();
+    let mul = multipliers_128();
+    // The alphabet's registers once, before the blocks (inside the closure, LLVM set them up
+    // again for every block).
+    // SAFETY: the caller's contract.
+    unsafe {
+        if runs.fits {
+            // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+            let low_end = _mm_set1_epi8(runs.low_end as i8);
+            let mid_end = _mm_set1_epi8(runs.mid_end as i8);
+            let offset = load_table(&runs.offset);
+            let symbols = |x| symbols_runs_128(indices_128(x, mul), low_end, mid_end, offset);
+            encode_last_by_128(symbols, src, r, dst, len, pad);
+        } else {
+            let t = alphabet.symbols();
+            let tables: [__m128i; 4] = core::array::from_fn(|k| {
+                load_table(t[16 * k..16 * k + 16].try_into().expect("16"))
+            });
+            let symbols = |x| lookup_128(&tables, indices_128(x, mul), 0);
+            encode_last_by_128(symbols, src, r, dst, len, pad);
+        }
+    }
+}
+
+/// [`encode_last_ssse3`] with `symbols` mapping 12 bytes (in the low lanes) to their 16
+/// symbols.
+///
+/// # Safety
+///
+/// As [`encode_last_ssse3`].
+#[inline]
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_last_by_128(
+    symbols: impl Fn(__m128i) -> __m128i,
     mut src: *const u8,
     mut r: usize,
     mut dst: *mut u8,
     mut len: usize,
     pad: bool,
 ) {
-    let runs = alphabet.runs();
-    let mul = multipliers_128();
-    let symbols = |x: __m128i| {
-        let idx = indices_128(x, mul);
-        if runs.fits {
-            // `low_end` <= 64: a positive `i8`, as the signed compare needs.
-            let low_end = _mm_set1_epi8(runs.low_end as i8);
-            let mid_end = _mm_set1_epi8(runs.mid_end as i8);
-            symbols_runs_128(idx, low_end, mid_end, load_table(&runs.offset))
-        } else {
-            let t = alphabet.symbols();
-            let tables: [__m128i; 4] = core::array::from_fn(|k| {
-                load_table(t[16 * k..16 * k + 16].try_into().expect("16"))
-            });
-            lookup_128(&tables, idx, 0)
-        }
-    };
     // SAFETY: each block reads `src[..16]` only when `r >= 16`, else exactly `src[..12]` or
     // `src[..r]`, and writes `dst[..16]` for 12 bytes (`len >= 16`), or exactly `dst[..len]`.
     unsafe {
@@ -1220,16 +1559,168 @@ unsafe fn encode_last_ssse3(
         if pad {
             // Symbol `k` starts at bit `6k`: past the `r < 12` bytes when `3k >= 4r`.
             let thrice = _mm_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
-            let padding = _mm_andnot_si128(
-                _mm_cmpgt_epi8(_mm_set1_epi8(4 * r as i8), thrice),
-                _mm_set1_epi8(-1),
-            );
-            y = _mm_or_si128(
-                _mm_andnot_si128(padding, y),
-                _mm_and_si128(padding, _mm_set1_epi8(b'=' as i8)),
-            );
+            let data = _mm_cmpgt_epi8(_mm_set1_epi8(4 * r as i8), thrice);
+            let eq = _mm_set1_epi8(b'=' as i8);
+            y = _mm_or_si128(_mm_and_si128(data, y), _mm_andnot_si128(data, eq));
         }
         store_exact_128(dst, len, y);
+    }
+}
+
+/// `3k` in lane `k`: symbol `k` of a block is padding when `3k >= 4r` (it starts at bit `6k`,
+/// past the `r` bytes).
+const THRICE_256: [i8; 32] = {
+    let mut t = [0i8; 32];
+    let mut k = 0;
+    while k < 32 {
+        t[k] = 3 * k as i8;
+        k += 1;
+    }
+    t
+};
+
+/// Encodes all of `src[..n]` into `dst[..len]` (its encoded length, with padding if `pad`):
+/// the kernel's loops from 28 bytes, then [`encode_last_avx2`], in one call.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `n` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `n` bytes with padding if `pad`; they do not overlap.
+#[target_feature(enable = "avx2")]
+unsafe fn encode_all_avx2(
+    alphabet: &Alphabet,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the caller's contract; the loops consume `done` bytes (a multiple of 3) and
+    // write their `done / 3 * 4` symbols, leaving the encoded length of the rest.
+    unsafe {
+        let done = if n < 28 {
+            0
+        } else if alphabet.runs().fits {
+            encode_runs_avx2(alphabet.runs(), src, n, dst, len)
+        } else {
+            encode_avx2(alphabet.symbols(), src, n, dst, len)
+        };
+        let out = done / 3 * 4;
+        encode_last_avx2(alphabet, src.add(done), n - done, dst.add(out), len - out, pad);
+    }
+}
+
+/// [`encode_last_avx2`] alone, for inputs of at most 24 bytes (one block): a function of its
+/// own, without the loops' stack frame (the multipliers they keep in memory).
+///
+/// # Safety
+///
+/// As [`encode_all_avx2`], `n <= 24`.
+#[target_feature(enable = "avx2")]
+unsafe fn encode_short_avx2(
+    alphabet: &Alphabet,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { encode_last_avx2(alphabet, src, n, dst, len, pad) }
+}
+
+/// `src[..r]` (`r <= 24`) as [`load_groups_256`] places 24 bytes (bytes 0..12 at the bottom
+/// of the low lane, 12..24 at the bottom of the high one), the bytes past `r` zero, by plain
+/// loads of those bytes only: below 16 bytes, [`load_exact_128`] and a byte shift for the high
+/// lane; from 16, 16 bytes at 0 and the 16 ending at `r`, moved down by one `pshufb`.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `r <= 24` bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_groups_exact_256(src: *const u8, r: usize) -> __m256i {
+    // SAFETY: reads `src[..16]` and `src[r - 16..r]` for `r >= 16`, else exactly `src[..r]`;
+    // `SHIFT_DOWN[28 - r..44 - r]` is within its 32 bytes for `16 <= r <= 24`.
+    unsafe {
+        let (lo, hi) = if r >= 16 {
+            let b = _mm_loadu_si128(src.add(r - 16).cast());
+            // High lane `k` is byte `12 + k` = lane `k + 28 - r` of `b`, while below `r`.
+            let index = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(28 - r).cast());
+            (_mm_loadu_si128(src.cast()), _mm_shuffle_epi8(b, index))
+        } else {
+            let lo = load_exact_128(src, r);
+            (lo, _mm_srli_si128::<12>(lo))
+        };
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+    }
+}
+
+/// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
+/// 24 bytes to 32 symbols at a time: what is left after the kernel's loops (and the whole of
+/// a short input) in 256-bit blocks, the last of them (at most 24 bytes) read and written
+/// exactly (see [`load_exact_128`]). Its symbols past the input become `=` when `pad`.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `r` bytes and `dst` for writes of `len`
+/// bytes, the encoded length of `r` bytes with padding if `pad`; they do not overlap.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn encode_last_avx2(
+    alphabet: &Alphabet,
+    mut src: *const u8,
+    mut r: usize,
+    mut dst: *mut u8,
+    mut len: usize,
+    pad: bool,
+) {
+    if len == 0 {
+        return;
+    }
+    let runs = alphabet.runs();
+    // Not hidden from the optimizer here (unlike the loops' `multipliers_256`): its
+    // shift-and-blend for `pmullw` is longer but of lower latency, which is what one or two
+    // blocks wait on, and there is no stack round trip.
+    let mul = [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm256_set1_epi32(c));
+    let symbols = |x: __m256i| {
+        let idx = indices_256(x, mul);
+        if runs.fits {
+            // `low_end` <= 64: a positive `i8`, as the signed compare needs.
+            let low_end = _mm256_set1_epi8(runs.low_end as i8);
+            let mid_end = _mm256_set1_epi8(runs.mid_end as i8);
+            symbols_runs_256(idx, low_end, mid_end, load_table_256(&runs.offset))
+        } else {
+            let t = alphabet.symbols();
+            let tables: [__m256i; 4] = core::array::from_fn(|k| {
+                load_table_256(t[16 * k..16 * k + 16].try_into().expect("16"))
+            });
+            lookup_256(&tables, idx, 0)
+        }
+    };
+    // SAFETY: a block over 24 bytes reads exactly `src[..24]` (`r > 24`) and writes
+    // `dst[..32]` (`len > 32`); the last reads exactly `src[..r]` and writes exactly
+    // `dst[..len]`.
+    unsafe {
+        while r > 24 {
+            _mm256_storeu_si256(dst.cast(), symbols(load_groups_exact_256(src, 24)));
+            (src, r, dst, len) = (src.add(24), r - 24, dst.add(32), len - 32);
+        }
+        let mut y = symbols(load_groups_exact_256(src, r));
+        if pad {
+            let thrice = _mm256_loadu_si256(THRICE_256.as_ptr().cast());
+            let data = _mm256_cmpgt_epi8(_mm256_set1_epi8(4 * r as i8), thrice);
+            let eq = _mm256_set1_epi8(b'=' as i8);
+            y = _mm256_or_si256(_mm256_and_si256(data, y), _mm256_andnot_si256(data, eq));
+        }
+        if len == 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+        } else if len > 16 {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            store_exact_128(dst.add(16), len - 16, _mm256_extracti128_si256::<1>(y));
+        } else {
+            store_exact_128(dst, len, _mm256_castsi256_si128(y));
+        }
     }
 }
 
