@@ -1117,8 +1117,8 @@ impl Wide {
 }
 
 /// Which plan the portable engine's product of `a_len` by `b_len` limbs takes: `None`,
-/// three primes with one limb per coefficient ([`coefficients`], which splits products just
-/// above a power of two), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
+/// three primes with one limb per coefficient ([`coefficients`], which splits products where
+/// that takes fewer butterflies), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
 /// (`primes·N·log₂N`, the wide plans with a 10 % margin for their wider loads and CRT). The
 /// lengths are powers of two, so the choice depends on where the product sits between
 /// them: F(10⁷)'s squarings (82 % of `2¹⁷` coefficients) take `4·2¹⁶` points instead of
