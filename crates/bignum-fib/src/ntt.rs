@@ -990,18 +990,20 @@ pub(crate) fn add_mod_bnm1(r: &mut [u64], x: &[u64]) {
     }
 }
 
-/// Products of at least this many coefficients above a power of two `N` are split as
-/// described at [`coefficients`] when that halves the transform length.
+/// Products whose cyclic part has at least this many points are split as described at
+/// [`coefficients`] when that takes fewer butterflies.
 const SPLIT_MIN: usize = 1 << 10;
 
 /// The `a.len() + b.len() − 1` coefficients of `a·b` (`b = None`: `a²`) modulo each prime.
 ///
-/// A product of `m = N + e` coefficients (`N` a power of two, `0 < e ≤ N/4`) is not padded
-/// to `2N`: the cyclic convolution of length `N` gives `c_j + c_{j+N}` for `j < e`, and
-/// `c_N … c_{m−1}` are the top coefficients of the product of the top `e` limbs of the
-/// operands (every term of those coefficients comes from there), computed recursively with
-/// a transform of at most `N/2`. At F(10⁸), whose products sit just above powers of two,
-/// this halves the work.
+/// A product of `m = N + e` coefficients (`N` a power of two, `0 < e < N`) may be left
+/// unpadded to `2N`: the cyclic convolution of length `N` gives `c_j + c_{j+N}` for `j < e`,
+/// and `c_N … c_{m−1}` are the top coefficients of the product of the top `e` limbs of the
+/// operands (every term of those coefficients comes from there), computed recursively (and
+/// split again where that pays). [`splits`] takes this plan where it costs fewer butterflies
+/// than the padded one: at F(10⁸), whose products sit just above powers of two, it halves
+/// the work; at F(10⁶) (66 % of a power of two: `N/2 + N/4 + …` instead of `N`) it saves
+/// about a sixth.
 fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let b_len = b.map_or(a.len(), <[u64]>::len);
     let count = a.len() + b_len - 1;
@@ -1032,16 +1034,35 @@ fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     y
 }
 
-/// Whether [`coefficients`] splits the product of `a_len` by `b_len` limbs.
+/// Whether [`coefficients`] splits the product of `a_len` by `b_len` limbs: where the split
+/// plan's butterflies ([`narrow_cost`]) are fewer than the padded transform's.
 fn splits(a_len: usize, b_len: usize) -> bool {
     let count = a_len + b_len - 1;
-    let half = transform_len(a_len, b_len) / 2;
+    let n = transform_len(a_len, b_len);
+    let half = n / 2;
     let extra = count.saturating_sub(half);
     half >= SPLIT_MIN
         && a_len <= half
         && b_len <= half
         && extra >= 1
-        && (2 * extra - 1).next_power_of_two() <= half / 2
+        && butterflies(half) + narrow_cost(extra, extra) < butterflies(n)
+}
+
+/// `N·log₂N`, the butterflies (times two) of a transform of length `N`, a power of two.
+fn butterflies(n: usize) -> usize {
+    n * n.trailing_zeros() as usize
+}
+
+/// The butterflies (in units of [`butterflies`], per prime) of [`coefficients`]' plan for
+/// a product of `a_len` by `b_len` limbs, split (recursively) or padded.
+fn narrow_cost(a_len: usize, b_len: usize) -> usize {
+    let n = transform_len(a_len, b_len);
+    if splits(a_len, b_len) {
+        let extra = a_len + b_len - 1 - n / 2;
+        butterflies(n / 2) + narrow_cost(extra, extra)
+    } else {
+        butterflies(n)
+    }
 }
 
 /// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per
@@ -1096,8 +1117,8 @@ impl Wide {
 }
 
 /// Which plan the portable engine's product of `a_len` by `b_len` limbs takes: `None`,
-/// three primes with one limb per coefficient ([`coefficients`], which splits products just
-/// above a power of two), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
+/// three primes with one limb per coefficient ([`coefficients`], which splits products where
+/// that takes fewer butterflies), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
 /// (`primes·N·log₂N`, the wide plans with a 10 % margin for their wider loads and CRT). The
 /// lengths are powers of two, so the choice depends on where the product sits between
 /// them: F(10⁷)'s squarings (82 % of `2¹⁷` coefficients) take `4·2¹⁶` points instead of
@@ -1107,13 +1128,8 @@ fn wide_plan(a_len: usize, b_len: usize) -> Option<Wide> {
     if n3 < SPLIT_MIN {
         return None;
     }
-    let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
-    let three = if splits(a_len, b_len) {
-        let extra = a_len + b_len - 1 - n3 / 2;
-        cost(3, n3 / 2) + cost(3, (2 * extra - 1).next_power_of_two())
-    } else {
-        cost(3, n3)
-    };
+    let cost = |primes: usize, n: usize| primes * butterflies(n);
+    let three = 3 * narrow_cost(a_len, b_len);
     [WIDE4, WIDE5]
         .into_iter()
         .map(|w| (w, w.transform_len(a_len, b_len)))
@@ -1211,11 +1227,11 @@ fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
     if n3 < FMA_WIDE_MIN_LEN || n5.trailing_zeros() > FMA_WIDE_MAX_LOG_LEN {
         return false;
     }
-    let cost = |primes: usize, n: usize| primes * n * n.trailing_zeros() as usize;
+    let cost = |primes: usize, n: usize| primes * butterflies(n);
     let primes3 = if n3.trailing_zeros() > NARROW_MAX_LOG_LEN { 4 } else { 3 };
     let three = if splits(a_len, b_len) {
         let extra = a_len + b_len - 1 - n3 / 2;
-        cost(primes3, n3 / 2) + cost(3, (2 * extra - 1).next_power_of_two())
+        cost(primes3, n3 / 2) + 3 * narrow_cost(extra, extra)
     } else {
         cost(primes3, n3)
     };
@@ -1978,7 +1994,9 @@ mod tests {
         let sizes: &[(usize, usize)] = if cfg!(miri) {
             &[(1, 1), (2, 1), (3, 3), (5, 2), (17, 16)]
         } else {
-            // (1100, 1000) and (3000, 1100) sit just above a power of two: split products.
+            // (1100, 1000) and (3000, 1100) sit just above a power of two: split products;
+            // (1500, 1500) fills 73 % of 2¹² (split into 2¹¹ and a 2¹¹ that is not split);
+            // (1300, 1300) 63 % (split twice: 2¹¹, 2¹⁰, 2⁸).
             &[
                 (1, 1),
                 (2, 1),
@@ -1991,6 +2009,7 @@ mod tests {
                 (1100, 1000),
                 (3000, 1100),
                 (1500, 1500),
+                (1300, 1300),
             ]
         };
         // The schoolbook references once for all engines (they dominate under qemu-user).
@@ -2005,9 +2024,10 @@ mod tests {
                 let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
                 let (want, want_sq) = (schoolbook(&a, &b), schoolbook(&a, &a));
                 for e in engines() {
-                    if emulated() && an * bn > 1 << 21 && !matches!(e, Engine::Portable) {
+                    if emulated() && an * bn > 3 << 19 && !matches!(e, Engine::Portable) {
                         // Under qemu-user (softfloat FMAs) the NEON engine takes ~1 s per
-                        // such product: it runs the split product (1100, 1000) and the rest.
+                        // such product: it runs the split product (1100, 1000) and the rest
+                        // (the split plans are the same code for every engine).
                         continue;
                     }
                     let mut got = vec![0u64; an + bn];
@@ -2034,7 +2054,7 @@ mod tests {
                 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
                 for e in engines() {
                     let Engine::Fma(t, 3) = e else { continue };
-                    if emulated() && an * bn > 1 << 21 {
+                    if emulated() && an * bn > 3 << 19 {
                         continue; // as above
                     }
                     let mut got = vec![u64::MAX; an + bn]; // overwritten
@@ -2149,6 +2169,13 @@ mod tests {
         assert_eq!(wide_plan(3_000, 3_000), Some(WIDE4));
         assert_eq!(wide_plan(542_377, 542_377), Some(WIDE5)); // F(10⁸)'s, split otherwise
         assert!(splits(542_377, 542_377));
+        // Where the split plans take fewer butterflies than the padded transform: the
+        // products of `products_match_schoolbook`, and F(10⁶)'s last (66 % of 2¹⁴).
+        assert!(splits(1500, 1500) && !splits(951, 951));
+        assert!(splits(1300, 1300) && splits(551, 551));
+        assert!(splits(5424, 5424));
+        // F(10⁷)'s (83 % of 2¹⁷): the sub-product would need the whole 2¹⁷ again.
+        assert!(!splits(54_238, 54_238));
         // Below the split products' minimum: three primes.
         assert_eq!(wide_plan(200, 200), None);
         // Past the CRT bounds' length (2²⁵ and 2²⁴ points): never.
