@@ -76,18 +76,19 @@ impl Kernels for Avx512Vbmi {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
         // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the caller gives a `dst` of
         // exactly the encoded length of `src` (with padding if `pad`), as
-        // `encode_all_avx512vbmi` needs; `&mut` excludes overlap.
+        // `encode_all_avx512vbmi` and `encode_short_avx512vbmi` (`n <= 24`) need; `&mut`
+        // excludes overlap.
         unsafe {
-            encode_all_avx512vbmi(
-                alphabet.symbols(),
-                src.as_ptr(),
-                src.len(),
-                dst.as_mut_ptr(),
-                dst.len(),
-                pad,
-            )
+            // The shortest inputs in a function of their own: the length check inlined in
+            // the caller, no stack frame of the loops.
+            if n <= 24 {
+                encode_short_avx512vbmi(alphabet.symbols(), s, n, d, len, pad)
+            } else {
+                encode_all_avx512vbmi(alphabet.symbols(), s, n, d, len, pad)
+            }
         }
         true
     }
@@ -529,6 +530,30 @@ unsafe fn encode_all_avx512vbmi(
             y = _mm512_mask_blend_epi8(padding, y, _mm512_set1_epi8(b'=' as i8));
         }
         store_exact(dst.add(j), rest, y);
+    }
+}
+
+/// [`encode_last_ymm`] alone, for inputs of at most 24 bytes: a function of its own,
+/// without the stack frame and register saves of [`encode_all_avx512vbmi`]'s loops.
+///
+/// # Safety
+///
+/// As [`encode_all_avx512vbmi`], `n <= 24`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn encode_short_avx512vbmi(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: `src` holds `n <= 24` bytes and `dst` their encoded length `len`, as
+    // `encode_last_ymm` needs (`len > 0` checked).
+    unsafe {
+        if len > 0 {
+            encode_last_ymm(symbols, src, n, dst, len, pad);
+        }
     }
 }
 
