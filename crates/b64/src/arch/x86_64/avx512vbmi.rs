@@ -17,18 +17,18 @@
 use core::arch::x86_64::{
     __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
     _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128, _mm_storeu_si128,
-    _mm256_add_epi8, _mm256_castsi256_si128, _mm256_loadu_si256, _mm256_mask_add_epi8,
-    _mm256_mask_blend_epi8, _mm256_mask_cmpge_epu8_mask, _mm256_maskz_loadu_epi8,
-    _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8,
-    _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256,
-    _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512,
-    _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
-    _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
-    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
-    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm256_add_epi8, _mm256_castsi256_si128, _mm256_loadu_si256, _mm256_mask_blend_epi8,
+    _mm256_maskz_loadu_epi8, _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8,
+    _mm256_permutex2var_epi8, _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x,
+    _mm256_storeu_si256, _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512,
+    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4,
+    _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8,
+    _mm512_mask_blend_epi8, _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask,
+    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8,
+    _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8,
+    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
+    _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use crate::alphabet::Alphabet;
@@ -76,18 +76,19 @@ impl Kernels for Avx512Vbmi {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
         // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; the caller gives a `dst` of
         // exactly the encoded length of `src` (with padding if `pad`), as
-        // `encode_all_avx512vbmi` needs; `&mut` excludes overlap.
+        // `encode_all_avx512vbmi` and `encode_short_avx512vbmi` (`n <= 24`) need; `&mut`
+        // excludes overlap.
         unsafe {
-            encode_all_avx512vbmi(
-                alphabet.symbols(),
-                src.as_ptr(),
-                src.len(),
-                dst.as_mut_ptr(),
-                dst.len(),
-                pad,
-            )
+            // The shortest inputs in a function of their own: the length check inlined in
+            // the caller, no stack frame of the loops.
+            if n <= 24 {
+                encode_short_avx512vbmi(alphabet.symbols(), s, n, d, len, pad)
+            } else {
+                encode_all_avx512vbmi(alphabet.symbols(), s, n, d, len, pad)
+            }
         }
         true
     }
@@ -532,6 +533,30 @@ unsafe fn encode_all_avx512vbmi(
     }
 }
 
+/// [`encode_last_ymm`] alone, for inputs of at most 24 bytes: a function of its own,
+/// without the stack frame and register saves of [`encode_all_avx512vbmi`]'s loops.
+///
+/// # Safety
+///
+/// As [`encode_all_avx512vbmi`], `n <= 24`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn encode_short_avx512vbmi(
+    symbols: &[u8; 64],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    // SAFETY: `src` holds `n <= 24` bytes and `dst` their encoded length `len`, as
+    // `encode_last_ymm` needs (`len > 0` checked).
+    unsafe {
+        if len > 0 {
+            encode_last_ymm(symbols, src, n, dst, len, pad);
+        }
+    }
+}
+
 /// The last block of [`encode_all_avx512vbmi`] when it is at most 24 bytes (at most 32 symbols,
 /// `0 < rest <= 32`) in 256-bit registers: on CPUs that run a 512-bit operation as two 256-bit
 /// halves (Zen 4) each step then costs half. Same plain accesses as [`load_exact`] and
@@ -580,13 +605,10 @@ unsafe fn encode_last_ymm(
             (4, _mm_cvtsi32_si128(_bzhi_u32(v, 8 * r as u32) as i32), _mm_setzero_si128())
         };
         // Lanes below `w` from `a`, lane `k` in `w..r` from lane `k - (r - w)` of `b` (index
-        // `32 + ...` selects `b`), lanes from `r` on zero.
-        let index = _mm256_mask_add_epi8(
-            iota,
-            !(low_mask(w) as u32),
-            iota,
-            _mm256_set1_epi8((32 + w).wrapping_sub(r) as u8 as i8),
-        );
+        // `32 + ...` selects `b`; one table row per `r`, `w` being a function of it), lanes
+        // from `r` on zero.
+        debug_assert_eq!(w, short_width(r));
+        let index = _mm256_loadu_si256(SHORT_GATHER[r].as_ptr().cast());
         let x = _mm256_maskz_permutex2var_epi8(
             low_mask(r) as u32,
             _mm256_zextsi128_si256(a),
@@ -601,14 +623,9 @@ unsafe fn encode_last_ymm(
             _mm256_loadu_si256(symbols.as_ptr().add(32).cast()),
         );
         if pad {
-            // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r`.
-            let thrice = _mm256_loadu_si256(THRICE.as_ptr().cast());
-            let padding = _mm256_mask_cmpge_epu8_mask(
-                low_mask(rest) as u32,
-                thrice,
-                _mm256_set1_epi8((4 * r) as u8 as i8),
-            );
-            y = _mm256_mask_blend_epi8(padding, y, _mm256_set1_epi8(b'=' as i8));
+            // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r` (below
+            // `rest`, a function of `r` when `pad`), from a table.
+            y = _mm256_mask_blend_epi8(SHORT_PADDING[r], y, _mm256_set1_epi8(b'=' as i8));
         }
         if rest == 32 {
             _mm256_storeu_si256(dst.cast(), y);
@@ -646,6 +663,54 @@ unsafe fn encode_last_ymm(
         }
     }
 }
+
+/// The width of the two overlapping loads of [`encode_last_ymm`] for `r <= 24` bytes.
+const fn short_width(r: usize) -> usize {
+    if r >= 16 {
+        16
+    } else if r >= 8 {
+        8
+    } else {
+        4
+    }
+}
+
+/// [`encode_last_ymm`]'s `vpermt2b` index for `r <= 24` bytes (row `r`): lane `k` below the
+/// width `w` ([`short_width`]) is lane `k` of the first load, lane `k` from `w` on is lane
+/// `k - (r - w)` of the second (`32 +` selects it; lanes from `r` on are zeroed by the mask).
+static SHORT_GATHER: [[u8; 32]; 25] = {
+    let mut t = [[0u8; 32]; 25];
+    let mut r = 0;
+    while r <= 24 {
+        let w = short_width(r);
+        let mut k = 0;
+        while k < 32 {
+            t[r][k] = if k < w { k as u8 } else { (k + 32 + w).wrapping_sub(r) as u8 };
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The padding lanes of the padded encoding of `r <= 24` bytes (entry `r`): symbol `k` is `=`
+/// when `3k >= 4r` and `k` is below the encoded length `4 * ceil(r / 3)`.
+static SHORT_PADDING: [u32; 25] = {
+    let mut t = [0u32; 25];
+    let mut r: usize = 0;
+    while r <= 24 {
+        let len = r.div_ceil(3) * 4;
+        let mut k = 0;
+        while k < len {
+            if 3 * k >= 4 * r {
+                t[r] |= 1 << k;
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
 
 /// `k` in lane `k`: the identity permutation, to which [`load_exact`] and [`store_exact`] add
 /// their offsets.
