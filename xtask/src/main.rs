@@ -23,7 +23,7 @@ commands:
   test [--host] [--arch aarch64|riscv64|mips64|mips64el|all]... [--vm] [--publish] [--quick]
        [--keep-builds]
         lints and host tests, the cross matrix under qemu-user, the kernel-VM tests, the
-        publish checks (cargo package, docs.rs docs, MSRV build, off-Linux check);
+        publish checks (cargo package, docs.rs docs, MSRV check, off-Linux check);
         with none of --host/--arch/--vm/--publish, all of them. Each cross build is deleted once it
         has run (a small disk holds the matrix) unless --keep-builds. Installs missing apt packages
         (as root), rustup targets and nightly rust-src, and says what it installed.
