@@ -27,15 +27,10 @@ use std::process::ExitCode;
 // The mapping's SIGBUS handling is tested (a file truncated under the mapping) on x86_64 and
 // under qemu-user on aarch64 and riscv64. Under qemu-user on mips64 the signal never reaches
 // the handler (`uncaught target signal 10`), so mips64 and the other architectures read.
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")
-))]
+// `build.rs` sets `b64_cli_map` for the architectures that map.
+#[cfg(b64_cli_map)]
 mod map;
-#[cfg(not(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")
-)))]
+#[cfg(not(b64_cli_map))]
 mod map {
     //! No mapping here (not Linux, or an architecture where the truncation handling is not
     //! tested): the encoder reads its input.
