@@ -643,6 +643,12 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     if i == total {
         return Ok(j);
     }
+    // Forgiving text in lines: the bulk stopped at the end of the first line.
+    if e.decode_mode() == DecodeMode::Forgiving
+        && let Some(r) = lines_from_start(e, io, i, j)
+    {
+        return r;
+    }
     // Then a short rest (the last group padded or partial) in one kernel step, where the
     // backend has one and the buffers are separate.
     if total - i <= TAIL_MAX
@@ -665,6 +671,67 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     let mut state = State { symbols: i, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The fast path of [`decode_io`] for forgiving text in lines of one width (`w` symbols, a
+/// multiple of 4, then `\n` or `\r\n`; the last line perhaps shorter, padded, and ended or
+/// not), as `base64`, MIME and PEM write it: the bulk decoded the first line and stopped at
+/// its ending (input index `w`, output `j`), so the backend's line kernel takes the lines of
+/// that width that follow, and the short path the last line (without one final ending), with
+/// no pass through the byte-at-a-time machine's loop. Where either stops early, the machine
+/// goes on from the last whole line, with the state it would have there (the line kernel
+/// consumes only lines of symbols). `None` (nothing consumed) when the text does not start
+/// that way or no line follows in that shape: the general path then takes it.
+#[inline]
+fn lines_from_start<I: Io + ?Sized>(
+    e: &Engine<'_>,
+    io: &mut I,
+    w: usize,
+    j: usize,
+) -> Option<Result<usize, DecodeError>> {
+    let input = io.input();
+    let total = input.len();
+    // The kernels take no narrower lines (`B` symbols a block); `input[w]` exists (`w < total`).
+    if w < 16 || !w.is_multiple_of(4) {
+        return None;
+    }
+    let ending = if input[w] == b'\n' {
+        1
+    } else if input[w] == b'\r' && !e.newlines_only() && input.get(w + 1) == Some(&b'\n') {
+        2
+    } else {
+        return None;
+    };
+    let (start, stride) = (w + ending, w + ending);
+    let (i, j) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+    if i == start {
+        return None;
+    }
+    // The first line (decoded by the bulk) and the lines of the line kernel.
+    let symbols = w + (i - start) / stride * w;
+    if i == total {
+        return Some(Ok(j));
+    }
+    // The last line, less one final line ending, in one short-path step.
+    let input = io.input();
+    let mut end = total;
+    if input[end - 1] == b'\n' {
+        end -= 1;
+        if end > i && input[end - 1] == b'\r' && !e.newlines_only() {
+            end -= 1;
+        }
+    }
+    if end == i {
+        return Some(Ok(j));
+    }
+    if end - i <= TAIL_MAX + w
+        && let Some((src, dst)) = io.split_from(i, j)
+        && let Some(n) = decode_short(e, &src[..end - i], dst)
+    {
+        return Some(Ok(j + n));
+    }
+    let mut state = State { symbols, ..State::default() };
+    Some(state.feed_from(e, io, 0, i, j).and_then(|j| state.finish(e, io, j, total)))
 }
 
 /// The byte-at-a-time machine alone, no bulk and no fast path: the oracle the tests hold
