@@ -638,14 +638,29 @@ const TAIL_MAX: usize = 64;
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
     let total = io.input().len();
+    let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+    // Forgiving text in lines of a common width, from its first line.
+    if forgiving {
+        for w in COMMON_WIDTHS {
+            if let Some(ending) = ending_at(e, io.input(), w)
+                && let Some(r) = lines_then_last(e, io, (0, 0), w, ending, 0)
+            {
+                return r;
+            }
+        }
+    }
     // The common case first: all symbols, no padding, in whole groups.
     let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
     if i == total {
         return Ok(j);
     }
-    // Forgiving text in lines: the bulk stopped at the end of the first line.
-    if e.decode_mode() == DecodeMode::Forgiving
-        && let Some(r) = lines_from_start(e, io, i, j)
+    // Forgiving text in lines of another width (a multiple of 4, at least a kernel block):
+    // the bulk stopped at the end of the first line. (`input[i]` exists: `i < total`.)
+    if forgiving
+        && i >= 16
+        && i.is_multiple_of(4)
+        && let Some(ending) = ending_at(e, io.input(), i)
+        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, ending, i)
     {
         return r;
     }
@@ -673,42 +688,46 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     state.finish(e, io, j, total)
 }
 
+/// The widths whose line ending [`decode_io`] looks for before the bulk, in forgiving text:
+/// `base64`'s and MIME's 76 columns and PEM's 64.
+const COMMON_WIDTHS: [usize; 2] = [76, 64];
+
+/// The line ending (`1` for `\n`, `2` for `\r\n` where the engine skips `\r`) at `input[q..]`,
+/// if any.
+#[inline(always)]
+fn ending_at(e: &Engine<'_>, input: &[u8], q: usize) -> Option<usize> {
+    match input.get(q..q + 2) {
+        _ if input.get(q) == Some(&b'\n') => Some(1),
+        Some(b"\r\n") if !e.newlines_only() => Some(2),
+        _ => None,
+    }
+}
+
 /// The fast path of [`decode_io`] for forgiving text in lines of one width (`w` symbols, a
 /// multiple of 4, then `\n` or `\r\n`; the last line perhaps shorter, padded, and ended or
-/// not), as `base64`, MIME and PEM write it: the bulk decoded the first line and stopped at
-/// its ending (input index `w`, output `j`), so the backend's line kernel takes the lines of
-/// that width that follow, and the short path the last line (without one final ending), with
-/// no pass through the byte-at-a-time machine's loop. Where either stops early, the machine
-/// goes on from the last whole line, with the state it would have there (the line kernel
-/// consumes only lines of symbols). `None` (nothing consumed) when the text does not start
-/// that way or no line follows in that shape: the general path then takes it.
+/// not), as `base64`, MIME and PEM write it: the backend's line kernel takes the lines of
+/// that width from input index `start` (output `j`, `before` symbols before it, `ending`
+/// bytes of line ending after each line), and the short path the last line (without one
+/// final ending), with no pass through the byte-at-a-time machine's loop. Where either stops
+/// early, the machine goes on from the last whole line, with the state it would have there
+/// (the line kernel consumes only lines of symbols). `None` (nothing consumed) when no line
+/// of that shape starts there: the general path then takes it.
 #[inline]
-fn lines_from_start<I: Io + ?Sized>(
+fn lines_then_last<I: Io + ?Sized>(
     e: &Engine<'_>,
     io: &mut I,
+    (start, j): (usize, usize),
     w: usize,
-    j: usize,
+    ending: usize,
+    before: usize,
 ) -> Option<Result<usize, DecodeError>> {
-    let input = io.input();
-    let total = input.len();
-    // The kernels take no narrower lines (`B` symbols a block); `input[w]` exists (`w < total`).
-    if w < 16 || !w.is_multiple_of(4) {
-        return None;
-    }
-    let ending = if input[w] == b'\n' {
-        1
-    } else if input[w] == b'\r' && !e.newlines_only() && input.get(w + 1) == Some(&b'\n') {
-        2
-    } else {
-        return None;
-    };
-    let (start, stride) = (w + ending, w + ending);
+    let total = io.input().len();
+    let stride = w + ending;
     let (i, j) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
     if i == start {
         return None;
     }
-    // The first line (decoded by the bulk) and the lines of the line kernel.
-    let symbols = w + (i - start) / stride * w;
+    let symbols = before + (i - start) / stride * w;
     if i == total {
         return Some(Ok(j));
     }
