@@ -304,6 +304,26 @@ fn lines_of_76_with_a_bad_byte_anywhere() {
     }
 }
 
+/// A first line of a common width (76 or 64, which the decoder tries before anything else)
+/// followed by lines of another width, by one line ending only, or by nothing.
+#[test]
+fn first_line_of_a_common_width_then_others() {
+    let text = b64::STANDARD.encode(common::bytes(600, 3));
+    for (first, rest) in [(76, 64), (64, 76), (76, 60), (64, 100), (76, 76)] {
+        for ending in ["\n", "\r\n"] {
+            let mut t = text[..first].to_owned();
+            for line in text.as_bytes()[first..].chunks(rest) {
+                t.push_str(ending);
+                t.push_str(std::str::from_utf8(line).unwrap());
+            }
+            check_forgiving(b64::STANDARD, t.as_bytes(), None);
+            let one = format!("{}{ending}", &text[..first]);
+            check_forgiving(b64::STANDARD, one.as_bytes(), None);
+            check_forgiving(b64::STANDARD, &one.as_bytes()[..first], None);
+        }
+    }
+}
+
 /// Text in lines whose last line is each length 0..=12 symbols, padded and unpadded, followed by nothing, one line ending or other endings and whitespace: the
 /// last line after the line kernel goes by the short path only where the reference
 /// accepts it the same.
