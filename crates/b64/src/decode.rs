@@ -638,10 +638,31 @@ const TAIL_MAX: usize = 64;
 #[inline]
 pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
     let total = io.input().len();
+    let forgiving = e.decode_mode() == DecodeMode::Forgiving;
+    // Forgiving text in lines of a common width, from its first line.
+    if forgiving {
+        for w in COMMON_WIDTHS {
+            if let Some(ending) = ending_at(e, io.input(), w)
+                && let Some(r) = lines_then_last(e, io, (0, 0), w, ending, 0)
+            {
+                return r;
+            }
+        }
+    }
     // The common case first: all symbols, no padding, in whole groups.
     let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
     if i == total {
         return Ok(j);
+    }
+    // Forgiving text in lines of another width (a multiple of 4, at least a kernel block):
+    // the bulk stopped at the end of the first line. (`input[i]` exists: `i < total`.)
+    if forgiving
+        && i >= 16
+        && i.is_multiple_of(4)
+        && let Some(ending) = ending_at(e, io.input(), i)
+        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, ending, i)
+    {
+        return r;
     }
     // Then a short rest (the last group padded or partial) in one kernel step, where the
     // backend has one and the buffers are separate.
@@ -665,6 +686,71 @@ pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<us
     let mut state = State { symbols: i, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The widths whose line ending [`decode_io`] looks for before the bulk, in forgiving text:
+/// `base64`'s and MIME's 76 columns and PEM's 64.
+const COMMON_WIDTHS: [usize; 2] = [76, 64];
+
+/// The line ending (`1` for `\n`, `2` for `\r\n` where the engine skips `\r`) at `input[q..]`,
+/// if any.
+#[inline(always)]
+fn ending_at(e: &Engine<'_>, input: &[u8], q: usize) -> Option<usize> {
+    match input.get(q..q + 2) {
+        _ if input.get(q) == Some(&b'\n') => Some(1),
+        Some(b"\r\n") if !e.newlines_only() => Some(2),
+        _ => None,
+    }
+}
+
+/// The fast path of [`decode_io`] for forgiving text in lines of one width (`w` symbols, a
+/// multiple of 4, then `\n` or `\r\n`; the last line perhaps shorter, padded, and ended or
+/// not), as `base64`, MIME and PEM write it: the backend's line kernel takes the lines of
+/// that width from input index `start` (output `j`, `before` symbols before it, `ending`
+/// bytes of line ending after each line), and the short path the last line (without one
+/// final ending), with no pass through the byte-at-a-time machine's loop. Where either stops
+/// early, the machine goes on from the last whole line, with the state it would have there
+/// (the line kernel consumes only lines of symbols). `None` (nothing consumed) when no line
+/// of that shape starts there: the general path then takes it.
+#[inline]
+fn lines_then_last<I: Io + ?Sized>(
+    e: &Engine<'_>,
+    io: &mut I,
+    (start, j): (usize, usize),
+    w: usize,
+    ending: usize,
+    before: usize,
+) -> Option<Result<usize, DecodeError>> {
+    let total = io.input().len();
+    let stride = w + ending;
+    let (i, j) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+    if i == start {
+        return None;
+    }
+    let symbols = before + (i - start) / stride * w;
+    if i == total {
+        return Some(Ok(j));
+    }
+    // The last line, less one final line ending, in one short-path step.
+    let input = io.input();
+    let mut end = total;
+    if input[end - 1] == b'\n' {
+        end -= 1;
+        if end > i && input[end - 1] == b'\r' && !e.newlines_only() {
+            end -= 1;
+        }
+    }
+    if end == i {
+        return Some(Ok(j));
+    }
+    if end - i <= TAIL_MAX + w
+        && let Some((src, dst)) = io.split_from(i, j)
+        && let Some(n) = decode_short(e, &src[..end - i], dst)
+    {
+        return Some(Ok(j + n));
+    }
+    let mut state = State { symbols, ..State::default() };
+    Some(state.feed_from(e, io, 0, i, j).and_then(|j| state.finish(e, io, j, total)))
 }
 
 /// The byte-at-a-time machine alone, no bulk and no fast path: the oracle the tests hold

@@ -52,7 +52,10 @@
 //! decoding of text in lines of one width with one ending (`\n` or `\r\n`: `base64`, MIME,
 //! PEM) measures the shape at a line break, then decodes the lines straight from the input
 //! with the x86_64 and NEON kernels' line loops when the width is a multiple of 4 (64 and 76 columns
-//! unrolled; 68-76 columns four lines at a time on AVX-512 VBMI), or copies the line bodies
+//! unrolled; 76 columns two lines at a time on AVX2, 68-76 columns four lines at a time on
+//! AVX-512 VBMI; a text in such lines goes to the line loop from its first byte at 76 and 64
+//! columns, from the first line's end at other widths, and its last line to the short
+//! path), or copies the line bodies
 //! into a buffer and decodes it in long kernel runs otherwise; it goes back to the
 //! byte-by-byte path wherever the shape breaks (so errors and their offsets do not change).
 //! Wrapped encoding encodes blocks of whole lines into a buffer that stays in L1 and copies

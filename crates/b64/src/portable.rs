@@ -4,6 +4,7 @@
 //! Six input bytes travel as one big-endian 64-bit word (`from_be_bytes`/`to_be_bytes`), so
 //! the code is endian-correct by construction and shifts instead of masking byte by byte.
 
+use crate::alphabet::INVALID;
 use crate::decode::Io;
 
 /// The first `N` bytes of `s` as an array (`s` is at least `N` long at every call site).
@@ -78,6 +79,11 @@ pub(crate) fn decode_bulk<I: Io + ?Sized>(
 ) -> (usize, usize) {
     let n = io.input().len();
     let cap = io.output().len();
+    // A non-symbol first (where a kernel stops, at a line ending or the padding): no group to
+    // decode, and no need to look up the 8 bytes of one.
+    if io.input().get(i).is_some_and(|&b| table[usize::from(b)] == INVALID) {
+        return (i, j);
+    }
     // 8 symbols -> 6 bytes through one 64-bit word.
     while i + 8 <= n && j + 6 <= cap {
         let c: [u8; 8] = array(&io.input()[i..]);
