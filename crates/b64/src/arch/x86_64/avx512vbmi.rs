@@ -16,19 +16,19 @@
 
 use core::arch::x86_64::{
     __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
-    _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128, _mm_storeu_si128,
-    _mm256_add_epi8, _mm256_castsi256_si128, _mm256_loadu_si256, _mm256_mask_blend_epi8,
-    _mm256_maskz_loadu_epi8, _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8,
-    _mm256_permutex2var_epi8, _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x,
-    _mm256_storeu_si256, _mm256_zextsi128_si256, _mm512_add_epi8, _mm512_castsi128_si512,
-    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask, _mm512_inserti32x4,
-    _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8,
-    _mm512_mask_blend_epi8, _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask,
-    _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8,
-    _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_multishift_epi64_epi8,
-    _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8,
-    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_zextsi128_si512, _mm512_zextsi256_si512,
+    _mm_cvtsi128_si64, _mm_extract_epi32, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128,
+    _mm_storeu_si128, _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_mask_blend_epi8, _mm256_maskz_loadu_epi8,
+    _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8,
+    _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256,
+    _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_madd_epi16,
+    _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
+    _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
+    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
+    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
 
 use crate::alphabet::Alphabet;
@@ -580,10 +580,9 @@ unsafe fn encode_last_ymm(
     pad: bool,
 ) {
     // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`; the
-    // stores write `w <= rest` bytes at 0 and at `rest - w`, or bytes below `rest`; the tables
-    // are 64 bytes.
+    // stores write `w <= rest` bytes at 0 and at `rest - w`, or bytes below `rest`; the
+    // tables' rows `r <= 24` and `rest < 32` (where it is not 32) exist.
     unsafe {
-        let iota = _mm256_loadu_si256(IOTA.as_ptr().cast());
         let (w, a, b) = if r >= 16 {
             (16, _mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(r - 16).cast()))
         } else if r >= 8 {
@@ -607,18 +606,20 @@ unsafe fn encode_last_ymm(
                 | u32::from(*src.add(r - 1)) << 16;
             (4, _mm_cvtsi32_si128(_bzhi_u32(v, 8 * r as u32) as i32), _mm_setzero_si128())
         };
-        // Lanes below `w` from `a`, lane `k` in `w..r` from lane `k - (r - w)` of `b` (index
-        // `32 + ...` selects `b`; one table row per `r`, `w` being a function of it), lanes
-        // from `r` on zero.
+        // The dwords `s1 s0 s2 s1` of the groups straight from `a` and `b`: lane `k` is input
+        // byte `ENCODE_SHUFFLE[k]`, found in `a` or `b` as `SHORT_GATHER` says, and zero from
+        // byte `r` on (one table row and one mask per `r`, `w` being a function of it).
         debug_assert_eq!(w, short_width(r));
-        let index = _mm256_loadu_si256(SHORT_GATHER[r].as_ptr().cast());
-        let x = _mm256_maskz_permutex2var_epi8(
-            low_mask(r) as u32,
-            _mm256_zextsi128_si256(a),
+        // (Unchecked: `r <= 24`, the tables' last row; a bounds check's panic path would give
+        // this function a stack frame.)
+        let index = _mm256_loadu_si256(SHORT_DWORDS.get_unchecked(r).as_ptr().cast());
+        // (The upper lanes of `a` and `b` are never selected: no zero extension needed.)
+        let dwords = _mm256_maskz_permutex2var_epi8(
+            *SHORT_DWORDS_LANES.get_unchecked(r),
+            _mm256_castsi128_si256(a),
             index,
-            _mm256_zextsi128_si256(b),
+            _mm256_castsi128_si256(b),
         );
-        let dwords = _mm256_permutexvar_epi8(_mm256_loadu_si256(ENCODE_SHUFFLE.as_ptr().cast()), x);
         let indices = _mm256_multishift_epi64_epi8(_mm256_set1_epi64x(MULTISHIFT), dwords);
         let mut y = _mm256_permutex2var_epi8(
             _mm256_loadu_si256(symbols.as_ptr().cast()),
@@ -628,24 +629,32 @@ unsafe fn encode_last_ymm(
         if pad {
             // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r` (below
             // `rest`, a function of `r` when `pad`), from a table.
-            y = _mm256_mask_blend_epi8(SHORT_PADDING[r], y, _mm256_set1_epi8(b'=' as i8));
+            let lanes = *SHORT_PADDING.get_unchecked(r);
+            y = _mm256_mask_blend_epi8(lanes, y, _mm256_set1_epi8(b'=' as i8));
         }
         if rest == 32 {
             _mm256_storeu_si256(dst.cast(), y);
             return;
         }
-        let w = if rest >= 16 {
-            16
-        } else if rest >= 8 {
-            8
-        } else if rest >= 4 {
-            4
-        } else {
-            2
-        };
-        // Lane `k` of `moved` is lane `k + rest - w` of `y`.
+        if rest >= 16 && rest % 4 == 0 {
+            // Whole dwords (padded text: 12 to 23 bytes): the lower half, then 0 to 3 dwords
+            // of the upper one in place (one `vextracti128`, not a `vpermb` and its index).
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            let hi = _mm256_extracti128_si256::<1>(y);
+            if rest >= 24 {
+                dst.add(16).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(hi));
+                if rest == 28 {
+                    dst.add(24).cast::<i32>().write_unaligned(_mm_extract_epi32::<2>(hi));
+                }
+            } else if rest == 20 {
+                dst.add(16).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(hi));
+            }
+            return;
+        }
+        let w = store_width(rest);
+        // Lane `k` of `moved` is lane `k + rest - w` of `y` (a table row per `rest`).
         let moved = _mm256_castsi256_si128(_mm256_permutexvar_epi8(
-            _mm256_add_epi8(iota, _mm256_set1_epi8(rest.wrapping_sub(w) as u8 as i8)),
+            _mm256_loadu_si256(SHORT_STORE.get_unchecked(rest).as_ptr().cast()),
             y,
         ));
         let y = _mm256_castsi256_si128(y);
@@ -659,10 +668,12 @@ unsafe fn encode_last_ymm(
             dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(y));
             dst.add(rest - 4).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(moved));
         } else {
-            let v = _mm_cvtsi128_si32(y).to_le_bytes();
-            for (k, &byte) in v.iter().enumerate().take(rest) {
-                *dst.add(k) = byte;
-            }
+            // 2 or 3 symbols (1 or 2 bytes unpadded): 2 bytes at 0 and 2 ending at `rest`
+            // (not a byte loop, which became a `memcpy` call).
+            debug_assert!((2..=3).contains(&rest));
+            let v = _mm_cvtsi128_si32(y) as u32;
+            dst.cast::<u16>().write_unaligned(v as u16);
+            dst.add(rest - 2).cast::<u16>().write_unaligned((v >> (8 * (rest - 2))) as u16);
         }
     }
 }
@@ -681,7 +692,7 @@ const fn short_width(r: usize) -> usize {
 /// [`encode_last_ymm`]'s `vpermt2b` index for `r <= 24` bytes (row `r`): lane `k` below the
 /// width `w` ([`short_width`]) is lane `k` of the first load, lane `k` from `w` on is lane
 /// `k - (r - w)` of the second (`32 +` selects it; lanes from `r` on are zeroed by the mask).
-static SHORT_GATHER: [[u8; 32]; 25] = {
+const SHORT_GATHER: [[u8; 32]; 25] = {
     let mut t = [[0u8; 32]; 25];
     let mut r = 0;
     while r <= 24 {
@@ -692,6 +703,73 @@ static SHORT_GATHER: [[u8; 32]; 25] = {
             k += 1;
         }
         r += 1;
+    }
+    t
+};
+
+/// [`encode_last_ymm`]'s `vpermt2b` index for `r <= 24` bytes (row `r`), the gather of
+/// [`SHORT_GATHER`] and the encode shuffle [`ENCODE_SHUFFLE`] in one: lane `k` takes input byte
+/// `ENCODE_SHUFFLE[k]` from where `SHORT_GATHER[r]` finds it in the two loads.
+static SHORT_DWORDS: [[u8; 32]; 25] = {
+    let mut t = [[0u8; 32]; 25];
+    let mut r = 0;
+    while r <= 24 {
+        let mut k = 0;
+        while k < 32 {
+            t[r][k] = SHORT_GATHER[r][ENCODE_SHUFFLE[k] as usize];
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The lanes of [`SHORT_DWORDS`] row `r` that hold an input byte (`ENCODE_SHUFFLE[k] < r`); the
+/// others are zeroed, the zero bits after the input.
+static SHORT_DWORDS_LANES: [u32; 25] = {
+    let mut t = [0u32; 25];
+    let mut r = 0;
+    while r <= 24 {
+        let mut k = 0;
+        while k < 32 {
+            if (ENCODE_SHUFFLE[k] as usize) < r {
+                t[r] |= 1 << k;
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The width of the two overlapping stores of [`encode_last_ymm`] for `rest < 32` symbols
+/// (2: the bytes one by one).
+const fn store_width(rest: usize) -> usize {
+    if rest >= 16 {
+        16
+    } else if rest >= 8 {
+        8
+    } else if rest >= 4 {
+        4
+    } else {
+        2
+    }
+}
+
+/// [`encode_last_ymm`]'s `vpermb` index for the second store of `rest < 32` symbols (row
+/// `rest`): lane `k` is symbol `k + rest - w` ([`store_width`]), so that its low `w` lanes end
+/// at symbol `rest`.
+static SHORT_STORE: [[u8; 32]; 32] = {
+    let mut t = [[0u8; 32]; 32];
+    let mut rest = 0;
+    while rest < 32 {
+        let w = store_width(rest);
+        let mut k = 0;
+        while k < 32 {
+            t[rest][k] = ((k + rest).wrapping_sub(w) & 31) as u8;
+            k += 1;
+        }
+        rest += 1;
     }
     t
 };
