@@ -108,9 +108,9 @@ impl Kernels for Avx512Vbmi {
         let rules = if short.padded { PADDED } else { 0 }
             | if short.partial { PARTIAL } else { 0 }
             | if short.canonical { CANONICAL } else { 0 };
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `0 < n`
-        // bytes and `dst` `dst.len()`, as `decode_short_avx512vbmi` needs; `&mut` excludes
-        // overlap.
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `n` bytes, in the
+        // range each function takes (`0 < n <= 64`, `64 FULL < n <= 64 (FULL + 1)`), and `dst`
+        // `dst.len()`; `&mut` excludes overlap.
         unsafe {
             let (t, s, d, cap) =
                 (alphabet.decode_table(), src.as_ptr(), dst.as_mut_ptr(), dst.len());
@@ -929,8 +929,9 @@ unsafe fn store_exact(dst: *mut u8, len: usize, y: __m512i) {
     }
 }
 
-/// The longest text [`decode_short_avx512vbmi`] takes: 4 blocks. (At 2, texts of 129 to 136
-/// symbols, 100 and 101 bytes of data, took the general path at 0.3-0.45x base64-simd.)
+/// The longest text the short path takes: 4 blocks ([`decode_blocks_avx512vbmi`]). (At 2,
+/// texts of 129 to 136 symbols, 100 and 101 bytes of data, took the general path at 0.3-0.45x
+/// base64-simd.)
 const SHORT_MAX: usize = 256;
 
 /// [`ShortRules`] as bits for [`decode_short_avx512vbmi`]: a padded last group may be
@@ -984,13 +985,16 @@ unsafe fn decode_short_avx512vbmi(
     }
 }
 
-/// [`decode_short_avx512vbmi`] for `64 < n <= SHORT_MAX`: the whole 64-byte blocks, then the
-/// last 1 to 64 bytes; `None` (`dst` perhaps written) where that one declines.
+/// [`decode_short_avx512vbmi`] for `64 FULL < n <= 64 (FULL + 1)` (`FULL` = 1, 2 or 3, each
+/// count of whole 64-byte blocks a function of its own, unrolled): the `FULL` whole blocks,
+/// checked in one branch with the last 1 to 64 bytes; `None` (`dst` perhaps written) where
+/// that one would decline.
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `src` is valid for reads of
-/// `64 < n <= SHORT_MAX` bytes and `dst` for writes of `cap` bytes; they do not overlap.
+/// `64 FULL < n <= 64 (FULL + 1)` bytes (`1 <= FULL <= 3`) and `dst` for writes of `cap` bytes;
+/// they do not overlap.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
 unsafe fn decode_blocks_avx512vbmi<const FULL: usize>(
     table: &[u8; 256],
