@@ -146,7 +146,15 @@ fn every_length_up_to_300() {
 /// one and writes nothing past the encoding.
 #[test]
 fn encode_at_every_alignment() {
-    let lens: &[usize] = if common::small() { &[256, 300] } else { &[255, 256, 257, 300, 1000] };
+    // Not under Miri (which runs the portable backend alone, slowly): the emulated runs keep
+    // two lengths.
+    let lens: &[usize] = if cfg!(miri) {
+        &[]
+    } else if common::small() {
+        &[256, 300]
+    } else {
+        &[255, 256, 257, 300, 1000]
+    };
     for &len in lens {
         let data = common::bytes(len + 64, len as u64);
         for engine in [b64::STANDARD, b64::STANDARD_NO_PAD] {
