@@ -16,17 +16,17 @@
 
 use core::arch::x86_64::{
     __m512i, _bzhi_u32, _bzhi_u64, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si32,
-    _mm_cvtsi128_si64, _mm_extract_epi32, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128,
-    _mm_storeu_si128, _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_mask_blend_epi8, _mm256_maskz_loadu_epi8,
-    _mm256_maskz_permutex2var_epi8, _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8,
-    _mm256_permutexvar_epi8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256,
-    _mm512_add_epi8, _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_castsi512_si256,
-    _mm512_cmpeq_epi8_mask, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_madd_epi16,
-    _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_blend_epi8,
-    _mm512_mask_cmpeq_epi8_mask, _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8,
-    _mm512_mask_test_epi8_mask, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
-    _mm512_movepi8_mask, _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
+    _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm_setzero_si128, _mm_storeu_si128,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_mask_blend_epi8, _mm256_maskz_loadu_epi8, _mm256_maskz_permutex2var_epi8,
+    _mm256_multishift_epi64_epi8, _mm256_permutex2var_epi8, _mm256_permutexvar_epi8,
+    _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_storeu_si256, _mm512_add_epi8,
+    _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_cmpeq_epi8_mask,
+    _mm512_inserti32x4, _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16,
+    _mm512_mask_add_epi8, _mm512_mask_blend_epi8, _mm512_mask_cmpeq_epi8_mask,
+    _mm512_mask_cmpge_epu8_mask, _mm512_mask_storeu_epi8, _mm512_mask_test_epi8_mask,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask,
+    _mm512_multishift_epi64_epi8, _mm512_or_si512, _mm512_permutex2var_epi8,
     _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64,
     _mm512_setzero_si512, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm512_zextsi256_si512,
 };
@@ -610,10 +610,11 @@ unsafe fn encode_last_ymm(
         debug_assert_eq!(w, short_width(r));
         // (Unchecked: `r <= 24`, the tables' last row; a bounds check's panic path would give
         // this function a stack frame.)
-        let index = _mm256_loadu_si256(SHORT_DWORDS.get_unchecked(r).as_ptr().cast());
+        let row = SHORT_ROWS.get_unchecked(r);
+        let index = _mm256_loadu_si256(row.dwords.as_ptr().cast());
         // (The upper lanes of `a` and `b` are never selected: no zero extension needed.)
         let dwords = _mm256_maskz_permutex2var_epi8(
-            *SHORT_DWORDS_LANES.get_unchecked(r),
+            row.lanes,
             _mm256_castsi128_si256(a),
             index,
             _mm256_castsi128_si256(b),
@@ -627,26 +628,20 @@ unsafe fn encode_last_ymm(
         if pad {
             // As in `encode_all_avx512vbmi`: symbol `k` is padding when `3k >= 4r` (below
             // `rest`, a function of `r` when `pad`), from a table.
-            let lanes = *SHORT_PADDING.get_unchecked(r);
+            let lanes = row.padding;
             y = _mm256_mask_blend_epi8(lanes, y, _mm256_set1_epi8(b'=' as i8));
         }
         if rest == 32 {
             _mm256_storeu_si256(dst.cast(), y);
             return;
         }
-        if rest >= 16 && rest.is_multiple_of(4) {
-            // Whole dwords (padded text: 12 to 23 bytes): the lower half, then 0 to 3 dwords
-            // of the upper one in place (one `vextracti128`, not a `vpermb` and its index).
+        if rest == 24 {
+            // 16 to 18 bytes padded: the lower half, then the upper one's low 8 symbols (one
+            // `vextracti128`, not a `vpermb` and its index), tested right after `rest == 32`
+            // (behind the general tests, two more taken branches: 17 -> 19 cycles a call).
             _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
             let hi = _mm256_extracti128_si256::<1>(y);
-            if rest >= 24 {
-                dst.add(16).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(hi));
-                if rest == 28 {
-                    dst.add(24).cast::<i32>().write_unaligned(_mm_extract_epi32::<2>(hi));
-                }
-            } else if rest == 20 {
-                dst.add(16).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(hi));
-            }
+            dst.add(16).cast::<i64>().write_unaligned(_mm_cvtsi128_si64(hi));
             return;
         }
         let w = store_width(rest);
@@ -708,7 +703,7 @@ const SHORT_GATHER: [[u8; 32]; 25] = {
 /// [`encode_last_ymm`]'s `vpermt2b` index for `r <= 24` bytes (row `r`), the gather of
 /// [`SHORT_GATHER`] and the encode shuffle [`ENCODE_SHUFFLE`] in one: lane `k` takes input byte
 /// `ENCODE_SHUFFLE[k]` from where `SHORT_GATHER[r]` finds it in the two loads.
-static SHORT_DWORDS: [[u8; 32]; 25] = {
+const SHORT_DWORDS: [[u8; 32]; 25] = {
     let mut t = [[0u8; 32]; 25];
     let mut r = 0;
     while r <= 24 {
@@ -724,7 +719,7 @@ static SHORT_DWORDS: [[u8; 32]; 25] = {
 
 /// The lanes of [`SHORT_DWORDS`] row `r` that hold an input byte (`ENCODE_SHUFFLE[k] < r`); the
 /// others are zeroed, the zero bits after the input.
-static SHORT_DWORDS_LANES: [u32; 25] = {
+const SHORT_DWORDS_LANES: [u32; 25] = {
     let mut t = [0u32; 25];
     let mut r = 0;
     while r <= 24 {
@@ -774,7 +769,7 @@ static SHORT_STORE: [[u8; 32]; 32] = {
 
 /// The padding lanes of the padded encoding of `r <= 24` bytes (entry `r`): symbol `k` is `=`
 /// when `3k >= 4r` and `k` is below the encoded length `4 * ceil(r / 3)`.
-static SHORT_PADDING: [u32; 25] = {
+const SHORT_PADDING: [u32; 25] = {
     let mut t = [0u32; 25];
     let mut r: usize = 0;
     while r <= 24 {
@@ -786,6 +781,33 @@ static SHORT_PADDING: [u32; 25] = {
             }
             k += 1;
         }
+        r += 1;
+    }
+    t
+};
+
+/// [`encode_last_ymm`]'s tables for `r <= 24` bytes in one row per `r` (one address for the
+/// three).
+#[repr(C, align(64))]
+struct ShortRow {
+    /// [`SHORT_DWORDS`] row `r`.
+    dwords: [u8; 32],
+    /// [`SHORT_DWORDS_LANES`] entry `r`.
+    lanes: u32,
+    /// [`SHORT_PADDING`] entry `r`.
+    padding: u32,
+}
+
+/// [`ShortRow`] for every `r <= 24`.
+static SHORT_ROWS: [ShortRow; 25] = {
+    let mut t = [const { ShortRow { dwords: [0; 32], lanes: 0, padding: 0 } }; 25];
+    let mut r = 0;
+    while r <= 24 {
+        t[r] = ShortRow {
+            dwords: SHORT_DWORDS[r],
+            lanes: SHORT_DWORDS_LANES[r],
+            padding: SHORT_PADDING[r],
+        };
         r += 1;
     }
     t
