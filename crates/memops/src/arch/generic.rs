@@ -51,11 +51,10 @@ pub(crate) trait Vector: Copy {
     /// `memcmp` hands sizes up to this one (at least `W - 1`, below `4W`) to
     /// [`Vector::cmp_small`].
     const CMP_SMALL_MAX: usize = Self::W - 1;
-    /// `memcmp` and `bcmp` compare `8W < n <= 16W` bytes without a loop too: twelve blocks
-    /// up to `12W`, sixteen above ([`memcmp_eight_and_tail`]). For SSE2: 129–256 B.
+    /// `memcmp` compares `8W < n <= 16W` bytes without a loop too: twelve blocks up to
+    /// `12W`, sixteen above ([`memcmp_eight_and_tail`]). For SSE2, where that is 129–256 B.
     const CMP_SIXTEEN: bool = false;
-    /// `memcmp`/`bcmp` sizes above this one go to [`Vector::cmp_large`]/[`Vector::eq_large`]
-    /// (the loops).
+    /// `memcmp` sizes above this one go to [`Vector::cmp_large`] (the loop).
     const CMP_NO_LOOP_MAX: usize =
         if Self::CMP_SIXTEEN { 16 * Self::W } else { Self::CMP_BLOCKS * Self::W };
     /// The result of a byte-wise comparison (a vector, a mask register or a SWAR word).
@@ -582,9 +581,9 @@ unsafe fn block_eq<V: Vector>(a: *const u8, b: *const u8, o: usize) -> V::Cmp {
     unsafe { V::cmpeq(V::load(a.add(o)), V::load(b.add(o))) }
 }
 
-/// `memcmp` of `8W < n <= (8 + T) * W` bytes (`T` is 4 or 8) with no loop (see
-/// [`equal_eight_and_tail`]): the eight
-/// For SSE2's 129–256 B (`NAB_MAX_ISA=x86-64-v2`,
+/// `memcmp` of `8W < n <= (8 + T) * W` bytes (`T` is 4 or 8) with no loop: the eight
+/// blocks from 0 and the `T` ending at `n` (they cover `[n - T * W, n)`, which starts at or
+/// below `8W`), one test of all of them. For SSE2's 129–256 B (`NAB_MAX_ISA=x86-64-v2`,
 /// against glibc 2.36's `__memcmp_sse2`, medians of 31 alternated rounds of 4096 calls, load
 /// 6–9 on 2 cores): at 144 and 160 bytes the loop of [`memcmp_large`] took 5.4–6.3 ns and
 /// this 5.0–5.4 (glibc 4.4–4.6); random 65–256 B 1.05–1.07x glibc's time before, 0.93–0.96x
@@ -596,45 +595,13 @@ unsafe fn memcmp_eight_and_tail<V: Vector, const T: usize>(
     n: usize,
 ) -> i32 {
     let w = V::W;
-    // SAFETY: (whole body) the caller's contract; `n > 8W` for `equal_eight_and_tail`, and
-    // every block of the loop lies inside `a[..n]`/`b[..n]` (`o <= n - W`).
-    unsafe {
-        if equal_eight_and_tail::<V, T>(a, b, n) {
-            return 0;
-        }
-        // Some byte differs: a loop over the blocks in address order (the last one ending at
-        // `n`) finds the first. A loop, not the blocks above again: the compiler would keep
-        // their results live from the equal path, and inlining `memcmp_large` here made
-        // every call, the short ones too, set up a stack frame.
-        let mut i = 0;
-        while i < n {
-            let o = i.min(n - w);
-            let m = V::cmp_bits(block_eq::<V>(a, b, o));
-            if m != V::FULL {
-                return diff_at::<V>(a.add(o), b.add(o), m);
-            }
-            i += w;
-        }
-        0
-    }
-}
-
-/// Equality of `8W < n <= (8 + T) * W` bytes (`T` is 4 or 8) with no loop: the eight blocks
-/// from 0 and the `T` ending at `n` (they cover `[n - T * W, n)`, which starts at or below
-/// `8W`), one test of all of them.
-#[inline(always)]
-unsafe fn equal_eight_and_tail<V: Vector, const T: usize>(
-    a: *const u8,
-    b: *const u8,
-    n: usize,
-) -> bool {
-    let w = V::W;
     // Block `k`'s offset: `kW` for the first eight, then the `T` ending at `n`.
     let at = |k: usize| if k < 8 { k * w } else { n - (8 + T - k) * w };
     // SAFETY: (whole body) the trait contract; every block lies inside `a[..n]`/`b[..n]`:
     // the first eight end at `8W < n`, the last `T` start at `n - T * W >= 0` and end at
-    // `n`. The loop is unrolled (constant bounds); the loads are in a helper function, not
-    // in the closure, so that they are inlined with the caller's target features.
+    // most at `n`. The loops are unrolled (constant bounds); the loads are in a helper
+    // function, not in the closure, so that they are inlined with the caller's target
+    // features.
     unsafe {
         // Four independent AND chains (a tree, not one chain of dependent ANDs).
         let (mut e0, mut e1, mut e2, mut e3) = (
@@ -651,7 +618,23 @@ unsafe fn equal_eight_and_tail<V: Vector, const T: usize>(
             e3 = V::cmp_and(e3, block_eq::<V>(a, b, at(k + 3)));
             k += 4;
         }
-        V::cmp_bits(V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3))) == V::FULL
+        if V::cmp_bits(V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3))) == V::FULL {
+            return 0;
+        }
+        // Some byte differs: a loop over the blocks in address order (the last one ending at
+        // `n`) finds the first. A loop, not the blocks above again: the compiler would keep
+        // their results live from the equal path, and inlining `memcmp_large` here made
+        // every call, the short ones too, set up a stack frame.
+        let mut i = 0;
+        while i < n {
+            let o = i.min(n - w);
+            let m = V::cmp_bits(block_eq::<V>(a, b, o));
+            if m != V::FULL {
+                return diff_at::<V>(a.add(o), b.add(o), m);
+            }
+            i += w;
+        }
+        0
     }
 }
 
@@ -744,13 +727,6 @@ pub(crate) unsafe fn equal<V: Vector>(a: *const u8, b: *const u8, n: usize) -> b
         }
         if V::CMP_BLOCKS == 8 && n <= 8 * w {
             return equal_eight_blocks::<V>(a, b, n);
-        }
-        if V::CMP_SIXTEEN && n <= 16 * w {
-            return if n <= 12 * w {
-                equal_eight_and_tail::<V, 4>(a, b, n)
-            } else {
-                equal_eight_and_tail::<V, 8>(a, b, n)
-            };
         }
         equal_large::<V>(a, b, n)
     }

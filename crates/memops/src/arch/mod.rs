@@ -187,7 +187,7 @@ macro_rules! backend {
             unsafe fn bcmp_mid(a: *const u8, b: *const u8, n: usize) -> bool {
                 // SAFETY: the caller upholds `bcmp`'s contract and the CPU check.
                 unsafe {
-                    if n <= <$v as g::Vector>::CMP_NO_LOOP_MAX {
+                    if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
                         g::equal::<$v>(a, b, n)
                     } else {
                         bcmp_large(a, b, n)
@@ -197,7 +197,7 @@ macro_rules! backend {
             $(#[target_feature(enable = $feat)])?
             #[inline(never)]
             unsafe fn bcmp_large(a: *const u8, b: *const u8, n: usize) -> bool {
-                // SAFETY: as in `bcmp`; `n > CMP_NO_LOOP_MAX >= CMP_BLOCKS * W`.
+                // SAFETY: as in `bcmp`; `n > CMP_BLOCKS * W`.
                 unsafe { <$v as g::Vector>::eq_large(a, b, n) }
             }
             $(#[target_feature(enable = $feat)])?
