@@ -638,7 +638,14 @@ unsafe fn memcmp_eight_and_tail<V: Vector, const T: usize>(
     }
 }
 
-/// `memcmp` of `n > 4W` bytes: the first block, then a 4-block loop on `a`'s alignment.
+/// `memcmp` of `n > 4W` bytes: the first block, then an 8-block loop and a 4-block step on
+/// `a`'s alignment, one test per step, and the first difference found again (blocks
+/// reloaded) only in the step that has one.
+///
+/// Random 257 B–4 KiB compares (alternated harness, medians of 31 rounds, load 13), our time
+/// / glibc's: AVX2 (`__memcmp_avx2_movbe`) 1.04–1.05 with a 4-block loop that tested
+/// `memcmp_four_at`'s result at every iteration, 1.01 with this; SSE2 (`__memcmp_sse2`)
+/// 1.00–1.01 and 0.99–1.00, 4–64 KiB 0.98–1.00 and 0.97.
 #[inline(always)]
 pub(crate) unsafe fn memcmp_large<V: Vector>(a: *const u8, b: *const u8, n: usize) -> i32 {
     let w = V::W;
@@ -651,10 +658,22 @@ pub(crate) unsafe fn memcmp_large<V: Vector>(a: *const u8, b: *const u8, n: usiz
         // From the first boundary of `a` on, its loads are aligned (no cache-line splits on
         // one side); the bytes before it were just found equal.
         let mut i = w - (a.addr() & (w - 1));
+        while i + 8 * w <= n {
+            // A difference: the 4-block step below finds it (its first four blocks or, once
+            // they are equal, the next four).
+            let e = V::cmp_and(eq_four_at::<V>(a, b, i), eq_four_at::<V>(a, b, i + 4 * w));
+            if V::cmp_bits(e) != V::FULL {
+                break;
+            }
+            i += 8 * w;
+        }
         while i + 4 * w <= n {
-            let r = memcmp_four_at::<V, true>(a, b, i);
-            if r != 0 {
-                return r;
+            // The loop of `equal_large`, and the first difference found again (the blocks
+            // reloaded) only when there is one: with `memcmp_four_at` in the loop, the compiler
+            // tested its result at every iteration, and SSE2 compares of 129–256 B (before
+            // `memcmp_eight_and_tail`) took 0.7 ns more than `equal`'s.
+            if !equal_four_at::<V>(a, b, i) {
+                return memcmp_four_at::<V, true>(a, b, i);
             }
             i += 4 * w;
         }
@@ -713,6 +732,36 @@ unsafe fn memcmp_four_at<V: Vector, const ALIGNED: bool>(
     }
 }
 
+/// The AND of the equality of the four blocks from `a + i`/`b + i` (`a + i` aligned).
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `i + 4W` bytes; `a + i` aligned to `W`.
+#[inline(always)]
+unsafe fn eq_four_at<V: Vector>(a: *const u8, b: *const u8, i: usize) -> V::Cmp {
+    let w = V::W;
+    // SAFETY: (whole body) the four blocks lie inside the caller's `i + 4W` bytes, and
+    // `a + i` (so `a + i + kW`) is aligned.
+    unsafe {
+        let e0 = V::cmpeq(V::load_aligned(a.add(i)), V::load(b.add(i)));
+        let e1 = V::cmpeq(V::load_aligned(a.add(i + w)), V::load(b.add(i + w)));
+        let e2 = V::cmpeq(V::load_aligned(a.add(i + 2 * w)), V::load(b.add(i + 2 * w)));
+        let e3 = V::cmpeq(V::load_aligned(a.add(i + 3 * w)), V::load(b.add(i + 3 * w)));
+        V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3))
+    }
+}
+
+/// Whether the four blocks from `a + i`/`b + i` are equal (`a + i` aligned to `W`).
+///
+/// # Safety
+///
+/// As [`eq_four_at`].
+#[inline(always)]
+unsafe fn equal_four_at<V: Vector>(a: *const u8, b: *const u8, i: usize) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { V::cmp_bits(eq_four_at::<V>(a, b, i)) == V::FULL }
+}
+
 /// Whether `a[..n] == b[..n]` (`bcmp`).
 #[inline(always)]
 pub(crate) unsafe fn equal<V: Vector>(a: *const u8, b: *const u8, n: usize) -> bool {
@@ -744,11 +793,7 @@ pub(crate) unsafe fn equal_large<V: Vector>(a: *const u8, b: *const u8, n: usize
         // Aligned loads from `a`, as in `memcmp`.
         let mut i = w - (a.addr() & (w - 1));
         while i + 4 * w <= n {
-            let e0 = V::cmpeq(V::load_aligned(a.add(i)), V::load(b.add(i)));
-            let e1 = V::cmpeq(V::load_aligned(a.add(i + w)), V::load(b.add(i + w)));
-            let e2 = V::cmpeq(V::load_aligned(a.add(i + 2 * w)), V::load(b.add(i + 2 * w)));
-            let e3 = V::cmpeq(V::load_aligned(a.add(i + 3 * w)), V::load(b.add(i + 3 * w)));
-            if V::cmp_bits(V::cmp_and(V::cmp_and(e0, e1), V::cmp_and(e2, e3))) != V::FULL {
+            if !equal_four_at::<V>(a, b, i) {
                 return false;
             }
             i += 4 * w;
