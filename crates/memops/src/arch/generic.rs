@@ -585,9 +585,9 @@ unsafe fn block_eq<V: Vector>(a: *const u8, b: *const u8, o: usize) -> V::Cmp {
 /// blocks from 0 and the `T` ending at `n` (they cover `[n - T * W, n)`, which starts at or
 /// below `8W`), one test of all of them. For SSE2's 129–256 B (`NAB_MAX_ISA=x86-64-v2`,
 /// against glibc 2.36's `__memcmp_sse2`, medians of 31 alternated rounds of 4096 calls, load
-/// 6–9 on 2 cores): at 144 and 160 bytes the loop of [`memcmp_large`] took 5.4–6.3 ns and
-/// this 5.0–5.4 (glibc 4.4–4.6); random 65–256 B 1.05–1.07x glibc's time before, 0.93–0.96x
-/// with this.
+/// 6–10 on 2 cores, eight runs): at 144 and 160 bytes the loop of [`memcmp_large`] took
+/// 5.4–6.3 ns and this 5.0–5.4 (glibc 4.4–4.6); random 65–256 B 1.02–1.08x glibc's time
+/// before, 0.93–0.98x with this.
 #[inline(always)]
 unsafe fn memcmp_eight_and_tail<V: Vector, const T: usize>(
     a: *const u8,
