@@ -157,7 +157,7 @@ macro_rules! backend {
                     // hands it to `cmp_small` again: the fast path never tests for it).
                     if n.wrapping_sub(1) < <$v as g::Vector>::CMP_SMALL_MAX {
                         <$v as g::Vector>::cmp_small(a, b, n)
-                    } else if n <= <$v as g::Vector>::CMP_BLOCKS * <$v as g::Vector>::W {
+                    } else if n <= <$v as g::Vector>::CMP_NO_LOOP_MAX {
                         g::memcmp::<$v>(a, b, n)
                     } else {
                         memcmp_large(a, b, n)
@@ -167,7 +167,7 @@ macro_rules! backend {
             $(#[target_feature(enable = $feat)])?
             #[inline(never)]
             unsafe fn memcmp_large(a: *const u8, b: *const u8, n: usize) -> i32 {
-                // SAFETY: as in `memcmp`; `n > CMP_BLOCKS * W`.
+                // SAFETY: as in `memcmp`; `n > CMP_NO_LOOP_MAX >= CMP_BLOCKS * W`.
                 unsafe { <$v as g::Vector>::cmp_large(a, b, n) }
             }
             $(#[target_feature(enable = $feat)])?

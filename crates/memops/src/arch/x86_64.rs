@@ -431,6 +431,8 @@ movemask_vector!(
             unsafe { scalar::set_le16(dst, b, n) }
         }
         const CMP_SMALL_MAX: usize = 16;
+        // 129–256 B without the loop (see `generic::memcmp_eight_and_tail`).
+        const CMP_SIXTEEN: bool = true;
         #[inline(always)]
         unsafe fn cmp_small(a: *const u8, b: *const u8, n: usize) -> i32 {
             // SAFETY: same contract; `n <= CMP_SMALL_MAX = 16`.
