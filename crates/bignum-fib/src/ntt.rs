@@ -1247,11 +1247,10 @@ fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 const FMA_WIDE_MIN_LEN: usize = 1 << 17;
 
-/// Garner's constants of [`fma_wide_product`] for the vector kernels, and the primes'
-/// partial products `p₁…p_k` (`k = 1…4`, four limbs each) for the recombination.
+/// Garner's constants of [`fma_wide_product`] for the vector kernels.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn fma_wide_constants() -> &'static (crate::arch::fmacore::Garner5, [[u64; 4]; 4]) {
-    static C: OnceLock<(crate::arch::fmacore::Garner5, [[u64; 4]; 4])> = OnceLock::new();
+fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
+    static C: OnceLock<crate::arch::fmacore::Garner5> = OnceLock::new();
     C.get_or_init(|| {
         let mut inv = [[0f64; 5]; 5];
         for (m, row) in inv.iter_mut().enumerate() {
@@ -1261,20 +1260,8 @@ fn fma_wide_constants() -> &'static (crate::arch::fmacore::Garner5, [[u64; 4]; 4
                 *v = if x > pj / 2 { x as f64 - pj as f64 } else { x as f64 };
             }
         }
-        let mut prods = [[0u64; 4]; 4];
-        let mut acc = [1u64, 0, 0, 0];
-        for (k, out) in prods.iter_mut().enumerate() {
-            let mut carry = 0u128;
-            for l in &mut acc {
-                let v = u128::from(*l) * u128::from(FIELDS52[k].p) + carry;
-                *l = v as u64;
-                carry = v >> 64;
-            }
-            debug_assert_eq!(carry, 0);
-            *out = acc;
-        }
         let p = FIELDS52.map(|f| f.p as f64);
-        (crate::arch::fmacore::Garner5 { p, inv }, prods)
+        crate::arch::fmacore::Garner5 { p, inv }
     })
 }
 
@@ -1358,7 +1345,7 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     scratch::give(other);
     // Garner's digits t₂…t₅ (t₁ = y₁) in place, then x = t₁ + p₁t₂ + p₁p₂t₃ + p₁p₂p₃t₄ +
     // p₁…p₄t₅.
-    let (g, prods) = fma_wide_constants();
+    let g = fma_wide_constants();
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
     let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], g);
@@ -1379,60 +1366,132 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             *y = v;
         }
     }
-    let [p1, p2, p3, p4] = *prods;
-    let m = |a: u64, b: u64| u128::from(a) * u128::from(b);
-    // The sum streamed through a window of six 128-bit column sums from limb `base`, each
-    // collecting the limbs that land on it (at most four: a coefficient spans five limbs,
-    // and starts 116 bits after the previous one) without carrying; the carries run once,
-    // as the limbs below a coefficient's start are written out.
-    let mut acc = [0u128; 6];
-    let mut base = 0;
-    let mut carry = 0u128;
-    for i in 0..count {
-        let (t1, t2, t3, t4, t5) = (y1[i], y2[i], y3[i], y4[i], y5[i]);
-        // Column sums of the ten products (each below 2¹¹⁴): x below 2²⁵⁰, four limbs.
-        let c0 = u128::from(t1) + m(t2, p1[0]) + m(t3, p2[0]) + m(t4, p3[0]) + m(t5, p4[0]);
-        let c1 = (c0 >> 64) + m(t3, p2[1]) + m(t4, p3[1]) + m(t5, p4[1]);
-        let c2 = (c1 >> 64) + m(t4, p3[2]) + m(t5, p4[2]);
-        let c3 = (c2 >> 64) + m(t5, p4[3]);
-        debug_assert_eq!(c3 >> 64, 0, "wide FMA coefficient above 2^256");
-        let x = [c0 as u64, c1 as u64, c2 as u64, c3 as u64];
-        let bit = w.bits * i;
-        let (q, off) = (bit / 64, (bit % 64) as u32);
-        // `q < r.len()`: 116·(count − 1) < 64·r.len().
-        while base < q {
-            let v = acc[0] + carry;
-            r[base] = v as u64;
-            carry = v >> 64;
-            acc = [acc[1], acc[2], acc[3], acc[4], acc[5], 0];
-            base += 1;
+    fma_wide_recombine(r, [&y1[..count], &y2[..count], &y3[..count], &y4[..count], &y5[..count]]);
+    scratch::give_all(residues);
+}
+
+/// `r = Σᵢ xᵢ·2^(116·i)` for the wide FMA products' coefficients `xᵢ = t₁ + p₁t₂ + p₁p₂t₃ +
+/// p₁p₂p₃t₄ + p₁…p₄t₅` (below `2²⁵⁰`), from their Garner digits `t[j][i] < p_{j+1}`
+/// ([`FIELDS52`]); `r` is overwritten and must hold the sum (`r.len()` limbs).
+///
+/// In Horner's form over whole numbers, one pass over `r`: with `T_j = Σᵢ t[j][i]·2^(116·i)`
+/// (the digits packed 116 bits apart: each limb of `T_j` holds bits of at most one digit, as
+/// a digit's 50 bits are followed by a 66-bit gap), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃(T₄ + p₄T₅)))`.
+/// Each of the four products by a prime runs its own carry limb by limb ([`Horner5`]), so a
+/// limb of `r` costs four `64×64` products, where the coefficients' column sums took ten per
+/// coefficient (1.8 limbs) and a shift. Every partial sum (`T₄ + p₄T₅`, …) is at most `r`,
+/// so all four fit in `r.len()` limbs and no carry leaves the last. The digits' layout
+/// repeats every 16 digits (`16·116 = 29·64` bits): whole blocks of 29 limbs take their
+/// digits' shifts as constants ([`wide_block_limb`]), the rest a general loop.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn fma_wide_recombine(r: &mut [u64], t: [&[u64]; 5]) {
+    let bits = FMA_WIDE.bits;
+    let count = t[0].len();
+    debug_assert!(t.iter().all(|s| s.len() == count), "five digit rows of one length");
+    let mut h = Horner5::default();
+    // Whole blocks: 16 digits, 29 limbs.
+    let blocks = (count / 16).min(r.len() / 29);
+    let chunks = t.map(|s| s.as_chunks::<16>().0);
+    for b in 0..blocks {
+        let blk = chunks.map(|c| &c[b]);
+        macro_rules! limbs {
+            ($($l:literal)*) => {$(
+                h.step(r, 29 * b + $l, wide_block_limb::<$l>(blk));
+            )*};
         }
-        // Shifted to its bit offset (a fifth limb) and added.
-        let y = if off == 0 {
-            [x[0], x[1], x[2], x[3], 0]
-        } else {
-            [
-                x[0] << off,
-                x[1] << off | x[0] >> (64 - off),
-                x[2] << off | x[1] >> (64 - off),
-                x[3] << off | x[2] >> (64 - off),
-                x[3] >> (64 - off),
-            ]
-        };
-        for (s, &v) in acc.iter_mut().zip(&y) {
-            *s += u128::from(v);
-        }
+        limbs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28);
     }
-    for (j, l) in r[base..].iter_mut().enumerate() {
-        let v = acc.get(j).copied().unwrap_or(0) + carry;
-        *l = v as u64;
-        carry = v >> 64;
+    // The rest, and three more steps to flush the skewed passes. Limb `l` covers bits
+    // `64l..64l + 64`; digit `i = ⌊64l/116⌋` starts `off` bits below it.
+    let (mut i, mut off) = (16 * blocks, 0usize);
+    for l in 29 * blocks..r.len() + 3 {
+        // The digit in limb `l` (if any): the tail of digit `i` (its bits from `off`), or
+        // the head of digit `i + 1` (shifted up to its start); none in the gap between.
+        let (k, up, down) = if off < 50 { (i, 0, off) } else { (i + 1, (bits - off) % 64, 0) };
+        let d = if l < r.len() && k < count && (off < 50 || bits - off < 64) {
+            t.map(|s| s[k] << up >> down)
+        } else {
+            [0; 5]
+        };
+        h.step(r, l, d);
+        off += 64;
+        if off >= bits {
+            off -= bits;
+            i += 1;
+        }
     }
     debug_assert!(
-        carry == 0 && acc[(r.len() - base).min(6)..].iter().all(|&l| l == 0),
+        h.c == [0; 4] && (i.min(count)..count).all(|k| t.iter().all(|s| s[k] == 0)),
         "wide FMA product overflow"
     );
-    scratch::give_all(residues);
+}
+
+/// Limb `L` (of 29) of a block of 16 digits packed 116 bits apart, for each of the five rows
+/// (see [`fma_wide_recombine`]); `L` a constant, so are the shifts.
+#[inline(always)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn wide_block_limb<const L: usize>(blk: [&[u64; 16]; 5]) -> [u64; 5] {
+    let (i, off) = (64 * L / 116, 64 * L % 116);
+    if off < 50 {
+        blk.map(|s| s[i] >> off)
+    } else if 116 - off < 64 {
+        // `i + 1 < 16`: the 16th digit's head would need `64L > 15·116 + 52`, past `L = 28`.
+        blk.map(|s| s[i + 1] << (116 - off))
+    } else {
+        [0; 5]
+    }
+}
+
+/// The four Horner passes of [`fma_wide_recombine`] (`·p₄ + T₄`, `·p₃ + T₃`, `·p₂ + T₂`,
+/// `·p₁ + T₁`), skewed by a limb each so that one step's four products are independent (the
+/// carries are the only chains): step `l` runs the first pass on limb `l`, the second on
+/// `l − 1`, the third on `l − 2`, the last on `l − 3`, which it writes to `r`.
+#[derive(Default)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+struct Horner5 {
+    /// The first three passes' last limbs, each the next pass's multiplicand.
+    a: u64,
+    b: u64,
+    e: u64,
+    /// The digits' limbs waiting for their pass: `T₃`'s one step, `T₂`'s two, `T₁`'s three.
+    t3: u64,
+    t2: [u64; 2],
+    t1: [u64; 3],
+    /// The passes' carries (below `2⁵¹`).
+    c: [u128; 4],
+}
+
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+impl Horner5 {
+    /// Step `l` with limb `l` of `T₁…T₅`; writes limb `l − 3` of `r` (from `l = 3`).
+    #[inline(always)]
+    fn step(&mut self, r: &mut [u64], l: usize, d: [u64; 5]) {
+        let [p1, p2, p3, p4, _] = FIELDS52.map(|f| u128::from(f.p));
+        let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + self.c[0];
+        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + self.c[1];
+        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + self.c[2];
+        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + self.c[3];
+        if let Some(out) = r.get_mut(l.wrapping_sub(3)) {
+            *out = sx as u64;
+        }
+        (self.a, self.b, self.e) = (sa as u64, sb as u64, se as u64);
+        self.c = [sa >> 64, sb >> 64, se >> 64, sx >> 64];
+        self.t3 = d[2];
+        self.t2 = [self.t2[1], d[1]];
+        self.t1 = [self.t1[1], self.t1[2], d[0]];
+    }
 }
 
 /// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
@@ -1850,6 +1909,70 @@ mod tests {
                     && got[m] == u64::MAX - 1
                     && got[m + 1..].iter().all(|&l| l == u64::MAX);
                 assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points with {e:?}");
+            }
+        }
+    }
+
+    /// The wide FMA products' recombination ([`fma_wide_recombine`]) against the plain sum
+    /// `Σᵢ (Σ_j t_j·p₁…p_{j−1})·2^(116·i)` in schoolbook arithmetic, with Garner's digits at
+    /// their largest (`p_j − 1`: coefficients `p₁…p₅ − 1`, just below `2²⁵⁰`), zero, mixed
+    /// and random, for digit counts around the 16-digit blocks (so whole blocks, their tail
+    /// and the flushing steps), into a destination of exactly the sum's length.
+    #[test]
+    fn fma_wide_recombination_matches_the_plain_sum() {
+        let mut next = xorshift(2024);
+        let primes = FIELDS52.map(|f| f.p);
+        // p₁…p_j for j = 0…4, as limbs.
+        let mut prods = vec![vec![1u64]];
+        for &p in &primes[..4] {
+            let v = schoolbook(prods.last().map_or(&[][..], |v| &v[..]), &[p]);
+            prods.push(v);
+        }
+        let counts: Vec<usize> =
+            if cfg!(miri) { vec![1, 17, 33] } else { (1..=50).chain([63, 64, 65, 80]).collect() };
+        for count in counts {
+            for pattern in 0..4 {
+                let digits: Vec<Vec<u64>> = primes
+                    .iter()
+                    .map(|&p| {
+                        (0..count)
+                            .map(|i| match pattern {
+                                0 => p - 1,
+                                1 => 0,
+                                2 => [p - 1, 0, 1, p - 2][(i + p as usize) % 4],
+                                _ => next() % p,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                // The oracle: each coefficient's sum of products, added at bit 116·i.
+                let bits = FMA_WIDE.bits;
+                let mut want = vec![0u64; (bits * (count - 1) + 250).div_ceil(64) + 1];
+                for i in 0..count {
+                    for (j, pr) in prods.iter().enumerate() {
+                        let v = schoolbook(pr, &[digits[j][i]]);
+                        let (q, off) = ((bits * i) / 64, (bits * i) % 64);
+                        let mut carry = 0u128;
+                        for (k, w) in want[q..].iter_mut().enumerate() {
+                            let lo = v.get(k).map_or(0, |&x| x << off);
+                            let hi = match (off, k.checked_sub(1).and_then(|k| v.get(k))) {
+                                (1.., Some(&x)) => x >> (64 - off),
+                                _ => 0,
+                            };
+                            let t = u128::from(*w) + u128::from(lo | hi) + carry;
+                            *w = t as u64;
+                            carry = t >> 64;
+                        }
+                        assert_eq!(carry, 0);
+                    }
+                }
+                while want.len() > 1 && want.last() == Some(&0) {
+                    want.pop();
+                }
+                let mut got = vec![u64::MAX; want.len()]; // overwritten
+                let t: [&[u64]; 5] = [0, 1, 2, 3, 4].map(|j| &digits[j][..]);
+                fma_wide_recombine(&mut got, t);
+                assert_eq!(got, want, "{count} digits, pattern {pattern}");
             }
         }
     }
