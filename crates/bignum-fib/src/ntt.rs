@@ -43,8 +43,9 @@
 //!
 //! - The FMA engine's wide products ([`fma_wide_product`]): all five 50-bit primes (product
 //!   `2^249.9991`) with 116-bit coefficients (`2·116 + 17 = 249`: transforms up to `2¹⁷`),
-//!   where that halves a long transform ([`fma_wide_plan`]): F(10⁷)'s last product takes
-//!   `5·2¹⁶` points instead of `3·2¹⁷`.
+//!   where that halves a transform of `2¹²` points or more ([`fma_wide_plan`]): F(10⁷)'s
+//!   last product takes `5·2¹⁶` points instead of `3·2¹⁷`, its squarings before `5·2¹⁵`
+//!   instead of `3·2¹⁶`, and so on down.
 //!
 //! - The portable engine's wide products ([`wide_product`]): four primes (a fourth and a
 //!   fifth `c·2⁴⁰ + 1`) with coefficients of 112 bits (`7/4` limbs), or five with 140-bit
@@ -1238,14 +1239,15 @@ fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
     cost(5, n5) < three
 }
 
-/// The shortest three-prime transform that [`fma_wide_plan`] replaces. Measured (thread CPU
-/// time, min of 30, `NAB_MAX_ISA=x86-64-v3`, load ~8 on the 2 cores), squares of F(k) three
-/// primes / five: k = 5·10⁶ (54 000 limbs, `3·2¹⁷` / `5·2¹⁶` points) 2.90–3.02 / 2.84 ms;
-/// 2.5·10⁶ (`2¹⁶`) 1.35 / 1.36 ms; 1.25·10⁶ 0.644 / 0.657 ms, and 2–4 % slower below: the
-/// five primes' loads and CRT (about a third of the product) take what their 22 % fewer
-/// butterflies save, except at the longest transforms.
+/// The shortest three-prime transform that [`fma_wide_plan`] replaces. Measured with the
+/// recombination of [`fma_wide_recombine`] (thread CPU time, min of 60-200, alternated,
+/// `NAB_MAX_ISA=x86-64-v3`, load ~6 on the 2 cores), squares of F(k) three primes / five:
+/// k = 2.5·10⁶ (`2¹⁶` / `5·2¹⁵` points) 1.325 / 1.281 ms; 1.25·10⁶ 0.645 / 0.609 ms;
+/// 6.25·10⁵ 0.308 / 0.293 ms; 3.125·10⁵ 0.146 / 0.140 ms; 1.5625·10⁵ (`2¹²`) 0.069 / 0.068
+/// ms; below, `2¹¹` and `2¹⁰`, equal within the noise. (With the earlier column-sum
+/// recombination the five primes were 2-4 % slower below `2¹⁷`.)
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-const FMA_WIDE_MIN_LEN: usize = 1 << 17;
+const FMA_WIDE_MIN_LEN: usize = 1 << 12;
 
 /// Garner's constants of [`fma_wide_product`] for the vector kernels.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -1919,6 +1921,7 @@ mod tests {
     /// and random, for digit counts around the 16-digit blocks (so whole blocks, their tail
     /// and the flushing steps), into a destination of exactly the sum's length.
     #[test]
+    #[allow(clippy::needless_range_loop)] // `i` indexes the five digit rows and the bits
     fn fma_wide_recombination_matches_the_plain_sum() {
         let mut next = xorshift(2024);
         let primes = FIELDS52.map(|f| f.p);
@@ -1984,7 +1987,9 @@ mod tests {
     fn fma_wide_products_where_they_save_butterflies() {
         assert!(fma_wide_plan(54_238, 54_238)); // F(10⁷)'s last product
         assert!(fma_wide_plan(108_476, 108_476)); // F(2·10⁷)'s
-        assert!(!fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: measured slower
+        assert!(fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: 5·2¹⁵ for 3·2¹⁶
+        assert!(fma_wide_plan(1_695, 1_695)); // F(1.5625·10⁵)'s: 5·2¹¹ for 3·2¹²
+        assert!(!fma_wide_plan(848, 848)); // F(7.8·10⁴)'s: 3·2¹¹, below the measured gain
         assert!(!fma_wide_plan(1 << 16, 1 << 16)); // a full power of two
         assert!(!fma_wide_plan(542_377, 542_377)); // F(10⁸)'s: past 2¹⁷
         assert!(!fma_wide_plan(200, 200)); // below the split products' minimum
