@@ -402,24 +402,52 @@ pub(crate) struct Garner5 {
 pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5) {
     let ptr = y.map(|s| s.as_mut_ptr());
     let mut i = 0;
+    // Four vectors at a time: each vector's digits are a chain of dependent `mulmod`s (t₅
+    // waits on t₄, t₄ on t₃, …), so one vector at a time runs at the chain's latency.
+    while i + 4 * V::N <= n {
+        // SAFETY: `i + 4N <= n` for every slice (see `garner5_lanes`).
+        unsafe { garner5_lanes::<V, 4>(ptr, i, k) };
+        i += 4 * V::N;
+    }
     while i < n {
-        // SAFETY: `i + N <= n` for every slice. Bounds: `v ∈ [0, p_j)` minus `d_m ∈ [0, p_m)`
-        // (`p_m < 2p_j`) at first, then `v ∈ (−1.25p_j, 1.25p_j)`: `|v − d_m| < 3.25p_j`,
-        // times `|inv| ≤ p_j/2`, below `2p_j²`: the `mulmod` is in `(−1.25p_j, 1.25p_j)`;
-        // `reduce` and `correct` give `[0, p_j)`.
-        unsafe {
-            let mut d = [V::splat(0.0); 5];
-            d[0] = V::load_u52(ptr[0].add(i));
-            for j in 1..5 {
-                let (pv, piv) = (V::splat(k.p[j]), V::splat(1.0 / k.p[j]));
-                let mut v = V::load_u52(ptr[j].add(i));
-                for (m, &dm) in d.iter().enumerate().take(j) {
-                    v = mulmod(V::sub(v, dm), V::splat(k.inv[m][j]), pv, piv);
+        // SAFETY: `i + N <= n` for every slice (`n` is a multiple of `N`).
+        unsafe { garner5_lanes::<V, 1>(ptr, i, k) };
+        i += V::N;
+    }
+}
+
+/// [`garner5`] on `U` vectors from index `i`, interleaved.
+///
+/// # Safety
+/// `V`'s extension available; each of the five pointers valid for `i + U·N` values.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // `m`, `u` index the digits and the vectors together
+unsafe fn garner5_lanes<V: Lanes, const U: usize>(ptr: [*mut u64; 5], i: usize, k: &Garner5) {
+    // SAFETY: the accesses lie in the slices (the caller's contract). Bounds: `v ∈ [0, p_j)`
+    // minus `d_m ∈ [0, p_m)` (`p_m < 2p_j`) at first, then `v ∈ (−1.25p_j, 1.25p_j)`:
+    // `|v − d_m| < 3.25p_j`, times `|inv| ≤ p_j/2`, below `2p_j²`: the `mulmod` is in
+    // `(−1.25p_j, 1.25p_j)`; `reduce` and `correct` give `[0, p_j)`.
+    unsafe {
+        let mut d = [[V::splat(0.0); U]; 5];
+        for (u, d0) in d[0].iter_mut().enumerate() {
+            *d0 = V::load_u52(ptr[0].add(i + u * V::N));
+        }
+        for j in 1..5 {
+            let (pv, piv) = (V::splat(k.p[j]), V::splat(1.0 / k.p[j]));
+            let mut v = [V::splat(0.0); U];
+            for (u, v) in v.iter_mut().enumerate() {
+                *v = V::load_u52(ptr[j].add(i + u * V::N));
+            }
+            for m in 0..j {
+                let inv = V::splat(k.inv[m][j]);
+                for u in 0..U {
+                    v[u] = mulmod(V::sub(v[u], d[m][u]), inv, pv, piv);
                 }
-                d[j] = V::correct(reduce(v, pv, piv), pv);
-                V::store_u52(ptr[j].add(i), d[j]);
+            }
+            for u in 0..U {
+                d[j][u] = V::correct(reduce(v[u], pv, piv), pv);
+                V::store_u52(ptr[j].add(i + u * V::N), d[j][u]);
             }
         }
-        i += V::N;
     }
 }
