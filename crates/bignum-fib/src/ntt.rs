@@ -1263,7 +1263,9 @@ fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
             }
         }
         let p = FIELDS52.map(|f| f.p as f64);
-        crate::arch::fmacore::Garner5 { p, inv }
+        let pinv = p.map(|p| 1.0 / p);
+        // The scales are the transform length's: `fma_wide_product` sets them.
+        crate::arch::fmacore::Garner5 { p, pinv, scale: [0.0; 5], inv }
     })
 }
 
@@ -1339,24 +1341,30 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
                 None => e.pointwise(f, &mut x, None),
             }
             inverse(e, f, &mut x, &tabs.inv[k]);
-            e.finish(f, &mut x, n);
+            // Unloaded (scaled) by `garner5`, on the coefficients only.
             x.truncate(count4);
             x
         })
         .collect();
     scratch::give(other);
-    // Garner's digits t₂…t₅ (t₁ = y₁) in place, then x = t₁ + p₁t₂ + p₁p₂t₃ + p₁p₂p₃t₄ +
-    // p₁…p₄t₅.
-    let g = fma_wide_constants();
+    // Garner's digits t₁…t₅ in place from the unscaled outputs, then x = t₁ + p₁t₂ +
+    // p₁p₂t₃ + p₁p₂p₃t₄ + p₁…p₄t₅.
+    let mut g = *fma_wide_constants();
+    g.scale = FIELDS52.map(|f| {
+        // As `Engine::finish`: balanced, so that `|x·s| < p²`.
+        let s = f.redc(u128::from(e.scale(f, n))); // plain
+        if s > f.p / 2 { s as f64 - f.p as f64 } else { s as f64 }
+    });
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
-    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], g);
+    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], &g);
     for i in done..count {
-        // Garner's digits in plain integers (the vectors' tail, if any).
+        // Garner's digits in plain integers (the vectors' tail, if any), from the residues
+        // unloaded as `Engine::finish` does.
         let ys = [&mut y1[i], &mut y2[i], &mut y3[i], &mut y4[i], &mut y5[i]];
         let mut tt = [0u64; 5];
         for (j, f) in FIELDS52.iter().enumerate() {
-            let mut v = *ys[j] % f.p;
+            let mut v = f.mul(e.unload(*f, *ys[j]), e.scale(*f, n));
             for (m, &tm) in tt.iter().enumerate().take(j) {
                 let inv = pow_mod(FIELDS52[m].p % f.p, f.p - 2, f.p);
                 let diff = (v + f.p - tm % f.p) % f.p;
