@@ -1477,7 +1477,7 @@ struct Horner5 {
     t2: [u64; 2],
     t1: [u64; 3],
     /// The passes' carries (below `2⁵¹`).
-    c: [u128; 4],
+    c: [u64; 4],
 }
 
 #[cfg_attr(
@@ -1489,15 +1489,16 @@ impl Horner5 {
     #[inline(always)]
     fn step(&mut self, r: &mut [u64], l: usize, d: [u64; 5]) {
         let [p1, p2, p3, p4, _] = FIELDS52.map(|f| u128::from(f.p));
-        let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + self.c[0];
-        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + self.c[1];
-        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + self.c[2];
-        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + self.c[3];
+        let [c0, c1, c2, c3] = self.c.map(u128::from);
+        let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + c0;
+        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + c1;
+        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + c2;
+        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + c3;
         if let Some(out) = r.get_mut(l.wrapping_sub(3)) {
             *out = sx as u64;
         }
         (self.a, self.b, self.e) = (sa as u64, sb as u64, se as u64);
-        self.c = [sa >> 64, sb >> 64, se >> 64, sx >> 64];
+        self.c = [sa, sb, se, sx].map(|s| (s >> 64) as u64);
         self.t3 = d[2];
         self.t2 = [self.t2[1], d[1]];
         self.t1 = [self.t1[1], self.t1[2], d[0]];
