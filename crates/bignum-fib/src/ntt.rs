@@ -43,7 +43,7 @@
 //!
 //! - The FMA engine's wide products ([`fma_wide_product`]): all five 50-bit primes (product
 //!   `2^249.9991`) with 116-bit coefficients (`2·116 + 17 = 249`: transforms up to `2¹⁷`),
-//!   where that halves a transform of `2¹²` points or more ([`fma_wide_plan`]): F(10⁷)'s
+//!   where that halves a transform of `2¹⁰` points or more ([`fma_wide_plan`]): F(10⁷)'s
 //!   last product takes `5·2¹⁶` points instead of `3·2¹⁷`, its squarings before `5·2¹⁵`
 //!   instead of `3·2¹⁶`, and so on down.
 //!
@@ -1239,15 +1239,17 @@ fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
     cost(5, n5) < three
 }
 
-/// The shortest three-prime transform that [`fma_wide_plan`] replaces. Measured with the
-/// recombination of [`fma_wide_recombine`] (thread CPU time, min of 60-200, alternated,
-/// `NAB_MAX_ISA=x86-64-v3`, load ~6 on the 2 cores), squares of F(k) three primes / five:
+/// The shortest three-prime transform that [`fma_wide_plan`] replaces: `2¹⁰`, the shortest
+/// of the FMA engine's products (from 350 limbs, [`crate::mul`]). Measured with the
+/// recombination of [`fma_wide_recombine`] (thread CPU time, min of 60-400, alternated,
+/// `NAB_MAX_ISA=x86-64-v3`, load 6-15 on the 2 cores), three primes / five: squares of F(k),
 /// k = 2.5·10⁶ (`2¹⁶` / `5·2¹⁵` points) 1.325 / 1.281 ms; 1.25·10⁶ 0.645 / 0.609 ms;
-/// 6.25·10⁵ 0.308 / 0.293 ms; 3.125·10⁵ 0.146 / 0.140 ms; 1.5625·10⁵ (`2¹²`) 0.069 / 0.068
-/// ms; below, `2¹¹` and `2¹⁰`, equal within the noise. (With the earlier column-sum
-/// recombination the five primes were 2-4 % slower below `2¹⁷`.)
+/// 6.25·10⁵ 0.308 / 0.293 ms; 3.125·10⁵ 0.146 / 0.140 ms; 7.8125·10⁴ (`2¹¹`) 0.034 / 0.030
+/// ms; products F(k)·F(k − 1), k = 6·10⁴ (`2¹¹`) 0.041 / 0.038 ms, 39 062 (`2¹⁰`) 0.022 /
+/// 0.021 ms. (With the earlier column-sum recombination the five primes were 2-4 % slower
+/// below `2¹⁷`.)
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-const FMA_WIDE_MIN_LEN: usize = 1 << 12;
+const FMA_WIDE_MIN_LEN: usize = 1 << 10;
 
 /// Garner's constants of [`fma_wide_product`] for the vector kernels.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -1998,7 +2000,8 @@ mod tests {
         assert!(fma_wide_plan(108_476, 108_476)); // F(2·10⁷)'s
         assert!(fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: 5·2¹⁵ for 3·2¹⁶
         assert!(fma_wide_plan(1_695, 1_695)); // F(1.5625·10⁵)'s: 5·2¹¹ for 3·2¹²
-        assert!(!fma_wide_plan(848, 848)); // F(7.8·10⁴)'s: 3·2¹¹, below the measured gain
+        assert!(fma_wide_plan(848, 848)); // F(7.8·10⁴)'s: 5·2¹⁰ for 3·2¹¹
+        assert!(fma_wide_plan(424, 424)); // 5·2⁹ for 3·2¹⁰
         assert!(!fma_wide_plan(1 << 16, 1 << 16)); // a full power of two
         assert!(!fma_wide_plan(542_377, 542_377)); // F(10⁸)'s: past 2¹⁷
         assert!(!fma_wide_plan(200, 200)); // below the split products' minimum
