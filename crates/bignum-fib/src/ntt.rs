@@ -1291,7 +1291,22 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         // Coefficient i starts at bit 116·i and spans three limbs at most; the last few
         // (within three limbs of the end) read zeros past it.
         let fast = x.len().saturating_sub(3) * 64 / w.bits;
-        for i in 0..c.min(fast) {
+        // Whole blocks of 16 coefficients (29 limbs, and the next one read) with constant
+        // shifts ([`wide_block_cut`]), then one at a time.
+        let blocks = (c / 16).min(x.len().saturating_sub(1) / 29);
+        for b in 0..blocks {
+            let Some(blk) = x[29 * b..].first_chunk::<30>() else { break };
+            let (mut l, mut h) = ([0u64; 16], [0u64; 16]);
+            macro_rules! cut16 {
+                ($($k:literal)*) => {$(
+                    (l[$k], h[$k]) = wide_block_cut::<$k>(blk);
+                )*};
+            }
+            cut16!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+            lo.extend_from_slice(&l);
+            hi.extend_from_slice(&h);
+        }
+        for i in 16 * blocks..c.min(fast) {
             let bit = w.bits * i;
             let (q, off) = (bit / 64, (bit % 64) as u32);
             let (l0, l1, l2) = (x[q], x[q + 1], x[q + 2]);
@@ -1303,7 +1318,7 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             lo.push(a);
             hi.push(b & ((1 << 52) - 1));
         }
-        for i in c.min(fast)..c {
+        for i in c.min(fast).max(16 * blocks)..c {
             let [a, b, _] = w.coefficient(x, i);
             lo.push(a);
             hi.push(b);
@@ -1458,6 +1473,26 @@ fn wide_block_limb<const L: usize>(blk: [&[u64; 16]; 5]) -> [u64; 5] {
     } else {
         [0; 5]
     }
+}
+
+/// Coefficient `K` (of 16) of [`fma_wide_product`]'s operand cut, from a block of 29 limbs
+/// and the next: its low 64 bits and its high 52 (116 bits from bit `116K`); `K` a
+/// constant, so are the shifts.
+#[inline(always)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn wide_block_cut<const K: usize>(x: &[u64; 30]) -> (u64, u64) {
+    // `q + 2 ≤ 29`: the last coefficient starts at bit 1740, in limb 27.
+    let (q, off) = (116 * K / 64, 116 * K % 64);
+    let (l0, l1, l2) = (x[q], x[q + 1], x[q + 2]);
+    let (a, b) = if off == 0 {
+        (l0, l1)
+    } else {
+        (l0 >> off | l1 << (64 - off), l1 >> off | l2 << (64 - off))
+    };
+    (a, b & ((1 << 52) - 1))
 }
 
 /// The four Horner passes of [`fma_wide_recombine`] (`·p₄ + T₄`, `·p₃ + T₃`, `·p₂ + T₂`,
