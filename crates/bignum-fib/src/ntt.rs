@@ -1273,8 +1273,10 @@ fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
 
 /// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the FMA engine's
 /// transforms over all five of [`FIELDS52`] with 116-bit coefficients ([`FMA_WIDE`]):
-/// each coefficient loaded from its low 64 and high 52 bits, Garner's digits in vectors,
-/// and the coefficients (below `2²⁵⁰`) added with carries at bit `116·i`.
+/// each coefficient loaded from its low 64 and high 52 bits, the inverse transforms'
+/// outputs scaled and turned into Garner's digits in vectors ([`Fma::garner5`]), and the
+/// coefficients (below `2²⁵⁰`) summed at bit `116·i` in Horner's form
+/// ([`fma_wide_recombine`]).
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let w = FMA_WIDE;
