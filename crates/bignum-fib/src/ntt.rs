@@ -43,8 +43,9 @@
 //!
 //! - The FMA engine's wide products ([`fma_wide_product`]): all five 50-bit primes (product
 //!   `2^249.9991`) with 116-bit coefficients (`2·116 + 17 = 249`: transforms up to `2¹⁷`),
-//!   where that halves a long transform ([`fma_wide_plan`]): F(10⁷)'s last product takes
-//!   `5·2¹⁶` points instead of `3·2¹⁷`.
+//!   where that halves a transform of `2¹⁰` points or more ([`fma_wide_plan`]): F(10⁷)'s
+//!   last product takes `5·2¹⁶` points instead of `3·2¹⁷`, its squarings before `5·2¹⁵`
+//!   instead of `3·2¹⁶`, and so on down.
 //!
 //! - The portable engine's wide products ([`wide_product`]): four primes (a fourth and a
 //!   fifth `c·2⁴⁰ + 1`) with coefficients of 112 bits (`7/4` limbs), or five with 140-bit
@@ -1238,20 +1239,22 @@ fn fma_wide_plan(a_len: usize, b_len: usize) -> bool {
     cost(5, n5) < three
 }
 
-/// The shortest three-prime transform that [`fma_wide_plan`] replaces. Measured (thread CPU
-/// time, min of 30, `NAB_MAX_ISA=x86-64-v3`, load ~8 on the 2 cores), squares of F(k) three
-/// primes / five: k = 5·10⁶ (54 000 limbs, `3·2¹⁷` / `5·2¹⁶` points) 2.90–3.02 / 2.84 ms;
-/// 2.5·10⁶ (`2¹⁶`) 1.35 / 1.36 ms; 1.25·10⁶ 0.644 / 0.657 ms, and 2–4 % slower below: the
-/// five primes' loads and CRT (about a third of the product) take what their 22 % fewer
-/// butterflies save, except at the longest transforms.
+/// The shortest three-prime transform that [`fma_wide_plan`] replaces: `2¹⁰`, the shortest
+/// of the FMA engine's products (from 350 limbs, [`crate::mul`]). Measured with the
+/// recombination of [`fma_wide_recombine`] (thread CPU time, min of 60-400, alternated,
+/// `NAB_MAX_ISA=x86-64-v3`, load 6-15 on the 2 cores), three primes / five: squares of F(k),
+/// k = 2.5·10⁶ (`2¹⁶` / `5·2¹⁵` points) 1.325 / 1.281 ms; 1.25·10⁶ 0.645 / 0.609 ms;
+/// 6.25·10⁵ 0.308 / 0.293 ms; 3.125·10⁵ 0.146 / 0.140 ms; 7.8125·10⁴ (`2¹¹`) 0.034 / 0.030
+/// ms; products F(k)·F(k − 1), k = 6·10⁴ (`2¹¹`) 0.041 / 0.038 ms, 39 062 (`2¹⁰`) 0.022 /
+/// 0.021 ms. (With the earlier column-sum recombination the five primes were 2-4 % slower
+/// below `2¹⁷`.)
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-const FMA_WIDE_MIN_LEN: usize = 1 << 17;
+const FMA_WIDE_MIN_LEN: usize = 1 << 10;
 
-/// Garner's constants of [`fma_wide_product`] for the vector kernels, and the primes'
-/// partial products `p₁…p_k` (`k = 1…4`, four limbs each) for the recombination.
+/// Garner's constants of [`fma_wide_product`] for the vector kernels.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn fma_wide_constants() -> &'static (crate::arch::fmacore::Garner5, [[u64; 4]; 4]) {
-    static C: OnceLock<(crate::arch::fmacore::Garner5, [[u64; 4]; 4])> = OnceLock::new();
+fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
+    static C: OnceLock<crate::arch::fmacore::Garner5> = OnceLock::new();
     C.get_or_init(|| {
         let mut inv = [[0f64; 5]; 5];
         for (m, row) in inv.iter_mut().enumerate() {
@@ -1261,27 +1264,19 @@ fn fma_wide_constants() -> &'static (crate::arch::fmacore::Garner5, [[u64; 4]; 4
                 *v = if x > pj / 2 { x as f64 - pj as f64 } else { x as f64 };
             }
         }
-        let mut prods = [[0u64; 4]; 4];
-        let mut acc = [1u64, 0, 0, 0];
-        for (k, out) in prods.iter_mut().enumerate() {
-            let mut carry = 0u128;
-            for l in &mut acc {
-                let v = u128::from(*l) * u128::from(FIELDS52[k].p) + carry;
-                *l = v as u64;
-                carry = v >> 64;
-            }
-            debug_assert_eq!(carry, 0);
-            *out = acc;
-        }
         let p = FIELDS52.map(|f| f.p as f64);
-        (crate::arch::fmacore::Garner5 { p, inv }, prods)
+        let pinv = p.map(|p| 1.0 / p);
+        // The scales are the transform length's: `fma_wide_product` sets them.
+        crate::arch::fmacore::Garner5 { p, pinv, scale: [0.0; 5], inv }
     })
 }
 
 /// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the FMA engine's
 /// transforms over all five of [`FIELDS52`] with 116-bit coefficients ([`FMA_WIDE`]):
-/// each coefficient loaded from its low 64 and high 52 bits, Garner's digits in vectors,
-/// and the coefficients (below `2²⁵⁰`) added with carries at bit `116·i`.
+/// each coefficient loaded from its low 64 and high 52 bits, the inverse transforms'
+/// outputs scaled and turned into Garner's digits in vectors ([`Fma::garner5`]), and the
+/// coefficients (below `2²⁵⁰`) summed at bit `116·i` in Horner's form
+/// ([`fma_wide_recombine`]).
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let w = FMA_WIDE;
@@ -1298,7 +1293,22 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         // Coefficient i starts at bit 116·i and spans three limbs at most; the last few
         // (within three limbs of the end) read zeros past it.
         let fast = x.len().saturating_sub(3) * 64 / w.bits;
-        for i in 0..c.min(fast) {
+        // Whole blocks of 16 coefficients (29 limbs, and the next one read) with constant
+        // shifts ([`wide_block_cut`]), then one at a time.
+        let blocks = (c / 16).min(x.len().saturating_sub(1) / 29);
+        for b in 0..blocks {
+            let Some(blk) = x[29 * b..].first_chunk::<30>() else { break };
+            let (mut l, mut h) = ([0u64; 16], [0u64; 16]);
+            macro_rules! cut16 {
+                ($($k:literal)*) => {$(
+                    (l[$k], h[$k]) = wide_block_cut::<$k>(blk);
+                )*};
+            }
+            cut16!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+            lo.extend_from_slice(&l);
+            hi.extend_from_slice(&h);
+        }
+        for i in 16 * blocks..c.min(fast) {
             let bit = w.bits * i;
             let (q, off) = (bit / 64, (bit % 64) as u32);
             let (l0, l1, l2) = (x[q], x[q + 1], x[q + 2]);
@@ -1310,7 +1320,7 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             lo.push(a);
             hi.push(b & ((1 << 52) - 1));
         }
-        for i in c.min(fast)..c {
+        for i in c.min(fast).max(16 * blocks)..c {
             let [a, b, _] = w.coefficient(x, i);
             lo.push(a);
             hi.push(b);
@@ -1350,24 +1360,30 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
                 None => e.pointwise(f, &mut x, None),
             }
             inverse(e, f, &mut x, &tabs.inv[k]);
-            e.finish(f, &mut x, n);
+            // Unloaded (scaled) by `garner5`, on the coefficients only.
             x.truncate(count4);
             x
         })
         .collect();
     scratch::give(other);
-    // Garner's digits t₂…t₅ (t₁ = y₁) in place, then x = t₁ + p₁t₂ + p₁p₂t₃ + p₁p₂p₃t₄ +
-    // p₁…p₄t₅.
-    let (g, prods) = fma_wide_constants();
+    // Garner's digits t₁…t₅ in place from the unscaled outputs, then x = t₁ + p₁t₂ +
+    // p₁p₂t₃ + p₁p₂p₃t₄ + p₁…p₄t₅.
+    let mut g = *fma_wide_constants();
+    g.scale = FIELDS52.map(|f| {
+        // As `Engine::finish`: balanced, so that `|x·s| < p²`.
+        let s = f.redc(u128::from(e.scale(f, n))); // plain
+        if s > f.p / 2 { s as f64 - f.p as f64 } else { s as f64 }
+    });
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
-    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], g);
+    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], &g);
     for i in done..count {
-        // Garner's digits in plain integers (the vectors' tail, if any).
+        // Garner's digits in plain integers (the vectors' tail, if any), from the residues
+        // unloaded as `Engine::finish` does.
         let ys = [&mut y1[i], &mut y2[i], &mut y3[i], &mut y4[i], &mut y5[i]];
         let mut tt = [0u64; 5];
         for (j, f) in FIELDS52.iter().enumerate() {
-            let mut v = *ys[j] % f.p;
+            let mut v = f.mul(e.unload(*f, *ys[j]), e.scale(*f, n));
             for (m, &tm) in tt.iter().enumerate().take(j) {
                 let inv = pow_mod(FIELDS52[m].p % f.p, f.p - 2, f.p);
                 let diff = (v + f.p - tm % f.p) % f.p;
@@ -1379,60 +1395,153 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             *y = v;
         }
     }
-    let [p1, p2, p3, p4] = *prods;
-    let m = |a: u64, b: u64| u128::from(a) * u128::from(b);
-    // The sum streamed through a window of six 128-bit column sums from limb `base`, each
-    // collecting the limbs that land on it (at most four: a coefficient spans five limbs,
-    // and starts 116 bits after the previous one) without carrying; the carries run once,
-    // as the limbs below a coefficient's start are written out.
-    let mut acc = [0u128; 6];
-    let mut base = 0;
-    let mut carry = 0u128;
-    for i in 0..count {
-        let (t1, t2, t3, t4, t5) = (y1[i], y2[i], y3[i], y4[i], y5[i]);
-        // Column sums of the ten products (each below 2¹¹⁴): x below 2²⁵⁰, four limbs.
-        let c0 = u128::from(t1) + m(t2, p1[0]) + m(t3, p2[0]) + m(t4, p3[0]) + m(t5, p4[0]);
-        let c1 = (c0 >> 64) + m(t3, p2[1]) + m(t4, p3[1]) + m(t5, p4[1]);
-        let c2 = (c1 >> 64) + m(t4, p3[2]) + m(t5, p4[2]);
-        let c3 = (c2 >> 64) + m(t5, p4[3]);
-        debug_assert_eq!(c3 >> 64, 0, "wide FMA coefficient above 2^256");
-        let x = [c0 as u64, c1 as u64, c2 as u64, c3 as u64];
-        let bit = w.bits * i;
-        let (q, off) = (bit / 64, (bit % 64) as u32);
-        // `q < r.len()`: 116·(count − 1) < 64·r.len().
-        while base < q {
-            let v = acc[0] + carry;
-            r[base] = v as u64;
-            carry = v >> 64;
-            acc = [acc[1], acc[2], acc[3], acc[4], acc[5], 0];
-            base += 1;
+    fma_wide_recombine(r, [&y1[..count], &y2[..count], &y3[..count], &y4[..count], &y5[..count]]);
+    scratch::give_all(residues);
+}
+
+/// `r = Σᵢ xᵢ·2^(116·i)` for the wide FMA products' coefficients `xᵢ = t₁ + p₁t₂ + p₁p₂t₃ +
+/// p₁p₂p₃t₄ + p₁…p₄t₅` (below `2²⁵⁰`), from their Garner digits `t[j][i] < p_{j+1}`
+/// ([`FIELDS52`]); `r` is overwritten and must hold the sum (`r.len()` limbs).
+///
+/// In Horner's form over whole numbers, one pass over `r`: with `T_j = Σᵢ t[j][i]·2^(116·i)`
+/// (the digits packed 116 bits apart: each limb of `T_j` holds bits of at most one digit, as
+/// a digit's 50 bits are followed by a 66-bit gap), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃(T₄ + p₄T₅)))`.
+/// Each of the four products by a prime runs its own carry limb by limb ([`Horner5`]), so a
+/// limb of `r` costs four `64×64` products, where the coefficients' column sums took ten per
+/// coefficient (1.8 limbs) and a shift. Every partial sum (`T₄ + p₄T₅`, …) is at most `r`,
+/// so all four fit in `r.len()` limbs and no carry leaves the last. The digits' layout
+/// repeats every 16 digits (`16·116 = 29·64` bits): whole blocks of 29 limbs take their
+/// digits' shifts as constants ([`wide_block_limb`]), the rest a general loop.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn fma_wide_recombine(r: &mut [u64], t: [&[u64]; 5]) {
+    let bits = FMA_WIDE.bits;
+    let count = t[0].len();
+    debug_assert!(t.iter().all(|s| s.len() == count), "five digit rows of one length");
+    let mut h = Horner5::default();
+    // Whole blocks: 16 digits, 29 limbs.
+    let blocks = (count / 16).min(r.len() / 29);
+    let chunks = t.map(|s| s.as_chunks::<16>().0);
+    for b in 0..blocks {
+        let blk = chunks.map(|c| &c[b]);
+        macro_rules! limbs {
+            ($($l:literal)*) => {$(
+                h.step(r, 29 * b + $l, wide_block_limb::<$l>(blk));
+            )*};
         }
-        // Shifted to its bit offset (a fifth limb) and added.
-        let y = if off == 0 {
-            [x[0], x[1], x[2], x[3], 0]
-        } else {
-            [
-                x[0] << off,
-                x[1] << off | x[0] >> (64 - off),
-                x[2] << off | x[1] >> (64 - off),
-                x[3] << off | x[2] >> (64 - off),
-                x[3] >> (64 - off),
-            ]
-        };
-        for (s, &v) in acc.iter_mut().zip(&y) {
-            *s += u128::from(v);
-        }
+        limbs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28);
     }
-    for (j, l) in r[base..].iter_mut().enumerate() {
-        let v = acc.get(j).copied().unwrap_or(0) + carry;
-        *l = v as u64;
-        carry = v >> 64;
+    // The rest, and three more steps to flush the skewed passes. Limb `l` covers bits
+    // `64l..64l + 64`; digit `i = ⌊64l/116⌋` starts `off` bits below it.
+    let (mut i, mut off) = (16 * blocks, 0usize);
+    for l in 29 * blocks..r.len() + 3 {
+        // The digit in limb `l` (if any): the tail of digit `i` (its bits from `off`), or
+        // the head of digit `i + 1` (shifted up to its start); none in the gap between.
+        let (k, up, down) = if off < 50 { (i, 0, off) } else { (i + 1, (bits - off) % 64, 0) };
+        let d = if l < r.len() && k < count && (off < 50 || bits - off < 64) {
+            t.map(|s| s[k] << up >> down)
+        } else {
+            [0; 5]
+        };
+        h.step(r, l, d);
+        off += 64;
+        if off >= bits {
+            off -= bits;
+            i += 1;
+        }
     }
     debug_assert!(
-        carry == 0 && acc[(r.len() - base).min(6)..].iter().all(|&l| l == 0),
+        h.c == [0; 4] && (i.min(count)..count).all(|k| t.iter().all(|s| s[k] == 0)),
         "wide FMA product overflow"
     );
-    scratch::give_all(residues);
+}
+
+/// Limb `L` (of 29) of a block of 16 digits packed 116 bits apart, for each of the five rows
+/// (see [`fma_wide_recombine`]); `L` a constant, so are the shifts.
+#[inline(always)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn wide_block_limb<const L: usize>(blk: [&[u64; 16]; 5]) -> [u64; 5] {
+    let (i, off) = (64 * L / 116, 64 * L % 116);
+    if off < 50 {
+        blk.map(|s| s[i] >> off)
+    } else if 116 - off < 64 {
+        // `i + 1 < 16`: the 16th digit's head would need `64L > 15·116 + 52`, past `L = 28`.
+        blk.map(|s| s[i + 1] << (116 - off))
+    } else {
+        [0; 5]
+    }
+}
+
+/// Coefficient `K` (of 16) of [`fma_wide_product`]'s operand cut, from a block of 29 limbs
+/// and the next: its low 64 bits and its high 52 (116 bits from bit `116K`); `K` a
+/// constant, so are the shifts.
+#[inline(always)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn wide_block_cut<const K: usize>(x: &[u64; 30]) -> (u64, u64) {
+    // `q + 2 ≤ 29`: the last coefficient starts at bit 1740, in limb 27.
+    let (q, off) = (116 * K / 64, 116 * K % 64);
+    let (l0, l1, l2) = (x[q], x[q + 1], x[q + 2]);
+    let (a, b) = if off == 0 {
+        (l0, l1)
+    } else {
+        (l0 >> off | l1 << (64 - off), l1 >> off | l2 << (64 - off))
+    };
+    (a, b & ((1 << 52) - 1))
+}
+
+/// The four Horner passes of [`fma_wide_recombine`] (`·p₄ + T₄`, `·p₃ + T₃`, `·p₂ + T₂`,
+/// `·p₁ + T₁`), skewed by a limb each so that one step's four products are independent (the
+/// carries are the only chains): step `l` runs the first pass on limb `l`, the second on
+/// `l − 1`, the third on `l − 2`, the last on `l − 3`, which it writes to `r`.
+#[derive(Default)]
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+struct Horner5 {
+    /// The first three passes' last limbs, each the next pass's multiplicand.
+    a: u64,
+    b: u64,
+    e: u64,
+    /// The digits' limbs waiting for their pass: `T₃`'s one step, `T₂`'s two, `T₁`'s three.
+    t3: u64,
+    t2: [u64; 2],
+    t1: [u64; 3],
+    /// The passes' carries (below `2⁵¹`).
+    c: [u64; 4],
+}
+
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+impl Horner5 {
+    /// Step `l` with limb `l` of `T₁…T₅`; writes limb `l − 3` of `r` (from `l = 3`).
+    #[inline(always)]
+    fn step(&mut self, r: &mut [u64], l: usize, d: [u64; 5]) {
+        let [p1, p2, p3, p4, _] = FIELDS52.map(|f| u128::from(f.p));
+        let [c0, c1, c2, c3] = self.c.map(u128::from);
+        let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + c0;
+        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + c1;
+        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + c2;
+        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + c3;
+        if let Some(out) = r.get_mut(l.wrapping_sub(3)) {
+            *out = sx as u64;
+        }
+        (self.a, self.b, self.e) = (sa as u64, sb as u64, se as u64);
+        self.c = [sa, sb, se, sx].map(|s| (s >> 64) as u64);
+        self.t3 = d[2];
+        self.t2 = [self.t2[1], d[1]];
+        self.t1 = [self.t1[1], self.t1[2], d[0]];
+    }
 }
 
 /// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
@@ -1854,6 +1963,71 @@ mod tests {
         }
     }
 
+    /// The wide FMA products' recombination ([`fma_wide_recombine`]) against the plain sum
+    /// `Σᵢ (Σ_j t_j·p₁…p_{j−1})·2^(116·i)` in schoolbook arithmetic, with Garner's digits at
+    /// their largest (`p_j − 1`: coefficients `p₁…p₅ − 1`, just below `2²⁵⁰`), zero, mixed
+    /// and random, for digit counts around the 16-digit blocks (so whole blocks, their tail
+    /// and the flushing steps), into a destination of exactly the sum's length.
+    #[test]
+    #[cfg_attr(miri, ignore = "safe arithmetic only: the host and cross rows run it")]
+    #[allow(clippy::needless_range_loop)] // `i` indexes the five digit rows and the bits
+    fn fma_wide_recombination_matches_the_plain_sum() {
+        let mut next = xorshift(2024);
+        let primes = FIELDS52.map(|f| f.p);
+        // p₁…p_j for j = 0…4, as limbs.
+        let mut prods = vec![vec![1u64]];
+        for &p in &primes[..4] {
+            let v = schoolbook(prods.last().map_or(&[][..], |v| &v[..]), &[p]);
+            prods.push(v);
+        }
+        // Around one, two and three blocks of 16, and five.
+        for count in (1..=50).chain([63, 64, 65, 80]) {
+            for pattern in 0..4 {
+                let digits: Vec<Vec<u64>> = primes
+                    .iter()
+                    .map(|&p| {
+                        (0..count)
+                            .map(|i| match pattern {
+                                0 => p - 1,
+                                1 => 0,
+                                2 => [p - 1, 0, 1, p - 2][(i + p as usize) % 4],
+                                _ => next() % p,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                // The oracle: each coefficient's sum of products, added at bit 116·i.
+                let bits = FMA_WIDE.bits;
+                let mut want = vec![0u64; (bits * (count - 1) + 250).div_ceil(64) + 1];
+                for i in 0..count {
+                    for (j, pr) in prods.iter().enumerate() {
+                        let v = schoolbook(pr, &[digits[j][i]]);
+                        let (q, off) = ((bits * i) / 64, (bits * i) % 64);
+                        let mut carry = 0u128;
+                        for (k, w) in want[q..].iter_mut().enumerate() {
+                            let lo = v.get(k).map_or(0, |&x| x << off);
+                            let hi = match (off, k.checked_sub(1).and_then(|k| v.get(k))) {
+                                (1.., Some(&x)) => x >> (64 - off),
+                                _ => 0,
+                            };
+                            let t = u128::from(*w) + u128::from(lo | hi) + carry;
+                            *w = t as u64;
+                            carry = t >> 64;
+                        }
+                        assert_eq!(carry, 0);
+                    }
+                }
+                while want.len() > 1 && want.last() == Some(&0) {
+                    want.pop();
+                }
+                let mut got = vec![u64::MAX; want.len()]; // overwritten
+                let t: [&[u64]; 5] = [0, 1, 2, 3, 4].map(|j| &digits[j][..]);
+                fma_wide_recombine(&mut got, t);
+                assert_eq!(got, want, "{count} digits, pattern {pattern}");
+            }
+        }
+    }
+
     /// Which of the FMA engine's products take the wide path: F(10⁷)'s (82 % of their power
     /// of two), not full powers of two, nor past the wide transform's longest.
     #[test]
@@ -1861,7 +2035,10 @@ mod tests {
     fn fma_wide_products_where_they_save_butterflies() {
         assert!(fma_wide_plan(54_238, 54_238)); // F(10⁷)'s last product
         assert!(fma_wide_plan(108_476, 108_476)); // F(2·10⁷)'s
-        assert!(!fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: measured slower
+        assert!(fma_wide_plan(27_119, 27_119)); // F(10⁷)'s last squarings: 5·2¹⁵ for 3·2¹⁶
+        assert!(fma_wide_plan(1_695, 1_695)); // F(1.5625·10⁵)'s: 5·2¹¹ for 3·2¹²
+        assert!(fma_wide_plan(848, 848)); // F(7.8·10⁴)'s: 5·2¹⁰ for 3·2¹¹
+        assert!(fma_wide_plan(424, 424)); // 5·2⁹ for 3·2¹⁰
         assert!(!fma_wide_plan(1 << 16, 1 << 16)); // a full power of two
         assert!(!fma_wide_plan(542_377, 542_377)); // F(10⁸)'s: past 2¹⁷
         assert!(!fma_wide_plan(200, 200)); // below the split products' minimum
