@@ -497,6 +497,21 @@ impl Engine {
         }
     }
 
+    /// `x[i] = s·(x[i] + t·y[i]) mod p` (`y = None`: `s·x[i]`) on the FMA engine's values
+    /// (`f64` bits, `|·| < 2p`; results in `(−1.25p, 1.25p)`), `t` and `s` plain.
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    fn comb(self, f: Field, x: &mut [u64], y: Option<&[u64]>, t: u64, s: u64) {
+        let Engine::Fma(tk, _) = self else { unreachable!("comb is the FMA engine's") };
+        let bal = |v: u64| f64::from_bits(self.twiddle(f, v));
+        let done = tk.comb(x, y, bal(t), bal(s), f.p as f64);
+        let m = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64;
+        for i in done..x.len() {
+            let v = f64_decode(f, x[i]);
+            let v = y.map_or(v, |y| f.add(v, m(f64_decode(f, y[i]), t)));
+            x[i] = (m(v, s) as f64).to_bits();
+        }
+    }
+
     /// A transform's output as plain residues (the FMA engine's are `f64` bits).
     #[inline(always)]
     fn unload(self, f: Field, x: u64) -> u64 {
@@ -1006,6 +1021,12 @@ const SPLIT_MIN: usize = 1 << 10;
 /// about a sixth.
 fn coefficients(e: Engine, a: &[u64], b: Option<&[u64]>) -> Vec<Vec<u64>> {
     let b_len = b.map_or(a.len(), <[u64]>::len);
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if let Engine::Fma(..) = e
+        && let Some(k) = truncates(a.len(), b_len)
+    {
+        return truncated(e, a, b, k);
+    }
     let count = a.len() + b_len - 1;
     let n = transform_len(a.len(), b_len);
     let half = n / 2;
@@ -1063,6 +1084,237 @@ fn narrow_cost(a_len: usize, b_len: usize) -> usize {
     } else {
         butterflies(n)
     }
+}
+
+/// The FMA engine's truncated plan ([`truncated`]) applies to products whose transform has
+/// at least this many points.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+const TRUNC_MIN: usize = 1 << 10;
+
+/// The most pieces of [`truncated`]: lengths `N/2 … N/16`, products up to `15N/16`
+/// coefficients.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+const TRUNC_MAX_PIECES: u32 = 4;
+
+/// The number of pieces `K` of [`truncated`] for a product of `a_len` by `b_len` limbs (both
+/// at most `N/2`, `N` the padded transform length): the fewest with `N − N/2^K` at or above
+/// the product's coefficients; `None` when even [`TRUNC_MAX_PIECES`] do not cover them.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn truncated_pieces(a_len: usize, b_len: usize) -> Option<u32> {
+    let n = transform_len(a_len, b_len);
+    let count = a_len + b_len - 1;
+    if n < TRUNC_MIN || a_len > n / 2 || b_len > n / 2 {
+        return None;
+    }
+    (2..=TRUNC_MAX_PIECES).find(|&k| count <= n - (n >> k))
+}
+
+/// The butterflies (in units of [`butterflies`], per prime) of [`truncated`] with `pieces`
+/// pieces of a transform of length `n`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn truncated_cost(n: usize, pieces: u32) -> usize {
+    (1..=pieces).map(|k| butterflies(n >> k)).sum()
+}
+
+/// The FMA engine's plan for a narrow (one limb per coefficient) product: `Some(K)`, the
+/// pieces of [`truncated`], where they take fewer butterflies than [`coefficients`]' split
+/// or padded plan, with a margin of [`TRUNC_MARGIN`] percent for their folds and
+/// recombination; `None` otherwise.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn truncates(a_len: usize, b_len: usize) -> Option<u32> {
+    let k = truncated_pieces(a_len, b_len)?;
+    let cost = truncated_cost(transform_len(a_len, b_len), k) * (100 + TRUNC_MARGIN);
+    (cost < narrow_cost(a_len, b_len) * 100).then_some(k)
+}
+
+/// The percentage by which [`truncated`]'s butterflies must undercut the other plans'.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+const TRUNC_MARGIN: usize = 5;
+
+/// The twists of [`truncated`] for transforms of length `n`, per prime and per piece
+/// `k = 1 … K − 1` (index `k − 1`): `ψ_k^j` and `ψ_k^{−j}/M_k` for `j < M_k = n/2^{k+1}`,
+/// `ψ_k = w_n^{2^k − 1}`, in the engine's form.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+struct Twists {
+    fwd: Vec<Vec<Vec<u64>>>,
+    inv: Vec<Vec<Vec<u64>>>,
+}
+
+/// `ψ_k = w_n^{2^k − 1}` (plain), the twist of [`truncated`]'s piece `k`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn twist_root(f: Field, n: usize, k: u32) -> u64 {
+    pow_mod(f.root(n as u64), (1 << k) - 1, f.p)
+}
+
+/// The [`Twists`] of engine `e` for length `n`, built once and shared.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn twists(e: Engine, n: usize) -> Arc<Twists> {
+    type Cache = Mutex<Vec<((usize, usize), Arc<Twists>)>>;
+    static CACHE: Cache = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, t)) = cache.iter().find(|(key, _)| *key == (e.index(), n)) {
+        return t.clone();
+    }
+    let (mut fwd, mut inv) = (Vec::new(), Vec::new());
+    for &f in e.fields() {
+        let (mut fk, mut ik) = (Vec::new(), Vec::new());
+        for k in 1..TRUNC_MAX_PIECES {
+            let m = n >> (k + 1);
+            let psi = twist_root(f, n, k);
+            let psi_inv = pow_mod(psi, f.p - 2, f.p);
+            let m_inv = f.p - (f.p - 1) / m as u64; // m | p − 1
+            let (step, step_inv) = (f.to_mont(psi), f.to_mont(psi_inv));
+            let (mut w, mut v) = (1u64, m_inv);
+            let (mut a, mut b) = (Vec::with_capacity(m), Vec::with_capacity(m));
+            for _ in 0..m {
+                a.push(e.twiddle(f, w));
+                b.push(e.twiddle(f, v));
+                w = f.mul(w, step);
+                v = f.mul(v, step_inv);
+            }
+            fk.push(a);
+            ik.push(b);
+        }
+        fwd.push(fk);
+        inv.push(ik);
+    }
+    let t = Arc::new(Twists { fwd, inv });
+    cache.push(((e.index(), n), t.clone()));
+    t
+}
+
+/// The coefficients of `a·b` (`b = None`: `a²`) modulo each prime, for a product of
+/// `L = a.len() + b.len() − 1` coefficients with `N/2 < L ≤ N − N/2^K` (`N` the padded
+/// transform length, `K = pieces`), from `K` transforms of lengths `N/2, N/4, …, N/2^K`
+/// instead of one of `N` (a truncated transform, as van der Hoeven's, cut at whole
+/// sub-transforms). The length-`N` DIF transform's first stage splits `c mod x^N − 1` into
+/// `c mod x^{N/2} − 1` (piece 0, a cyclic convolution) and `c mod x^{N/2} + 1`, and each
+/// later stage splits the part mod `x^{2M} − α²` into the parts mod `x^M ∓ α`; piece `k` is
+/// `c mod x^{M_k} − α_k` (`M_k = N/2^{k+1}`, `α_k = ψ_k^{M_k}`, `ψ_k = w_N^{2^k − 1}`): the
+/// operands folded (`Σ α^c·a_{j+cM}`) and twisted (`·ψ^j`), a cyclic convolution of length
+/// `M_k`, untwisted. The recombination runs the inverse butterflies on what the pieces and
+/// the zero top coefficients (`c_j = 0` for `j ≥ L`) determine: at level `k`,
+/// `P = lo + x^M·hi` with `A = lo + α·hi` (the piece) and `B = lo − α·hi` (the next level's
+/// polynomial), `hi` known from `t_k = L − N/2 − M_1 − … − M_k` on, so `B = A − 2α·hi`
+/// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u64>> {
+    let Engine::Fma(tk, _) = e else { unreachable!("truncated products are the FMA engine's") };
+    let b_len = b.map_or(a.len(), <[u64]>::len);
+    let count = a.len() + b_len - 1;
+    let n = transform_len(a.len(), b_len);
+    let pieces = pieces as usize;
+    debug_assert!(count > n / 2 && count <= n - (n >> pieces) && pieces >= 2);
+    debug_assert!(a.len() <= n / 2 && b_len <= n / 2);
+    let tabs = tables(e, n / 2);
+    let tw = twists(e, n);
+    let copy = |dst: &mut [u64], src: &[u64]| dst.copy_from_slice(src);
+    e.fields()
+        .iter()
+        .enumerate()
+        .map(|(k, &f)| {
+            let alpha = |l: usize| pow_mod(twist_root(f, n, l as u32), (n >> (l + 1)) as u64, f.p);
+            let p = f.p;
+            // The pieces A_l = c mod x^{M_l} − α_l (f64 bits, |·| < 2p).
+            let parts: Vec<Vec<u64>> = (0..pieces)
+                .map(|l| {
+                    let m = n >> (l + 1);
+                    let prep = |x: &[u64]| {
+                        let mut v = scratch::take(n / 2);
+                        if l == 0 {
+                            e.load_into(f, x, &mut v, m);
+                        } else {
+                            let chunks = x.len().div_ceil(m);
+                            e.load_into(f, x, &mut v, chunks * m);
+                            let (head, rest) = v.split_at_mut(m);
+                            let (al, mut ac) = (alpha(l), 1u64);
+                            for chunk in rest.chunks_exact(m) {
+                                ac = ((u128::from(ac) * u128::from(al)) % u128::from(p)) as u64;
+                                e.comb(f, head, Some(chunk), ac, 1);
+                            }
+                            v.truncate(m);
+                            e.pointwise(f, &mut v, Some(&tw.fwd[k][l - 1]));
+                        }
+                        forward(e, f, &mut v, &tabs.fwd[k]);
+                        v
+                    };
+                    let mut x = prep(a);
+                    match b {
+                        Some(b) => {
+                            let y = prep(b);
+                            e.pointwise(f, &mut x, Some(&y));
+                            scratch::give(y);
+                        }
+                        None => e.pointwise(f, &mut x, None),
+                    }
+                    inverse(e, f, &mut x, &tabs.inv[k]);
+                    if l == 0 {
+                        let m_inv = p - (p - 1) / m as u64;
+                        e.comb(f, &mut x, None, 0, m_inv);
+                    } else {
+                        e.pointwise(f, &mut x, Some(&tw.inv[k][l - 1]));
+                    }
+                    x
+                })
+                .collect();
+            // Down: B_l (length M_l) where the pieces determine it, for l < K − 1.
+            let mut t = vec![(count - n / 2) as isize];
+            for l in 1..pieces {
+                t.push(t[l - 1] - (n >> (l + 1)) as isize);
+            }
+            let neg = |x: u64| (p - x) % p;
+            let mut bs: Vec<Vec<u64>> = Vec::with_capacity(pieces - 1);
+            for l in 0..pieces - 1 {
+                let m = n >> (l + 1);
+                let tl = t[l] as usize; // > 0 below the last level
+                let mut bl = scratch::take(m);
+                bl.clear();
+                bl.resize(m, 0);
+                copy(&mut bl[tl..], &parts[l][tl..m]);
+                if l > 0 {
+                    // hi_l[j] = B_{l−1}[M_l + j]; B_l = A_l − 2α_l·hi_l.
+                    let two_alpha = neg(2 * alpha(l) % p);
+                    e.comb(f, &mut bl[tl..], Some(&bs[l - 1][m + tl..2 * m]), two_alpha, 1);
+                }
+                bs.push(bl);
+            }
+            // The last level: P = B_{K−2} = lo + x^M·hi, hi all known: lo = A − α·hi.
+            {
+                let l = pieces - 1;
+                let m = n >> (l + 1);
+                let (lo, hi) = bs[l - 1].split_at_mut(m);
+                copy(lo, &parts[l]);
+                e.comb(f, lo, Some(hi), neg(alpha(l)), 1);
+            }
+            // Up: hi = (A − B)/(2α) below t_l, lo = (A + B)/2, into B_{l−1} (or c).
+            let half = p.div_ceil(2); // 2⁻¹
+            let mut c = scratch::take(n);
+            c.clear();
+            c.resize(count, 0);
+            for l in (0..pieces - 1).rev() {
+                let m = n >> (l + 1);
+                let tl = t[l] as usize;
+                let bl = bs.pop().expect("one B per level");
+                let target: &mut [u64] = if l == 0 { &mut c } else { &mut bs[l - 1] };
+                let (lo, hi) = target.split_at_mut(m);
+                let hi = &mut hi[..tl];
+                copy(hi, &parts[l][..tl]);
+                let two_alpha_inv = pow_mod(2 * alpha(l) % p, p - 2, p);
+                e.comb(f, hi, Some(&bl[..tl]), p - 1, two_alpha_inv);
+                copy(lo, &bl);
+                e.comb(f, lo, Some(&parts[l]), 1, half);
+                scratch::give(bl);
+            }
+            scratch::give_all(parts);
+            // Plain residues in [0, p).
+            let m4 = count & !3;
+            tk.unload(&mut c[..m4], 1.0, p as f64);
+            for v in &mut c[m4..] {
+                *v = f64_decode(f, *v);
+            }
+            c
+        })
+        .collect()
 }
 
 /// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per
@@ -1865,6 +2117,53 @@ mod tests {
         assert!(!fma_wide_plan(1 << 16, 1 << 16)); // a full power of two
         assert!(!fma_wide_plan(542_377, 542_377)); // F(10⁸)'s: past 2¹⁷
         assert!(!fma_wide_plan(200, 200)); // below the split products' minimum
+    }
+
+    /// The FMA engines' truncated products ([`truncated`]) at the edges of each piece count
+    /// (the fewest coefficients, `N/2 + 1`, and the most, `N − N/2^K`), balanced and not,
+    /// with random and all-ones operands (the largest coefficients), against schoolbook.
+    #[test]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    fn truncated_products_at_their_edges() {
+        let mut next = xorshift(5);
+        let n = TRUNC_MIN;
+        let h = n / 2;
+        // (a, b, pieces): count = a + b − 1.
+        let cases = [
+            (h / 2 + 1, h / 2 + 1, 2),                 // N/2 + 1
+            (h, 2, 2),                                 // N/2 + 1, unbalanced
+            (h / 2 + h / 4, h / 2 + h / 4 + 1, 2),     // 3N/4
+            (h / 2 + h / 4 + 1, h / 2 + h / 4 + 1, 3), // 3N/4 + 1
+            (h - h / 8, h - h / 8 + 1, 3),             // 7N/8
+            (h, h - h / 4 + 1, 3),                     // 7N/8, unbalanced
+            (h - h / 16, h - h / 16 + 1, 4),           // 15N/16
+            (h - 3, h - h / 8 - 20, 4),                // between 7N/8 and 15N/16
+        ];
+        for e in engines() {
+            if !matches!(e, Engine::Fma(..)) {
+                continue;
+            }
+            for &(an, bn, k) in &cases {
+                assert_eq!(transform_len(an, bn), n);
+                assert_eq!(truncated_pieces(an, bn), Some(k), "{an}×{bn}");
+                for ones in [false, true] {
+                    let mut limb = || if ones { u64::MAX } else { next() };
+                    let a: Vec<u64> = (0..an).map(|_| limb()).collect();
+                    let b: Vec<u64> = (0..bn).map(|_| limb()).collect();
+                    // The square of `a` where it is truncated too (its own piece count).
+                    let square = truncated_pieces(an, an).map(|k| (None, schoolbook(&a, &a), k));
+                    for (b, want, k) in
+                        [(Some(&b[..]), schoolbook(&a, &b), k)].into_iter().chain(square)
+                    {
+                        let residues = truncated(e, &a, b, k);
+                        let mut got = vec![0u64; want.len()];
+                        let carry = crt_into(e, &mut got, &residues);
+                        assert_eq!(carry, [0; 3]);
+                        assert_eq!(got, want, "{e:?} {an}×{bn} ({k} pieces, ones {ones})");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

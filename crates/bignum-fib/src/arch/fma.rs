@@ -82,6 +82,16 @@ impl Fma {
         }
     }
 
+    /// `x[i] = s·(x[i] + t·y[i]) mod p` (see `fmacore::comb`) for the first `4⌊len/4⌋`
+    /// values of `x` (returned; the tail is the caller's); `y`, if any, as long as `x`.
+    pub(crate) fn comb(self, x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) -> usize {
+        let n = x.len() & !3;
+        assert!(y.is_none_or(|y| y.len() == x.len()));
+        // SAFETY: `self` proves AVX2 + FMA; `n` is a multiple of 4 within both slices.
+        unsafe { comb(&mut x[..n], y.map(|y| &y[..n]), t, s, p) };
+        n
+    }
+
     /// Loading (see [`Fma4::load`]).
     pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
         match self.v4 {
@@ -342,6 +352,14 @@ unsafe fn radix2(x: &mut [u64], p: f64) {
 unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
     // SAFETY: the caller's contract (`N = 4`).
     unsafe { fmacore::pointwise::<__m256d>(x, y, p) }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `fmacore::comb`'s contract with `N = 4`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn comb(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::comb::<__m256d>(x, y, t, s, p) }
 }
 
 /// # Safety

@@ -423,3 +423,30 @@ pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5
         i += V::N;
     }
 }
+
+/// `x[i] = s·(x[i] + t·y[i]) mod p` (`y = None`: `x[i]·s`), for the truncated products'
+/// folds and recombination (`crate::ntt`): `|x[i]|, |y[i]| < 2p` (`f64` bits, as a
+/// transform holds them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs):
+/// `|t·y| < p²`, so `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p`;
+/// times `|s| ≤ p/2`, below `1.44p² < 2p²`: the result is in `(−1.25p, 1.25p)`.
+///
+/// # Safety
+/// `V`'s extension available; `x.len()` a multiple of `V::N`; `y`, if any, as long as `x`.
+#[inline(always)]
+pub(crate) unsafe fn comb<V: Lanes>(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, tv, sv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t), V::splat(s)) };
+    let mut i = 0;
+    while i < x.len() {
+        // SAFETY: `i + N <= x.len()` (a multiple of `N`), and `y.len() == x.len()`.
+        unsafe {
+            let px = x.as_mut_ptr().add(i).cast::<f64>();
+            let mut a = V::load(px);
+            if let Some(y) = y {
+                a = V::add(a, mulmod(V::load(y.as_ptr().add(i).cast()), tv, pv, piv));
+            }
+            V::store(px, mulmod(a, sv, pv, piv));
+        }
+        i += V::N;
+    }
+}

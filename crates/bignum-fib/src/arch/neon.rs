@@ -77,6 +77,16 @@ impl Fma {
         unsafe { pointwise(x, y, p) }
     }
 
+    /// `x[i] = s·(x[i] + t·y[i]) mod p` (see `fmacore::comb`) for the first `2⌊len/2⌋`
+    /// values of `x` (returned; the tail is the caller's); `y`, if any, as long as `x`.
+    pub(crate) fn comb(self, x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) -> usize {
+        let n = x.len() & !1;
+        assert!(y.is_none_or(|y| y.len() == x.len()));
+        // SAFETY: `self` proves NEON; `n` is a multiple of 2 within both slices.
+        unsafe { comb(&mut x[..n], y.map(|y| &y[..n]), t, s, p) };
+        n
+    }
+
     /// `dst[i] = src[i] mod p` as `f64` bits, for equal even lengths.
     pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
         assert!(dst.len() == src.len() && src.len().is_multiple_of(2));
@@ -233,6 +243,14 @@ unsafe fn radix2(x: &mut [u64], p: f64) {
 unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
     // SAFETY: the caller's contract.
     unsafe { fmacore::pointwise::<float64x2_t>(x, y, p) }
+}
+
+/// # Safety
+/// NEON available; `fmacore::comb`'s contract with `N = 2`.
+#[target_feature(enable = "neon")]
+unsafe fn comb(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::comb::<float64x2_t>(x, y, t, s, p) }
 }
 
 /// # Safety
