@@ -60,11 +60,11 @@
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use crate::arch::fma::Fma;
+use crate::arch::fma::{Fma, Scale};
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
-use crate::arch::neon::Fma;
+use crate::arch::neon::{Fma, Scale};
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -497,18 +497,31 @@ impl Engine {
         }
     }
 
-    /// `x[i] = s·(x[i] + t·y[i]) mod p` (`y = None`: `s·x[i]`) on the FMA engine's values
-    /// (`f64` bits, `|·| < 2p`; results in `(−1.25p, 1.25p)`), `t` and `s` plain.
+    /// `out[i] = s_i·(a[i] + t·y[i]) mod p` (`a = None`: `out[i]` in place; `y = None`:
+    /// `s_i·a[i]`) on the FMA engine's values (`f64` bits, `|·| < 2p`; results in
+    /// `(−1.25p, 1.25p)`, see `crate::arch::fmacore::comb`), `t` plain, `s` balanced.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    fn comb(self, f: Field, x: &mut [u64], y: Option<&[u64]>, t: u64, s: u64) {
+    fn comb(
+        self,
+        f: Field,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: u64,
+        s: Scale<'_>,
+    ) {
         let Engine::Fma(tk, _) = self else { unreachable!("comb is the FMA engine's") };
-        let bal = |v: u64| f64::from_bits(self.twiddle(f, v));
-        let done = tk.comb(x, y, bal(t), bal(s), f.p as f64);
+        let tb = f64::from_bits(self.twiddle(f, t));
+        let done = tk.comb(out, a, y, tb, s, f.p as f64);
         let m = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64;
-        for i in done..x.len() {
-            let v = f64_decode(f, x[i]);
+        for i in done..out.len() {
+            let v = f64_decode(f, a.map_or(out[i], |a| a[i]));
             let v = y.map_or(v, |y| f.add(v, m(f64_decode(f, y[i]), t)));
-            x[i] = (m(v, s) as f64).to_bits();
+            let si = match s {
+                Scale::Const(c) => (c as i64).rem_euclid(f.p as i64) as u64,
+                Scale::Table(w) => f64_decode(f, w[i]),
+            };
+            out[i] = (m(v, si) as f64).to_bits();
         }
     }
 
@@ -1132,18 +1145,15 @@ fn truncates(a_len: usize, b_len: usize) -> Option<u32> {
 const TRUNC_MARGIN: usize = 5;
 
 /// The twists of [`truncated`] for transforms of length `n`, per prime and per piece
-/// `k = 1 … K − 1` (index `k − 1`): `ψ_k^j` and `ψ_k^{−j}/M_k` for `j < M_k = n/2^{k+1}`,
-/// `ψ_k = w_n^{2^k − 1}`, in the engine's form.
+/// `k = 1 … K − 1` (index `k − 1`): `ψ_k^j` and `2^k·ψ_k^{−j}` for `j < M_k = n/2^{k+1}`,
+/// `ψ_k = w_n^{2^k − 1}`, in the engine's form; and per prime and piece `k = 0 … K − 1`
+/// (plain): `α_k = ψ_k^{M_k}` (`α₀ = 1`) and `(2α_k)⁻¹`.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 struct Twists {
     fwd: Vec<Vec<Vec<u64>>>,
     inv: Vec<Vec<Vec<u64>>>,
-}
-
-/// `ψ_k = w_n^{2^k − 1}` (plain), the twist of [`truncated`]'s piece `k`.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn twist_root(f: Field, n: usize, k: u32) -> u64 {
-    pow_mod(f.root(n as u64), (1 << k) - 1, f.p)
+    alpha: Vec<[u64; TRUNC_MAX_PIECES as usize]>,
+    half_alpha_inv: Vec<[u64; TRUNC_MAX_PIECES as usize]>,
 }
 
 /// The [`Twists`] of engine `e` for length `n`, built once and shared.
@@ -1155,16 +1165,26 @@ fn twists(e: Engine, n: usize) -> Arc<Twists> {
     if let Some((_, t)) = cache.iter().find(|(key, _)| *key == (e.index(), n)) {
         return t.clone();
     }
-    let (mut fwd, mut inv) = (Vec::new(), Vec::new());
+    let mut t =
+        Twists { fwd: Vec::new(), inv: Vec::new(), alpha: Vec::new(), half_alpha_inv: Vec::new() };
     for &f in e.fields() {
         let (mut fk, mut ik) = (Vec::new(), Vec::new());
-        for k in 1..TRUNC_MAX_PIECES {
+        let mut alpha = [1u64; TRUNC_MAX_PIECES as usize];
+        let mut half_alpha_inv = [0u64; TRUNC_MAX_PIECES as usize];
+        for k in 0..TRUNC_MAX_PIECES {
             let m = n >> (k + 1);
-            let psi = twist_root(f, n, k);
+            // ψ_k = w_n^{2^k − 1}.
+            let psi = pow_mod(f.root(n as u64), (1 << k) - 1, f.p);
+            alpha[k as usize] = pow_mod(psi, m as u64, f.p);
+            half_alpha_inv[k as usize] = pow_mod(2 * alpha[k as usize] % f.p, f.p - 2, f.p);
+            if k == 0 {
+                continue;
+            }
             let psi_inv = pow_mod(psi, f.p - 2, f.p);
-            let m_inv = f.p - (f.p - 1) / m as u64; // m | p − 1
             let (step, step_inv) = (f.to_mont(psi), f.to_mont(psi_inv));
-            let (mut w, mut v) = (1u64, m_inv);
+            // The inverse transform leaves `M_k` times the piece: `2^k = M₀/M_k` puts every
+            // piece at `M₀` times, which the unloading divides out.
+            let (mut w, mut v) = (1u64, 1u64 << k);
             let (mut a, mut b) = (Vec::with_capacity(m), Vec::with_capacity(m));
             for _ in 0..m {
                 a.push(e.twiddle(f, w));
@@ -1175,10 +1195,12 @@ fn twists(e: Engine, n: usize) -> Arc<Twists> {
             fk.push(a);
             ik.push(b);
         }
-        fwd.push(fk);
-        inv.push(ik);
+        t.fwd.push(fk);
+        t.inv.push(ik);
+        t.alpha.push(alpha);
+        t.half_alpha_inv.push(half_alpha_inv);
     }
-    let t = Arc::new(Twists { fwd, inv });
+    let t = Arc::new(t);
     cache.push(((e.index(), n), t.clone()));
     t
 }
@@ -1196,7 +1218,9 @@ fn twists(e: Engine, n: usize) -> Arc<Twists> {
 /// the zero top coefficients (`c_j = 0` for `j ≥ L`) determine: at level `k`,
 /// `P = lo + x^M·hi` with `A = lo + α·hi` (the piece) and `B = lo − α·hi` (the next level's
 /// polynomial), `hi` known from `t_k = L − N/2 − M_1 − … − M_k` on, so `B = A − 2α·hi`
-/// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`.
+/// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`. Every step is
+/// exact modulo each prime (the FMA kernels' bounds hold: see `crate::arch::fmacore::comb`),
+/// so the coefficients, and the CRT bound, are those of the padded product.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u64>> {
     let Engine::Fma(tk, _) = e else { unreachable!("truncated products are the FMA engine's") };
@@ -1208,113 +1232,139 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
     debug_assert!(a.len() <= n / 2 && b_len <= n / 2);
     let tabs = tables(e, n / 2);
     let tw = twists(e, n);
-    let copy = |dst: &mut [u64], src: &[u64]| dst.copy_from_slice(src);
-    e.fields()
+    // Piece l at `off(l)` of `parts`, B_l at `off(l)` of `bs` (lengths n/2, n/4, …).
+    let off = |l: usize| n - (n >> l);
+    let (mut parts, mut bs) = (scratch::take(n), scratch::take(n));
+    let (mut x, mut y) = (scratch::take(n / 2), scratch::take(n / 2));
+    // The zero-padded levels `t_l` below which `hi_l` is unknown (> 0 below the last).
+    let mut t = vec![(count - n / 2) as isize];
+    for l in 1..pieces {
+        t.push(t[l - 1] - (n >> (l + 1)) as isize);
+    }
+    let residues = e
+        .fields()
         .iter()
         .enumerate()
         .map(|(k, &f)| {
-            let alpha = |l: usize| pow_mod(twist_root(f, n, l as u32), (n >> (l + 1)) as u64, f.p);
+            let (alpha, half_alpha_inv) = (tw.alpha[k], tw.half_alpha_inv[k]);
             let p = f.p;
-            // The pieces A_l = c mod x^{M_l} − α_l (f64 bits, |·| < 2p).
-            let parts: Vec<Vec<u64>> = (0..pieces)
-                .map(|l| {
-                    let m = n >> (l + 1);
-                    let prep = |x: &[u64]| {
-                        let mut v = scratch::take(n / 2);
-                        if l == 0 {
-                            e.load_into(f, x, &mut v, m);
-                        } else {
-                            let chunks = x.len().div_ceil(m);
-                            e.load_into(f, x, &mut v, chunks * m);
-                            let (head, rest) = v.split_at_mut(m);
-                            let (al, mut ac) = (alpha(l), 1u64);
-                            for chunk in rest.chunks_exact(m) {
-                                ac = ((u128::from(ac) * u128::from(al)) % u128::from(p)) as u64;
-                                e.comb(f, head, Some(chunk), ac, 1);
-                            }
-                            v.truncate(m);
-                            e.pointwise(f, &mut v, Some(&tw.fwd[k][l - 1]));
-                        }
-                        forward(e, f, &mut v, &tabs.fwd[k]);
-                        v
-                    };
-                    let mut x = prep(a);
-                    match b {
-                        Some(b) => {
-                            let y = prep(b);
-                            e.pointwise(f, &mut x, Some(&y));
-                            scratch::give(y);
-                        }
-                        None => e.pointwise(f, &mut x, None),
-                    }
-                    inverse(e, f, &mut x, &tabs.inv[k]);
-                    if l == 0 {
-                        let m_inv = p - (p - 1) / m as u64;
-                        e.comb(f, &mut x, None, 0, m_inv);
-                    } else {
-                        e.pointwise(f, &mut x, Some(&tw.inv[k][l - 1]));
-                    }
-                    x
-                })
-                .collect();
-            // Down: B_l (length M_l) where the pieces determine it, for l < K − 1.
-            let mut t = vec![(count - n / 2) as isize];
-            for l in 1..pieces {
-                t.push(t[l - 1] - (n >> (l + 1)) as isize);
+            let neg = |v: u64| (p - v) % p;
+            // Every value read below is written first: no zeroing.
+            parts.resize(n, 0);
+            bs.resize(n, 0);
+            // The operands loaded once (`a mod x^{N/2} ± 1` is `a`).
+            e.load_into(f, a, &mut x, n / 2);
+            if let Some(b) = b {
+                e.load_into(f, b, &mut y, n / 2);
             }
-            let neg = |x: u64| (p - x) % p;
-            let mut bs: Vec<Vec<u64>> = Vec::with_capacity(pieces - 1);
+            // The pieces A_l = c mod x^{M_l} − α_l (f64 bits, |·| < 2p, times M₀), l ≥ 1:
+            // each operand's D_{l−1} = (its value mod x^{2M_l} − α_l²) split into
+            // (D_lo + α_l·D_hi)·ψ_l^j (the piece's operand, twisted) and D_lo − α_l·D_hi
+            // (D_l), the D of `a` kept in `bs[..N/4]`, of `b` in `bs[N/4..N/2]` (free until
+            // the recombination).
+            let one = Scale::Const(1.0);
+            let (da, rest) = bs.split_at_mut(n / 4);
+            let db = &mut rest[..n / 4];
+            for l in 1..pieces {
+                let m = n >> (l + 1);
+                let (piece, tail) = parts[off(l)..].split_at_mut(m);
+                let other = &mut tail[..m];
+                let twist = Scale::Table(&tw.fwd[k][l - 1]);
+                let fold = |src: &[u64], d: &mut [u64], out: &mut [u64]| {
+                    if l == 1 {
+                        let (lo, hi) = src.split_at(m);
+                        e.comb(f, out, Some(lo), Some(hi), alpha[l], twist);
+                        if l + 1 < pieces {
+                            e.comb(f, d, Some(lo), Some(hi), neg(alpha[l]), one);
+                        }
+                    } else {
+                        let (lo, hi) = d[..2 * m].split_at_mut(m);
+                        e.comb(f, out, Some(lo), Some(hi), alpha[l], twist);
+                        if l + 1 < pieces {
+                            e.comb(f, lo, None, Some(hi), neg(alpha[l]), one);
+                        }
+                    }
+                    forward(e, f, out, &tabs.fwd[k]);
+                };
+                fold(&x, da, piece);
+                match b {
+                    Some(_) => {
+                        // `b`'s piece in the next piece's slot (free until then).
+                        fold(&y, db, other);
+                        e.pointwise(f, piece, Some(other));
+                    }
+                    None => e.pointwise(f, piece, None),
+                }
+                inverse(e, f, piece, &tabs.inv[k]);
+                e.pointwise(f, piece, Some(&tw.inv[k][l - 1]));
+            }
+            // Piece 0 (in `x`): the cyclic convolution of length N/2.
+            forward(e, f, &mut x, &tabs.fwd[k]);
+            match b {
+                Some(_) => {
+                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    e.pointwise(f, &mut x, Some(&y));
+                }
+                None => e.pointwise(f, &mut x, None),
+            }
+            inverse(e, f, &mut x, &tabs.inv[k]);
+            let part = |l: usize| {
+                if l == 0 { &x[..] } else { &parts[off(l)..off(l) + (n >> (l + 1))] }
+            };
+            // Down: B_l (length M_l) where the pieces determine it, for l < K − 1.
             for l in 0..pieces - 1 {
                 let m = n >> (l + 1);
                 let tl = t[l] as usize; // > 0 below the last level
-                let mut bl = scratch::take(m);
-                bl.clear();
-                bl.resize(m, 0);
-                copy(&mut bl[tl..], &parts[l][tl..m]);
-                if l > 0 {
+                let (done, rest) = bs.split_at_mut(off(l));
+                let bl = &mut rest[tl..m];
+                if l == 0 {
+                    bl.copy_from_slice(&part(0)[tl..]); // hi₀ = 0 there
+                } else {
                     // hi_l[j] = B_{l−1}[M_l + j]; B_l = A_l − 2α_l·hi_l.
-                    let two_alpha = neg(2 * alpha(l) % p);
-                    e.comb(f, &mut bl[tl..], Some(&bs[l - 1][m + tl..2 * m]), two_alpha, 1);
+                    let prev = &done[off(l - 1) + m + tl..off(l - 1) + 2 * m];
+                    let two_alpha = neg(2 * alpha[l] % p);
+                    e.comb(f, bl, Some(&part(l)[tl..]), Some(prev), two_alpha, one);
                 }
-                bs.push(bl);
             }
             // The last level: P = B_{K−2} = lo + x^M·hi, hi all known: lo = A − α·hi.
             {
                 let l = pieces - 1;
                 let m = n >> (l + 1);
-                let (lo, hi) = bs[l - 1].split_at_mut(m);
-                copy(lo, &parts[l]);
-                e.comb(f, lo, Some(hi), neg(alpha(l)), 1);
+                let prev = &mut bs[off(l - 1)..off(l - 1) + 2 * m];
+                let (lo, hi) = prev.split_at_mut(m);
+                e.comb(f, lo, Some(part(l)), Some(hi), neg(alpha[l]), one);
             }
             // Up: hi = (A − B)/(2α) below t_l, lo = (A + B)/2, into B_{l−1} (or c).
-            let half = p.div_ceil(2); // 2⁻¹
+            let bal = |v: u64| f64::from_bits(e.twiddle(f, v));
+            let half = Scale::Const(bal(p.div_ceil(2))); // 2⁻¹
             let mut c = scratch::take(n);
-            c.clear();
+            c.truncate(count);
             c.resize(count, 0);
             for l in (0..pieces - 1).rev() {
                 let m = n >> (l + 1);
                 let tl = t[l] as usize;
-                let bl = bs.pop().expect("one B per level");
-                let target: &mut [u64] = if l == 0 { &mut c } else { &mut bs[l - 1] };
+                let (head, rest) = bs.split_at_mut(off(l));
+                let bl = &rest[..m];
+                let target: &mut [u64] =
+                    if l == 0 { &mut c } else { &mut head[off(l - 1)..off(l - 1) + 2 * m] };
                 let (lo, hi) = target.split_at_mut(m);
-                let hi = &mut hi[..tl];
-                copy(hi, &parts[l][..tl]);
-                let two_alpha_inv = pow_mod(2 * alpha(l) % p, p - 2, p);
-                e.comb(f, hi, Some(&bl[..tl]), p - 1, two_alpha_inv);
-                copy(lo, &bl);
-                e.comb(f, lo, Some(&parts[l]), 1, half);
-                scratch::give(bl);
+                let s = Scale::Const(bal(half_alpha_inv[l]));
+                e.comb(f, &mut hi[..tl], Some(&part(l)[..tl]), Some(&bl[..tl]), p - 1, s);
+                e.comb(f, lo, Some(bl), Some(part(l)), 1, half);
             }
-            scratch::give_all(parts);
-            // Plain residues in [0, p).
+            // Plain residues in [0, p), divided by M₀.
+            let m0_inv = p - (p - 1) / (n / 2) as u64;
             let m4 = count & !3;
-            tk.unload(&mut c[..m4], 1.0, p as f64);
+            tk.unload(&mut c[..m4], f64::from_bits(e.twiddle(f, m0_inv)), p as f64);
             for v in &mut c[m4..] {
-                *v = f64_decode(f, *v);
+                let w = f64_decode(f, *v);
+                *v = ((u128::from(w) * u128::from(m0_inv)) % u128::from(p)) as u64;
             }
             c
         })
-        .collect()
+        .collect();
+    scratch::give_all(vec![parts, bs, x, y]);
+    residues
 }
 
 /// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per

@@ -10,7 +10,7 @@
 use core::arch::x86_64::*;
 
 use super::fmacore::{self, Lanes};
-pub(crate) use super::fmacore::{Garner3, Garner5};
+pub(crate) use super::fmacore::{Garner3, Garner5, Scale};
 
 nab_isa::token! {
     /// Proof that AVX2 and FMA may be used (x86-64-v3): the CPU (and the OS, for the ymm
@@ -82,13 +82,29 @@ impl Fma {
         }
     }
 
-    /// `x[i] = s·(x[i] + t·y[i]) mod p` (see `fmacore::comb`) for the first `4⌊len/4⌋`
-    /// values of `x` (returned; the tail is the caller's); `y`, if any, as long as `x`.
-    pub(crate) fn comb(self, x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) -> usize {
-        let n = x.len() & !3;
-        assert!(y.is_none_or(|y| y.len() == x.len()));
-        // SAFETY: `self` proves AVX2 + FMA; `n` is a multiple of 4 within both slices.
-        unsafe { comb(&mut x[..n], y.map(|y| &y[..n]), t, s, p) };
+    /// `out[i] = s_i·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place,
+    /// `out[i]` for `a[i]`) for the first `4⌊len/4⌋` values of `out` (returned; the
+    /// tail is the caller's); `a`, `y` and a table at least as long as `out`.
+    pub(crate) fn comb(
+        self,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: f64,
+        s: Scale<'_>,
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !3;
+        assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+        assert!(match s {
+            Scale::Table(w) => w.len() >= n,
+            Scale::Const(_) => true,
+        });
+        let o = out.as_mut_ptr();
+        let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+        // SAFETY: `self` proves AVX2 + FMA; `n` is a multiple of 4 within every slice (checked
+        // above), and `out`, a `&mut`, overlaps nothing else (`a` is it or another slice).
+        unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
         n
     }
 
@@ -357,9 +373,17 @@ unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
 /// # Safety
 /// AVX2 and FMA available; `fmacore::comb`'s contract with `N = 4`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn comb(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+unsafe fn comb(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: Scale<'_>,
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::comb::<__m256d>(x, y, t, s, p) }
+    unsafe { fmacore::comb::<__m256d>(n, out, a, y, t, s, p) }
 }
 
 /// # Safety

@@ -424,28 +424,58 @@ pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5
     }
 }
 
-/// `x[i] = s·(x[i] + t·y[i]) mod p` (`y = None`: `x[i]·s`), for the truncated products'
-/// folds and recombination (`crate::ntt`): `|x[i]|, |y[i]| < 2p` (`f64` bits, as a
-/// transform holds them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs):
+/// The factor of [`comb`]: one constant, or one value per index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Scale<'a> {
+    /// Every value times this (`|s| ≤ p/2`; `1.0`: a reduction instead of a product).
+    Const(f64),
+    /// Value `i` times `table[i]` (`f64` bits, balanced: `|·| ≤ p/2`).
+    Table(&'a [u64]),
+}
+
+/// `out[i] = s_i·(a[i] + t·y[i]) mod p` (`y = None`: `s_i·a[i]`), for the truncated
+/// products' folds and recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as
+/// a transform holds them), `|t|, |s_i| ≤ p/2` balanced. Bounds (see the module docs):
 /// `|t·y| < p²`, so `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p`;
-/// times `|s| ≤ p/2`, below `1.44p² < 2p²`: the result is in `(−1.25p, 1.25p)`.
+/// times `|s_i| ≤ p/2`, below `1.44p² < 2p²`: the result is in `(−1.25p, 1.25p)` (for
+/// `Scale::Const(1.0)` reduced instead: `[−p/2, p/2]` give or take one).
 ///
 /// # Safety
-/// `V`'s extension available; `x.len()` a multiple of `V::N`; `y`, if any, as long as `x`.
+/// `V`'s extension available; `n` a multiple of `V::N`; `out`, `a` and `y` (if any) valid
+/// for `n` values (`out` may be `a`, and nothing else overlaps), a table at least `n` long.
 #[inline(always)]
-pub(crate) unsafe fn comb<V: Lanes>(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+pub(crate) unsafe fn comb<V: Lanes>(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: Scale<'_>,
+    p: f64,
+) {
     // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv, tv, sv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t), V::splat(s)) };
+    let (pv, piv, tv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t)) };
+    let (one, sv, table) = match s {
+        // SAFETY: as above.
+        Scale::Const(c) => (c == 1.0, unsafe { V::splat(c) }, None),
+        // SAFETY: as above.
+        Scale::Table(w) => (false, unsafe { V::splat(0.0) }, Some(w.as_ptr().cast::<f64>())),
+    };
     let mut i = 0;
-    while i < x.len() {
-        // SAFETY: `i + N <= x.len()` (a multiple of `N`), and `y.len() == x.len()`.
+    while i < n {
+        // SAFETY: `i + N <= n` (a multiple of `N`): every access lies within the `n` values
+        // the caller vouches for; `out` is written only at `i` after `a[i]` is read.
         unsafe {
-            let px = x.as_mut_ptr().add(i).cast::<f64>();
-            let mut a = V::load(px);
+            let mut v = V::load(a.add(i).cast());
             if let Some(y) = y {
-                a = V::add(a, mulmod(V::load(y.as_ptr().add(i).cast()), tv, pv, piv));
+                v = V::add(v, mulmod(V::load(y.add(i).cast()), tv, pv, piv));
             }
-            V::store(px, mulmod(a, sv, pv, piv));
+            let r = match table {
+                Some(w) => mulmod(v, V::load(w.add(i)), pv, piv),
+                None if one => reduce(v, pv, piv),
+                None => mulmod(v, sv, pv, piv),
+            };
+            V::store(out.add(i).cast(), r);
         }
         i += V::N;
     }

@@ -12,7 +12,7 @@
 use core::arch::aarch64::*;
 
 use super::fmacore::{self, Lanes};
-pub(crate) use super::fmacore::{Garner3, Garner5};
+pub(crate) use super::fmacore::{Garner3, Garner5, Scale};
 
 /// The NEON FMA engine's token: NEON is enabled at compile time on every aarch64 target
 /// Rust has, so the token exists whenever the build has `neon`.
@@ -77,13 +77,29 @@ impl Fma {
         unsafe { pointwise(x, y, p) }
     }
 
-    /// `x[i] = s·(x[i] + t·y[i]) mod p` (see `fmacore::comb`) for the first `2⌊len/2⌋`
-    /// values of `x` (returned; the tail is the caller's); `y`, if any, as long as `x`.
-    pub(crate) fn comb(self, x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) -> usize {
-        let n = x.len() & !1;
-        assert!(y.is_none_or(|y| y.len() == x.len()));
-        // SAFETY: `self` proves NEON; `n` is a multiple of 2 within both slices.
-        unsafe { comb(&mut x[..n], y.map(|y| &y[..n]), t, s, p) };
+    /// `out[i] = s_i·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place,
+    /// `out[i]` for `a[i]`) for the first `2⌊len/2⌋` values of `out` (returned; the
+    /// tail is the caller's); `a`, `y` and a table at least as long as `out`.
+    pub(crate) fn comb(
+        self,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: f64,
+        s: Scale<'_>,
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !1;
+        assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+        assert!(match s {
+            Scale::Table(w) => w.len() >= n,
+            Scale::Const(_) => true,
+        });
+        let o = out.as_mut_ptr();
+        let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+        // SAFETY: `self` proves NEON; `n` is a multiple of 2 within every slice (checked
+        // above), and `out`, a `&mut`, overlaps nothing else (`a` is it or another slice).
+        unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
         n
     }
 
@@ -248,9 +264,17 @@ unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
 /// # Safety
 /// NEON available; `fmacore::comb`'s contract with `N = 2`.
 #[target_feature(enable = "neon")]
-unsafe fn comb(x: &mut [u64], y: Option<&[u64]>, t: f64, s: f64, p: f64) {
+unsafe fn comb(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: Scale<'_>,
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::comb::<float64x2_t>(x, y, t, s, p) }
+    unsafe { fmacore::comb::<float64x2_t>(n, out, a, y, t, s, p) }
 }
 
 /// # Safety
