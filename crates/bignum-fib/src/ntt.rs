@@ -1311,20 +1311,20 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
             let part = |l: usize| {
                 if l == 0 { &x[..] } else { &parts[off(l)..off(l) + (n >> (l + 1))] }
             };
-            // Down: B_l (length M_l) where the pieces determine it, for l < K − 1.
-            for l in 0..pieces - 1 {
+            // Down: B_l (length M_l) where the pieces determine it, for 0 < l < K − 1 (B₀ is
+            // A₀ from t₀ on, where hi₀ = 0: read from piece 0, not copied).
+            for l in 1..pieces - 1 {
                 let m = n >> (l + 1);
                 let tl = t[l] as usize; // > 0 below the last level
                 let (done, rest) = bs.split_at_mut(off(l));
-                let bl = &mut rest[tl..m];
-                if l == 0 {
-                    bl.copy_from_slice(&part(0)[tl..]); // hi₀ = 0 there
+                // hi_l[j] = B_{l−1}[M_l + j]; B_l = A_l − 2α_l·hi_l.
+                let prev = if l == 1 {
+                    &x[m + tl..2 * m]
                 } else {
-                    // hi_l[j] = B_{l−1}[M_l + j]; B_l = A_l − 2α_l·hi_l.
-                    let prev = &done[off(l - 1) + m + tl..off(l - 1) + 2 * m];
-                    let two_alpha = neg(2 * alpha[l] % p);
-                    e.comb(f, bl, Some(&part(l)[tl..]), Some(prev), two_alpha, one);
-                }
+                    &done[off(l - 1) + m + tl..off(l - 1) + 2 * m]
+                };
+                let two_alpha = neg(2 * alpha[l] % p);
+                e.comb(f, &mut rest[tl..m], Some(&part(l)[tl..]), Some(prev), two_alpha, one);
             }
             // The last level: P = B_{K−2} = lo + x^M·hi, hi all known: lo = A − α·hi.
             {
@@ -1332,9 +1332,11 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                 let m = n >> (l + 1);
                 let prev = &mut bs[off(l - 1)..off(l - 1) + 2 * m];
                 let (lo, hi) = prev.split_at_mut(m);
+                let hi = if l == 1 { &x[m..2 * m] } else { &*hi };
                 e.comb(f, lo, Some(part(l)), Some(hi), neg(alpha[l]), one);
             }
-            // Up: hi = (A − B)/(2α) below t_l, lo = (A + B)/2, into B_{l−1} (or c).
+            // Up: hi = (A − B)/(2α) below t_l, lo = (A + B)/2, into B_{l−1} (or c); at level
+            // 0, lo = A₀ from t₀ on (B₀ = A₀ there).
             let bal = |v: u64| f64::from_bits(e.twiddle(f, v));
             let half = Scale::Const(bal(p.div_ceil(2))); // 2⁻¹
             let mut c = scratch::take(n);
@@ -1344,13 +1346,17 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                 let m = n >> (l + 1);
                 let tl = t[l] as usize;
                 let (head, rest) = bs.split_at_mut(off(l));
-                let bl = &rest[..m];
                 let target: &mut [u64] =
                     if l == 0 { &mut c } else { &mut head[off(l - 1)..off(l - 1) + 2 * m] };
                 let (lo, hi) = target.split_at_mut(m);
                 let s = Scale::Const(bal(half_alpha_inv[l]));
-                e.comb(f, &mut hi[..tl], Some(&part(l)[..tl]), Some(&bl[..tl]), p - 1, s);
-                e.comb(f, lo, Some(bl), Some(part(l)), 1, half);
+                e.comb(f, &mut hi[..tl], Some(&part(l)[..tl]), Some(&rest[..tl]), p - 1, s);
+                if l == 0 {
+                    e.comb(f, &mut lo[..tl], Some(&rest[..tl]), Some(&x[..tl]), 1, half);
+                    lo[tl..].copy_from_slice(&x[tl..]);
+                } else {
+                    e.comb(f, lo, Some(&rest[..m]), Some(part(l)), 1, half);
+                }
             }
             // Plain residues in [0, p), divided by M₀.
             let m0_inv = p - (p - 1) / (n / 2) as u64;

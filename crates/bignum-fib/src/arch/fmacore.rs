@@ -453,27 +453,57 @@ pub(crate) unsafe fn comb<V: Lanes>(
     s: Scale<'_>,
     p: f64,
 ) {
+    // One loop per form, without a branch inside.
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match (y, s) {
+            (Some(y), Scale::Table(w)) => {
+                comb_loop::<V, true, 2>(n, out, a, y, t, w.as_ptr(), 0.0, p)
+            }
+            (Some(y), Scale::Const(c)) if c == 1.0 => {
+                comb_loop::<V, true, 1>(n, out, a, y, t, a, 0.0, p)
+            }
+            (Some(y), Scale::Const(c)) => comb_loop::<V, true, 0>(n, out, a, y, t, a, c, p),
+            (None, Scale::Table(w)) => {
+                comb_loop::<V, false, 2>(n, out, a, a, t, w.as_ptr(), 0.0, p)
+            }
+            (None, Scale::Const(c)) => comb_loop::<V, false, 0>(n, out, a, a, t, a, c, p),
+        }
+    }
+}
+
+/// [`comb`]'s loop: with `Y` the term `t·y[i]`; `MODE` 0: times `s`, 1: reduced, 2: times
+/// `w[i]`.
+///
+/// # Safety
+/// As [`comb`]'s; `y` (if `Y`) and `w` (if `MODE == 2`) valid for `n` values.
+#[allow(clippy::too_many_arguments)] // the kernel's operands, passed on from `comb`
+#[inline(always)]
+unsafe fn comb_loop<V: Lanes, const Y: bool, const MODE: u8>(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: *const u64,
+    t: f64,
+    w: *const u64,
+    s: f64,
+    p: f64,
+) {
     // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv, tv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t)) };
-    let (one, sv, table) = match s {
-        // SAFETY: as above.
-        Scale::Const(c) => (c == 1.0, unsafe { V::splat(c) }, None),
-        // SAFETY: as above.
-        Scale::Table(w) => (false, unsafe { V::splat(0.0) }, Some(w.as_ptr().cast::<f64>())),
-    };
+    let (pv, piv, tv, sv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t), V::splat(s)) };
     let mut i = 0;
     while i < n {
         // SAFETY: `i + N <= n` (a multiple of `N`): every access lies within the `n` values
         // the caller vouches for; `out` is written only at `i` after `a[i]` is read.
         unsafe {
             let mut v = V::load(a.add(i).cast());
-            if let Some(y) = y {
+            if Y {
                 v = V::add(v, mulmod(V::load(y.add(i).cast()), tv, pv, piv));
             }
-            let r = match table {
-                Some(w) => mulmod(v, V::load(w.add(i)), pv, piv),
-                None if one => reduce(v, pv, piv),
-                None => mulmod(v, sv, pv, piv),
+            let r = match MODE {
+                0 => mulmod(v, sv, pv, piv),
+                1 => reduce(v, pv, piv),
+                _ => mulmod(v, V::load(w.add(i).cast()), pv, piv),
             };
             V::store(out.add(i).cast(), r);
         }
