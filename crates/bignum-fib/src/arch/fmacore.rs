@@ -456,30 +456,43 @@ pub(crate) unsafe fn comb<V: Lanes>(
     // One loop per form, without a branch inside.
     // SAFETY: the caller's contract, passed on.
     unsafe {
-        match (y, s) {
-            (Some(y), Scale::Table(w)) => {
-                comb_loop::<V, true, 2>(n, out, a, y, t, w.as_ptr(), 0.0, p)
-            }
-            (Some(y), Scale::Const(c)) if c == 1.0 => {
-                comb_loop::<V, true, 1>(n, out, a, y, t, a, 0.0, p)
-            }
-            (Some(y), Scale::Const(c)) => comb_loop::<V, true, 0>(n, out, a, y, t, a, c, p),
-            (None, Scale::Table(w)) => {
-                comb_loop::<V, false, 2>(n, out, a, a, t, w.as_ptr(), 0.0, p)
-            }
-            (None, Scale::Const(c)) => comb_loop::<V, false, 0>(n, out, a, a, t, a, c, p),
+        // `t = ±1`: an addition or subtraction instead of the product.
+        let ty = match (y, t) {
+            (None, _) => 0,
+            (Some(_), 1.0) => 2,
+            (Some(_), -1.0) => 3,
+            (Some(_), _) => 1,
+        };
+        let y = y.unwrap_or(a);
+        macro_rules! forms {
+            ($($ty:literal),*) => {
+                match (ty, s) {
+                    $(
+                        ($ty, Scale::Table(w)) => {
+                            comb_loop::<V, $ty, 2>(n, out, a, y, t, w.as_ptr(), 0.0, p)
+                        }
+                        ($ty, Scale::Const(c)) if c == 1.0 => {
+                            comb_loop::<V, $ty, 1>(n, out, a, y, t, a, 0.0, p)
+                        }
+                        ($ty, Scale::Const(c)) => comb_loop::<V, $ty, 0>(n, out, a, y, t, a, c, p),
+                    )*
+                    _ => unreachable!("four forms of the term"),
+                }
+            };
         }
+        forms!(0, 1, 2, 3)
     }
 }
 
-/// [`comb`]'s loop: with `Y` the term `t·y[i]`; `MODE` 0: times `s`, 1: reduced, 2: times
-/// `w[i]`.
+/// [`comb`]'s loop: `Y` 0: no term, 1: the term `t·y[i]`, 2: `+y[i]`, 3: `−y[i]` (`|a + y|
+/// < 4p`: times `|s| ≤ p/2` below `2p²`, still `(−1.25p, 1.25p)`); `MODE` 0: times `s`, 1:
+/// reduced, 2: times `w[i]`.
 ///
 /// # Safety
 /// As [`comb`]'s; `y` (if `Y`) and `w` (if `MODE == 2`) valid for `n` values.
 #[allow(clippy::too_many_arguments)] // the kernel's operands, passed on from `comb`
 #[inline(always)]
-unsafe fn comb_loop<V: Lanes, const Y: bool, const MODE: u8>(
+unsafe fn comb_loop<V: Lanes, const Y: u8, const MODE: u8>(
     n: usize,
     out: *mut u64,
     a: *const u64,
@@ -497,8 +510,11 @@ unsafe fn comb_loop<V: Lanes, const Y: bool, const MODE: u8>(
         // the caller vouches for; `out` is written only at `i` after `a[i]` is read.
         unsafe {
             let mut v = V::load(a.add(i).cast());
-            if Y {
-                v = V::add(v, mulmod(V::load(y.add(i).cast()), tv, pv, piv));
+            match Y {
+                0 => {}
+                1 => v = V::add(v, mulmod(V::load(y.add(i).cast()), tv, pv, piv)),
+                2 => v = V::add(v, V::load(y.add(i).cast())),
+                _ => v = V::sub(v, V::load(y.add(i).cast())),
             }
             let r = match MODE {
                 0 => mulmod(v, sv, pv, piv),
