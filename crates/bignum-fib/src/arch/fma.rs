@@ -94,6 +94,9 @@ impl Fma {
         s: Scale<'_>,
         p: f64,
     ) -> usize {
+        if let Some(t8) = self.v4 {
+            return t8.comb(out, a, y, t, s, p); // the tail of at most 7 is the caller's
+        }
         let n = out.len() & !3;
         assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
         assert!(match s {

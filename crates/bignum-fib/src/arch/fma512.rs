@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::fmacore::{self, Garner5, Lanes};
+use super::fmacore::{self, Garner5, Lanes, Scale};
 
 nab_isa::token! {
     /// Proof that AVX-512F, AVX2 and FMA may be used (x86-64-v4 has them): the CPU (and the
@@ -37,6 +37,32 @@ impl Fma8 {
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX-512F; the assertions bound every access (see `stage2`).
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+    }
+
+    /// `out[i] = s_i·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place) for
+    /// the first `8⌊len/8⌋` values of `out` (returned; the tail is the caller's); `a`, `y`
+    /// and a table at least as long as `out`.
+    pub(crate) fn comb(
+        self,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: f64,
+        s: Scale<'_>,
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !7;
+        assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+        assert!(match s {
+            Scale::Table(w) => w.len() >= n,
+            Scale::Const(_) => true,
+        });
+        let o = out.as_mut_ptr();
+        let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+        // SAFETY: `self` proves AVX-512F; `n` is a multiple of 8 within every slice (checked
+        // above), and `out`, a `&mut`, overlaps nothing else (`a` is it or another slice).
+        unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
+        n
     }
 
     /// As `Fma4::pointwise`, for `x.len()` a multiple of 8.
@@ -175,6 +201,22 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
     // SAFETY: the caller's contract (`N = 8`).
     unsafe { fmacore::stage2::<__m512d, DIT>(x, h, outer, inner, p) }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::comb`'s contract with `N = 8`.
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn comb(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: Scale<'_>,
+    p: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::comb::<__m512d>(n, out, a, y, t, s, p) }
 }
 
 /// # Safety
