@@ -68,11 +68,11 @@
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use crate::arch::fma::{Fma, Scale};
+use crate::arch::fma::Fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
-use crate::arch::neon::{Fma, Scale};
+use crate::arch::neon::Fma;
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -505,19 +505,11 @@ impl Engine {
         }
     }
 
-    /// `out[i] = s_i·(a[i] + t·y[i]) mod p` (`a = None`: `out[i]` in place; `y = None`:
-    /// `s_i·a[i]`) on the FMA engine's values (`f64` bits, `|·| < 2p`; results in
+    /// `out[i] = s·(a[i] + t·y[i]) mod p` (`a = None`: `out[i]` in place; `y = None`:
+    /// `s·a[i]`) on the FMA engine's values (`f64` bits, `|·| < 2p`; results in
     /// `(−1.25p, 1.25p)`, see `crate::arch::fmacore::comb`), `t` plain, `s` balanced.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    fn comb(
-        self,
-        f: Field,
-        out: &mut [u64],
-        a: Option<&[u64]>,
-        y: Option<&[u64]>,
-        t: u64,
-        s: Scale<'_>,
-    ) {
+    fn comb(self, f: Field, out: &mut [u64], a: Option<&[u64]>, y: Option<&[u64]>, t: u64, s: f64) {
         let Engine::Fma(tk, _) = self else { unreachable!("comb is the FMA engine's") };
         let tb = f64::from_bits(self.twiddle(f, t));
         let done = tk.comb(out, a, y, tb, s, f.p as f64);
@@ -525,11 +517,37 @@ impl Engine {
         for i in done..out.len() {
             let v = f64_decode(f, a.map_or(out[i], |a| a[i]));
             let v = y.map_or(v, |y| f.add(v, m(f64_decode(f, y[i]), t)));
-            let si = match s {
-                Scale::Const(c) => (c as i64).rem_euclid(f.p as i64) as u64,
-                Scale::Table(w) => f64_decode(f, w[i]),
-            };
+            let si = (s as i64).rem_euclid(f.p as i64) as u64;
             out[i] = (m(v, si) as f64).to_bits();
+        }
+    }
+
+    /// The truncated products' fold (see `crate::arch::fmacore::fold`): `out[i] = (lo[i] +
+    /// α·hi[i])·w[i]` and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `d` in place),
+    /// `α` plain, `w` a table in the engine's form.
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    fn fold(
+        self,
+        f: Field,
+        out: &mut [u64],
+        mut d: Option<&mut [u64]>,
+        lo: Option<&[u64]>,
+        hi: &[u64],
+        alpha: u64,
+        w: &[u64],
+    ) {
+        let Engine::Fma(tk, _) = self else { unreachable!("fold is the FMA engine's") };
+        let ab = f64::from_bits(self.twiddle(f, alpha));
+        let done = tk.fold(out, d.as_deref_mut(), lo, hi, ab, w, f.p as f64);
+        let m = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64;
+        for i in done..out.len() {
+            let l = f64_decode(f, lo.map_or_else(|| d.as_ref().map_or(0, |d| d[i]), |lo| lo[i]));
+            let h = m(f64_decode(f, hi[i]), alpha);
+            out[i] = (m(f.add(l, h), f64_decode(f, w[i])) as f64).to_bits();
+            if let Some(d) = d.as_deref_mut() {
+                d[i] = (f.sub(l, h) as f64).to_bits();
+            }
         }
     }
 
@@ -1270,26 +1288,25 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
             // (D_lo + α_l·D_hi)·ψ_l^j (the piece's operand, twisted) and D_lo − α_l·D_hi
             // (D_l), the D of `a` kept in `bs[..N/4]`, of `b` in `bs[N/4..N/2]` (free until
             // the recombination).
-            let one = Scale::Const(1.0);
+            let one = 1.0;
             let (da, rest) = bs.split_at_mut(n / 4);
             let db = &mut rest[..n / 4];
             for l in 1..pieces {
                 let m = n >> (l + 1);
                 let (piece, tail) = parts[off(l)..].split_at_mut(m);
                 let other = &mut tail[..m];
-                let twist = Scale::Table(&tw.fwd[k][l - 1]);
+                let w = &tw.fwd[k][l - 1];
+                let more = l + 1 < pieces;
                 let fold = |src: &[u64], d: &mut [u64], out: &mut [u64]| {
                     if l == 1 {
                         let (lo, hi) = src.split_at(m);
-                        e.comb(f, out, Some(lo), Some(hi), alpha[l], twist);
-                        if l + 1 < pieces {
-                            e.comb(f, d, Some(lo), Some(hi), neg(alpha[l]), one);
-                        }
+                        e.fold(f, out, more.then_some(d), Some(lo), hi, alpha[l], w);
                     } else {
                         let (lo, hi) = d[..2 * m].split_at_mut(m);
-                        e.comb(f, out, Some(lo), Some(hi), alpha[l], twist);
-                        if l + 1 < pieces {
-                            e.comb(f, lo, None, Some(hi), neg(alpha[l]), one);
+                        if more {
+                            e.fold(f, out, Some(lo), None, hi, alpha[l], w);
+                        } else {
+                            e.fold(f, out, None, Some(lo), hi, alpha[l], w);
                         }
                     }
                     forward(e, f, out, &tabs.fwd[k]);
@@ -1346,7 +1363,7 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
             // Up: hi = (A − B)/(2α) below t_l, lo = (A + B)/2, into B_{l−1} (or c); at level
             // 0, lo = A₀ from t₀ on (B₀ = A₀ there).
             let bal = |v: u64| f64::from_bits(e.twiddle(f, v));
-            let half = Scale::Const(bal(p.div_ceil(2))); // 2⁻¹
+            let half = bal(p.div_ceil(2)); // 2⁻¹
             let mut c = scratch::take(n);
             c.truncate(count);
             c.resize(count, 0);
@@ -1357,7 +1374,7 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                 let target: &mut [u64] =
                     if l == 0 { &mut c } else { &mut head[off(l - 1)..off(l - 1) + 2 * m] };
                 let (lo, hi) = target.split_at_mut(m);
-                let s = Scale::Const(bal(half_alpha_inv[l]));
+                let s = bal(half_alpha_inv[l]);
                 e.comb(f, &mut hi[..tl], Some(&part(l)[..tl]), Some(&rest[..tl]), p - 1, s);
                 if l == 0 {
                     e.comb(f, &mut lo[..tl], Some(&rest[..tl]), Some(&x[..tl]), 1, half);

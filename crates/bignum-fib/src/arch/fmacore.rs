@@ -424,25 +424,16 @@ pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5
     }
 }
 
-/// The factor of [`comb`]: one constant, or one value per index.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Scale<'a> {
-    /// Every value times this (`|s| ≤ p/2`; `1.0`: a reduction instead of a product).
-    Const(f64),
-    /// Value `i` times `table[i]` (`f64` bits, balanced: `|·| ≤ p/2`).
-    Table(&'a [u64]),
-}
-
-/// `out[i] = s_i·(a[i] + t·y[i]) mod p` (`y = None`: `s_i·a[i]`), for the truncated
-/// products' folds and recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as
-/// a transform holds them), `|t|, |s_i| ≤ p/2` balanced. Bounds (see the module docs):
-/// `|t·y| < p²`, so `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p`;
-/// times `|s_i| ≤ p/2`, below `1.44p² < 2p²`: the result is in `(−1.25p, 1.25p)` (for
-/// `Scale::Const(1.0)` reduced instead: `[−p/2, p/2]` give or take one).
+/// `out[i] = s·(a[i] + t·y[i]) mod p` (`y = None`: `s·a[i]`), for the truncated products'
+/// recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
+/// them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs): `|t·y| < p²`, so
+/// `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p` (`t = ±1`: an addition,
+/// below `4p`); times `|s| ≤ p/2`, below `2p²`: the result is in `(−1.25p, 1.25p)` (for
+/// `s = 1` reduced instead: `[−p/2, p/2]` give or take one).
 ///
 /// # Safety
 /// `V`'s extension available; `n` a multiple of `V::N`; `out`, `a` and `y` (if any) valid
-/// for `n` values (`out` may be `a`, and nothing else overlaps), a table at least `n` long.
+/// for `n` values (`out` may be `a`, and nothing else overlaps).
 #[inline(always)]
 pub(crate) unsafe fn comb<V: Lanes>(
     n: usize,
@@ -450,7 +441,7 @@ pub(crate) unsafe fn comb<V: Lanes>(
     a: *const u64,
     y: Option<*const u64>,
     t: f64,
-    s: Scale<'_>,
+    s: f64,
     p: f64,
 ) {
     // One loop per form, without a branch inside.
@@ -466,15 +457,10 @@ pub(crate) unsafe fn comb<V: Lanes>(
         let y = y.unwrap_or(a);
         macro_rules! forms {
             ($($ty:literal),*) => {
-                match (ty, s) {
+                match ty {
                     $(
-                        ($ty, Scale::Table(w)) => {
-                            comb_loop::<V, $ty, 2>(n, out, a, y, t, w.as_ptr(), 0.0, p)
-                        }
-                        ($ty, Scale::Const(c)) if c == 1.0 => {
-                            comb_loop::<V, $ty, 1>(n, out, a, y, t, a, 0.0, p)
-                        }
-                        ($ty, Scale::Const(c)) => comb_loop::<V, $ty, 0>(n, out, a, y, t, a, c, p),
+                        $ty if s == 1.0 => comb_loop::<V, $ty, true>(n, out, a, y, t, s, p),
+                        $ty => comb_loop::<V, $ty, false>(n, out, a, y, t, s, p),
                     )*
                     _ => unreachable!("four forms of the term"),
                 }
@@ -484,21 +470,19 @@ pub(crate) unsafe fn comb<V: Lanes>(
     }
 }
 
-/// [`comb`]'s loop: `Y` 0: no term, 1: the term `t·y[i]`, 2: `+y[i]`, 3: `−y[i]` (`|a + y|
-/// < 4p`: times `|s| ≤ p/2` below `2p²`, still `(−1.25p, 1.25p)`); `MODE` 0: times `s`, 1:
-/// reduced, 2: times `w[i]`.
+/// [`comb`]'s loop: `Y` 0: no term, 1: the term `t·y[i]`, 2: `+y[i]`, 3: `−y[i]`; `ONE`:
+/// reduced instead of the product by `s = 1`.
 ///
 /// # Safety
-/// As [`comb`]'s; `y` (if `Y`) and `w` (if `MODE == 2`) valid for `n` values.
+/// As [`comb`]'s; `y` (if `Y > 0`) valid for `n` values.
 #[allow(clippy::too_many_arguments)] // the kernel's operands, passed on from `comb`
 #[inline(always)]
-unsafe fn comb_loop<V: Lanes, const Y: u8, const MODE: u8>(
+unsafe fn comb_loop<V: Lanes, const Y: u8, const ONE: bool>(
     n: usize,
     out: *mut u64,
     a: *const u64,
     y: *const u64,
     t: f64,
-    w: *const u64,
     s: f64,
     p: f64,
 ) {
@@ -516,12 +500,49 @@ unsafe fn comb_loop<V: Lanes, const Y: u8, const MODE: u8>(
                 2 => v = V::add(v, V::load(y.add(i).cast())),
                 _ => v = V::sub(v, V::load(y.add(i).cast())),
             }
-            let r = match MODE {
-                0 => mulmod(v, sv, pv, piv),
-                1 => reduce(v, pv, piv),
-                _ => mulmod(v, V::load(w.add(i).cast()), pv, piv),
-            };
+            let r = if ONE { reduce(v, pv, piv) } else { mulmod(v, sv, pv, piv) };
             V::store(out.add(i).cast(), r);
+        }
+        i += V::N;
+    }
+}
+
+/// The truncated products' fold (`crate::ntt`), one pass for both halves of a split:
+/// `out[i] = (lo[i] + α·hi[i])·w[i]` and, with `D`, `d[i] = lo[i] − α·hi[i]`, for `|lo[i]|,
+/// |hi[i]| < 2p` (`f64` bits), `|α|, |w[i]| ≤ p/2` balanced. Bounds (see the module docs):
+/// `h = mulmod(hi, α)` is in `(−0.875p, 0.875p)` (`|hi·α| < p²`); `|lo + h| < 2.875p`, times
+/// `|w| ≤ p/2` below `1.44p² < 2p²`: `out` in `(−1.25p, 1.25p)`; `d = reduce(lo − h)` in
+/// `[−p/2, p/2]` give or take one.
+///
+/// # Safety
+/// `V`'s extension available; `n` a multiple of `V::N`; every pointer valid for `n` values
+/// (`d`, if `D`, for writing; `d` may be `lo`, nothing else overlaps).
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[inline(always)]
+pub(crate) unsafe fn fold<V: Lanes, const D: bool>(
+    n: usize,
+    out: *mut u64,
+    d: *mut u64,
+    lo: *const u64,
+    hi: *const u64,
+    alpha: f64,
+    w: *const u64,
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, av) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(alpha)) };
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n`: every access lies within the `n` values the caller vouches
+        // for; `d[i]` is written after `lo[i]` is read.
+        unsafe {
+            let l = V::load(lo.add(i).cast());
+            let h = mulmod(V::load(hi.add(i).cast()), av, pv, piv);
+            let o = mulmod(V::add(l, h), V::load(w.add(i).cast()), pv, piv);
+            V::store(out.add(i).cast(), o);
+            if D {
+                V::store(d.add(i).cast(), reduce(V::sub(l, h), pv, piv));
+            }
         }
         i += V::N;
     }
