@@ -1261,7 +1261,8 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
     // Piece l at `off(l)` of `parts`, B_l at `off(l)` of `bs` (lengths n/2, n/4, …).
     let off = |l: usize| n - (n >> l);
     let (mut parts, mut bs) = (scratch::take(n), scratch::take(n));
-    let (mut x, mut y) = (scratch::take(n / 2), scratch::take(n / 2));
+    let mut x = scratch::take(n / 2);
+    let mut y = if b.is_some() { scratch::take(n / 2) } else { Vec::new() };
     // The zero-padded levels `t_l` below which `hi_l` is unknown (> 0 below the last).
     let mut t = vec![(count - n / 2) as isize];
     for l in 1..pieces {
