@@ -42,7 +42,7 @@
 //! two at or above `m − 1` coefficients (or is split, see [`coefficients`]).
 //!
 //! - The FMA engine's truncated products ([`truncated`]): a product of `L` coefficients with
-//!   `N/2 < L ≤ N − N/2^K` (`K ≤ 4`) takes `K` transforms of lengths `N/2, N/4, …, N/2^K`
+//!   `N/2 < L ≤ N − N/2^K` (`K ≤ 3`) takes `K` transforms of lengths `N/2, N/4, …, N/2^K`
 //!   (the residues mod `x^{N/2} − 1` and mod `x^{N/2^{k+1}} − α_k`, twisted cyclic
 //!   convolutions) instead of one of `N`, recombined modulo each prime from the zero top
 //!   coefficients: F(10⁶)'s products (66 % of their power of two, `K = 2`) take 32 % fewer
@@ -1130,10 +1130,13 @@ fn narrow_cost(a_len: usize, b_len: usize) -> usize {
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 const TRUNC_MIN: usize = 1 << 10;
 
-/// The most pieces of [`truncated`]: lengths `N/2 … N/16`, products up to `15N/16`
-/// coefficients.
+/// The most pieces of [`truncated`]: lengths `N/2, N/4, N/8`, products up to `7N/8`
+/// coefficients. A fourth piece (to `15N/16`) measured slower than the padded transform:
+/// squares of F(2.72·10⁶) (90 % of `2¹⁶`), 1.38–1.40 against 1.35 ms at `x86-64-v3`, where
+/// three pieces save 5–9 % (F(2.3·10⁶), 76 %: 1.24–1.26 against 1.38 ms) and two 22 %
+/// (F(2.25·10⁶), 74 %: 1.06 against 1.35 ms); thread CPU time, min of 31, load 9–12.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-const TRUNC_MAX_PIECES: u32 = 4;
+const TRUNC_MAX_PIECES: u32 = 3;
 
 /// The number of pieces `K` of [`truncated`] for a product of `a_len` by `b_len` limbs (both
 /// at most `N/2`, `N` the padded transform length): the fewest with `N − N/2^K` at or above
@@ -2212,7 +2215,7 @@ mod tests {
         assert_eq!(truncates(1 << 15, 1 << 15), None); // a full power of two
         assert_eq!(truncates(1100, 1000), None); // just above 2¹¹: split
         assert_eq!(truncates(200, 200), None); // below `TRUNC_MIN`
-        assert_eq!(truncates(7_900, 7_900), None); // 96 % of 2¹⁴: more than four pieces
+        assert_eq!(truncates(7_400, 7_400), None); // 90 % of 2¹⁴: more than three pieces
     }
 
     /// The FMA engines' truncated products ([`truncated`]) at the edges of each piece count
@@ -2232,8 +2235,7 @@ mod tests {
             (h / 2 + h / 4 + 1, h / 2 + h / 4 + 1, 3), // 3N/4 + 1
             (h - h / 8, h - h / 8 + 1, 3),             // 7N/8
             (h, h - h / 4 + 1, 3),                     // 7N/8, unbalanced
-            (h - h / 16, h - h / 16 + 1, 4),           // 15N/16
-            (h - 3, h - h / 8 - 20, 4),                // between 7N/8 and 15N/16
+            (h - 3, h / 2 + 44, 3),                    // between 3N/4 and 7N/8, unbalanced
         ];
         for e in engines() {
             if !matches!(e, Engine::Fma(..)) {
