@@ -120,9 +120,12 @@ impl Fma {
         let o = out.as_mut_ptr();
         let (dp, lp) = match (d, lo) {
             (Some(d), Some(lo)) => (d.as_mut_ptr(), lo.as_ptr()),
-            (Some(d), None) => (d.as_mut_ptr(), d.as_ptr()),
+            (Some(d), None) => {
+                let dp = d.as_mut_ptr();
+                (dp, dp.cast_const()) // one pointer for both: `d` is read and written in place
+            }
             (None, Some(lo)) => (core::ptr::null_mut(), lo.as_ptr()),
-            (None, None) => panic!("fold without its lower half"),
+            (None, None) => unreachable!("a fold reads its lower half from `lo` or `d`"),
         };
         // SAFETY: `self` proves NEON; `n` is a multiple of 2 within every slice (checked
         // above); `out` and `d` are `&mut`s, so nothing overlaps but `d` with itself as `lo`.
