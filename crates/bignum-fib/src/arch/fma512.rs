@@ -39,6 +39,68 @@ impl Fma8 {
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
     }
 
+    /// `out[i] = s·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place) for
+    /// the first `8⌊len/8⌋` values of `out` (returned; the tail is the caller's); `a` and `y`
+    /// at least as long as `out`.
+    pub(crate) fn comb(
+        self,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: f64,
+        s: f64,
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !7;
+        assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+        let o = out.as_mut_ptr();
+        let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+        // SAFETY: `self` proves AVX-512F; `n` is a multiple of 8 within every slice (checked
+        // above), and `out`, a `&mut`, overlaps nothing else (`a` is it or another slice).
+        unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
+        n
+    }
+
+    /// The truncated products' fold (`fmacore::fold`): `out[i] = (lo[i] + α·hi[i])·w[i]`
+    /// and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `lo` is `d`, updated in place),
+    /// for the first `8⌊len/8⌋` values of `out` (returned; the tail is the caller's);
+    /// the other slices at least as long.
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    pub(crate) fn fold(
+        self,
+        out: &mut [u64],
+        d: Option<&mut [u64]>,
+        lo: Option<&[u64]>,
+        hi: &[u64],
+        alpha: f64,
+        w: &[u64],
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !7;
+        assert!(hi.len() >= n && w.len() >= n);
+        assert!(d.as_ref().is_none_or(|d| d.len() >= n) && lo.is_none_or(|l| l.len() >= n));
+        let o = out.as_mut_ptr();
+        let (dp, lp) = match (d, lo) {
+            (Some(d), Some(lo)) => (d.as_mut_ptr(), lo.as_ptr()),
+            (Some(d), None) => {
+                let dp = d.as_mut_ptr();
+                (dp, dp.cast_const()) // one pointer for both: `d` is read and written in place
+            }
+            (None, Some(lo)) => (core::ptr::null_mut(), lo.as_ptr()),
+            (None, None) => unreachable!("a fold reads its lower half from `lo` or `d`"),
+        };
+        // SAFETY: `self` proves AVX-512F; `n` is a multiple of 8 within every slice (checked
+        // above); `out` and `d` are `&mut`s, so nothing overlaps but `d` with itself as `lo`.
+        unsafe {
+            if dp.is_null() {
+                fold::<false>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+            } else {
+                fold::<true>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+            }
+        };
+        n
+    }
+
     /// As `Fma4::pointwise`, for `x.len()` a multiple of 8.
     pub(crate) fn pointwise(self, x: &mut [u64], y: Option<&[u64]>, p: f64) {
         assert!(x.len().is_multiple_of(8) && y.is_none_or(|y| y.len() == x.len()));
@@ -175,6 +237,40 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
     // SAFETY: the caller's contract (`N = 8`).
     unsafe { fmacore::stage2::<__m512d, DIT>(x, h, outer, inner, p) }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::fold`'s contract with `N = 8`.
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn fold<const D: bool>(
+    n: usize,
+    out: *mut u64,
+    d: *mut u64,
+    lo: *const u64,
+    hi: *const u64,
+    alpha: f64,
+    w: *const u64,
+    p: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::fold::<__m512d, D>(n, out, d, lo, hi, alpha, w, p) }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::comb`'s contract with `N = 8`.
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn comb(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: f64,
+    p: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::comb::<__m512d>(n, out, a, y, t, s, p) }
 }
 
 /// # Safety

@@ -462,3 +462,127 @@ unsafe fn garner5_lanes<V: Lanes, const U: usize>(ptr: [*mut u64; 5], i: usize, 
         }
     }
 }
+
+/// `out[i] = s·(a[i] + t·y[i]) mod p` (`y = None`: `s·a[i]`), for the truncated products'
+/// recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
+/// them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs): `|t·y| < p²`, so
+/// `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p` (`t = ±1`: an addition,
+/// below `4p`); times `|s| ≤ p/2`, below `2p²`: the result is in `(−1.25p, 1.25p)` (for
+/// `s = 1` reduced instead: `[−p/2, p/2]` give or take one).
+///
+/// # Safety
+/// `V`'s extension available; `n` a multiple of `V::N`; `out`, `a` and `y` (if any) valid
+/// for `n` values (`out` may be `a`, and nothing else overlaps).
+#[inline(always)]
+pub(crate) unsafe fn comb<V: Lanes>(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: f64,
+    p: f64,
+) {
+    // One loop per form, without a branch inside.
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        // `t = ±1`: an addition or subtraction instead of the product.
+        let ty = match (y, t) {
+            (None, _) => 0,
+            (Some(_), 1.0) => 2,
+            (Some(_), -1.0) => 3,
+            (Some(_), _) => 1,
+        };
+        let y = y.unwrap_or(a);
+        macro_rules! forms {
+            ($($ty:literal),*) => {
+                match ty {
+                    $(
+                        $ty if s == 1.0 => comb_loop::<V, $ty, true>(n, out, a, y, t, s, p),
+                        $ty => comb_loop::<V, $ty, false>(n, out, a, y, t, s, p),
+                    )*
+                    _ => unreachable!("four forms of the term"),
+                }
+            };
+        }
+        forms!(0, 1, 2, 3)
+    }
+}
+
+/// [`comb`]'s loop: `Y` 0: no term, 1: the term `t·y[i]`, 2: `+y[i]`, 3: `−y[i]`; `ONE`:
+/// reduced instead of the product by `s = 1`.
+///
+/// # Safety
+/// As [`comb`]'s; `y` (if `Y > 0`) valid for `n` values.
+#[allow(clippy::too_many_arguments)] // the kernel's operands, passed on from `comb`
+#[inline(always)]
+unsafe fn comb_loop<V: Lanes, const Y: u8, const ONE: bool>(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: *const u64,
+    t: f64,
+    s: f64,
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, tv, sv) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(t), V::splat(s)) };
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n` (a multiple of `N`): every access lies within the `n` values
+        // the caller vouches for; `out` is written only at `i` after `a[i]` is read.
+        unsafe {
+            let mut v = V::load(a.add(i).cast());
+            match Y {
+                0 => {}
+                1 => v = V::add(v, mulmod(V::load(y.add(i).cast()), tv, pv, piv)),
+                2 => v = V::add(v, V::load(y.add(i).cast())),
+                _ => v = V::sub(v, V::load(y.add(i).cast())),
+            }
+            let r = if ONE { reduce(v, pv, piv) } else { mulmod(v, sv, pv, piv) };
+            V::store(out.add(i).cast(), r);
+        }
+        i += V::N;
+    }
+}
+
+/// The truncated products' fold (`crate::ntt`), one pass for both halves of a split:
+/// `out[i] = (lo[i] + α·hi[i])·w[i]` and, with `D`, `d[i] = lo[i] − α·hi[i]`, for `|lo[i]|,
+/// |hi[i]| < 2p` (`f64` bits), `|α|, |w[i]| ≤ p/2` balanced. Bounds (see the module docs):
+/// `h = mulmod(hi, α)` is in `(−0.875p, 0.875p)` (`|hi·α| < p²`); `|lo + h| < 2.875p`, times
+/// `|w| ≤ p/2` below `1.44p² < 2p²`: `out` in `(−1.25p, 1.25p)`; `d = reduce(lo − h)` in
+/// `[−p/2, p/2]` give or take one.
+///
+/// # Safety
+/// `V`'s extension available; `n` a multiple of `V::N`; every pointer valid for `n` values
+/// (`d`, if `D`, for writing; `d` may be `lo`, nothing else overlaps).
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[inline(always)]
+pub(crate) unsafe fn fold<V: Lanes, const D: bool>(
+    n: usize,
+    out: *mut u64,
+    d: *mut u64,
+    lo: *const u64,
+    hi: *const u64,
+    alpha: f64,
+    w: *const u64,
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv, av) = unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(alpha)) };
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i + N <= n`: every access lies within the `n` values the caller vouches
+        // for; `d[i]` is written after `lo[i]` is read.
+        unsafe {
+            let l = V::load(lo.add(i).cast());
+            let h = mulmod(V::load(hi.add(i).cast()), av, pv, piv);
+            let o = mulmod(V::add(l, h), V::load(w.add(i).cast()), pv, piv);
+            V::store(out.add(i).cast(), o);
+            if D {
+                V::store(d.add(i).cast(), reduce(V::sub(l, h), pv, piv));
+            }
+        }
+        i += V::N;
+    }
+}

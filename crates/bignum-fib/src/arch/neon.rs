@@ -77,6 +77,68 @@ impl Fma {
         unsafe { pointwise(x, y, p) }
     }
 
+    /// `out[i] = s·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place,
+    /// `out[i]` for `a[i]`) for the first `2⌊len/2⌋` values of `out` (returned; the
+    /// tail is the caller's); `a` and `y` at least as long as `out`.
+    pub(crate) fn comb(
+        self,
+        out: &mut [u64],
+        a: Option<&[u64]>,
+        y: Option<&[u64]>,
+        t: f64,
+        s: f64,
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !1;
+        assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+        let o = out.as_mut_ptr();
+        let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+        // SAFETY: `self` proves NEON; `n` is a multiple of 2 within every slice (checked
+        // above), and `out`, a `&mut`, overlaps nothing else (`a` is it or another slice).
+        unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
+        n
+    }
+
+    /// The truncated products' fold (`fmacore::fold`): `out[i] = (lo[i] + α·hi[i])·w[i]`
+    /// and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `lo` is `d`, updated in place),
+    /// for the first `2⌊len/2⌋` values of `out` (returned; the tail is the caller's);
+    /// the other slices at least as long.
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    pub(crate) fn fold(
+        self,
+        out: &mut [u64],
+        d: Option<&mut [u64]>,
+        lo: Option<&[u64]>,
+        hi: &[u64],
+        alpha: f64,
+        w: &[u64],
+        p: f64,
+    ) -> usize {
+        let n = out.len() & !1;
+        assert!(hi.len() >= n && w.len() >= n);
+        assert!(d.as_ref().is_none_or(|d| d.len() >= n) && lo.is_none_or(|l| l.len() >= n));
+        let o = out.as_mut_ptr();
+        let (dp, lp) = match (d, lo) {
+            (Some(d), Some(lo)) => (d.as_mut_ptr(), lo.as_ptr()),
+            (Some(d), None) => {
+                let dp = d.as_mut_ptr();
+                (dp, dp.cast_const()) // one pointer for both: `d` is read and written in place
+            }
+            (None, Some(lo)) => (core::ptr::null_mut(), lo.as_ptr()),
+            (None, None) => unreachable!("a fold reads its lower half from `lo` or `d`"),
+        };
+        // SAFETY: `self` proves NEON; `n` is a multiple of 2 within every slice (checked
+        // above); `out` and `d` are `&mut`s, so nothing overlaps but `d` with itself as `lo`.
+        unsafe {
+            if dp.is_null() {
+                fold::<false>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+            } else {
+                fold::<true>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+            }
+        };
+        n
+    }
+
     /// `dst[i] = src[i] mod p` as `f64` bits, for equal even lengths.
     pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
         assert!(dst.len() == src.len() && src.len().is_multiple_of(2));
@@ -233,6 +295,40 @@ unsafe fn radix2(x: &mut [u64], p: f64) {
 unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
     // SAFETY: the caller's contract.
     unsafe { fmacore::pointwise::<float64x2_t>(x, y, p) }
+}
+
+/// # Safety
+/// NEON available; `fmacore::fold`'s contract with `N = 2`.
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[target_feature(enable = "neon")]
+unsafe fn fold<const D: bool>(
+    n: usize,
+    out: *mut u64,
+    d: *mut u64,
+    lo: *const u64,
+    hi: *const u64,
+    alpha: f64,
+    w: *const u64,
+    p: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::fold::<float64x2_t, D>(n, out, d, lo, hi, alpha, w, p) }
+}
+
+/// # Safety
+/// NEON available; `fmacore::comb`'s contract with `N = 2`.
+#[target_feature(enable = "neon")]
+unsafe fn comb(
+    n: usize,
+    out: *mut u64,
+    a: *const u64,
+    y: Option<*const u64>,
+    t: f64,
+    s: f64,
+    p: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::comb::<float64x2_t>(n, out, a, y, t, s, p) }
 }
 
 /// # Safety
