@@ -29,8 +29,8 @@
 //! Two-Way (Crochemore–Perrin), which is linear with constant space whatever the needle: the
 //! whole search is then linear. Two-Way also moves a whole needle length when the last byte
 //! of its window does not occur in the needle. Reverse searches run the same way from the
-//! end, with Two-Way on the reversed needle. The scan of the prefilter is an out-of-line
-//! leaf per backend (`pair_scan`), so that its vectors stay in registers.
+//! end, with Two-Way on the reversed needle. The scan of the prefilter (`pair_scan`) tests
+//! two vectors of start positions per iteration.
 
 use core::iter::FusedIterator;
 
@@ -100,7 +100,7 @@ impl<'n> Finder<'n> {
             1 => return self.backend.find_byte(hay, needle[0]),
             _ => {}
         }
-        match self.backend.pair_find(hay, needle, self.pair) {
+        match self.backend.pair_find(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
             PairResult::GaveUp(s) => {
@@ -120,7 +120,7 @@ impl<'n> Finder<'n> {
             1 => return self.backend.rfind_byte(hay, needle[0]),
             _ => {}
         }
-        match self.backend.pair_rfind(hay, needle, self.pair) {
+        match self.backend.pair_rfind(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
             PairResult::GaveUp(e) => {
