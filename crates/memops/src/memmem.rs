@@ -103,11 +103,17 @@ impl<'n> Finder<'n> {
         match self.backend.pair_find(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
-            PairResult::GaveUp(s) => {
-                let rest = hay.get(s..)?;
-                self.fwd.find(Fwd(rest), Fwd(needle)).map(|p| p + s)
-            }
+            PairResult::GaveUp(s) => self.find_two_way(hay, s),
         }
+    }
+
+    /// [`Finder::find`] after the prefilter gave up at `s`: Two-Way on `hay[s..]`. Out of
+    /// line, so that the inlined `find` keeps its registers free for the common case.
+    #[cold]
+    #[inline(never)]
+    fn find_two_way(&self, hay: &[u8], s: usize) -> Option<usize> {
+        let rest = hay.get(s..)?;
+        self.fwd.find(Fwd(rest), Fwd(self.needle)).map(|p| p + s)
     }
 
     /// The last occurrence of the needle in `hay`; `Some(hay.len())` for an empty needle.
@@ -123,12 +129,18 @@ impl<'n> Finder<'n> {
         match self.backend.pair_rfind(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
-            PairResult::GaveUp(e) => {
-                let rest = hay.get(..e)?;
-                let p = self.rev.find(Rev(rest), Rev(needle))?;
-                Some(rest.len() - p - needle.len())
-            }
+            PairResult::GaveUp(e) => self.rfind_two_way(hay, e),
         }
+    }
+
+    /// [`Finder::rfind`] after the prefilter gave up at `e`: Two-Way on the reversed
+    /// `hay[..e]`, out of line as [`Finder::find_two_way`].
+    #[cold]
+    #[inline(never)]
+    fn rfind_two_way(&self, hay: &[u8], e: usize) -> Option<usize> {
+        let rest = hay.get(..e)?;
+        let p = self.rev.find(Rev(rest), Rev(self.needle))?;
+        Some(rest.len() - p - self.needle.len())
     }
 
     /// The non-overlapping occurrences of the needle in `hay`, from the front (an empty
