@@ -352,7 +352,7 @@ impl Backend {
     /// (see [`PairResult`]); `NotFound` unless `2 <= needle.len() <= hay.len()` and the
     /// pair's offsets are inside `needle`.
     #[inline(always)]
-    pub(crate) fn pair_find(self, hay: &[u8], needle: &[u8], pair: Pair) -> PairResult {
+    pub(crate) fn pair_find(self, hay: &[u8], needle: &[u8], pair: &Pair) -> PairResult {
         if !pair_fits(hay, needle, pair) {
             return PairResult::NotFound;
         }
@@ -362,7 +362,7 @@ impl Backend {
 
     /// The last occurrence, as [`Backend::pair_find`].
     #[inline(always)]
-    pub(crate) fn pair_rfind(self, hay: &[u8], needle: &[u8], pair: Pair) -> PairResult {
+    pub(crate) fn pair_rfind(self, hay: &[u8], needle: &[u8], pair: &Pair) -> PairResult {
         if !pair_fits(hay, needle, pair) {
             return PairResult::NotFound;
         }
@@ -406,7 +406,7 @@ impl Backend {
 
 /// The pair kernels' preconditions: `2 <= needle.len() <= hay.len()`, offsets in `needle`.
 #[inline(always)]
-fn pair_fits(hay: &[u8], needle: &[u8], pair: Pair) -> bool {
+fn pair_fits(hay: &[u8], needle: &[u8], pair: &Pair) -> bool {
     let m = needle.len();
     2 <= m && m <= hay.len() && pair.i1 < m && pair.i2 < m
 }

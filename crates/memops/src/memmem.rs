@@ -29,8 +29,8 @@
 //! Two-Way (Crochemore–Perrin), which is linear with constant space whatever the needle: the
 //! whole search is then linear. Two-Way also moves a whole needle length when the last byte
 //! of its window does not occur in the needle. Reverse searches run the same way from the
-//! end, with Two-Way on the reversed needle. The scan of the prefilter is an out-of-line
-//! leaf per backend (`pair_scan`), so that its vectors stay in registers.
+//! end, with Two-Way on the reversed needle. The scan of the prefilter (`pair_scan`) tests
+//! two vectors of start positions per iteration.
 
 use core::iter::FusedIterator;
 
@@ -100,14 +100,20 @@ impl<'n> Finder<'n> {
             1 => return self.backend.find_byte(hay, needle[0]),
             _ => {}
         }
-        match self.backend.pair_find(hay, needle, self.pair) {
+        match self.backend.pair_find(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
-            PairResult::GaveUp(s) => {
-                let rest = hay.get(s..)?;
-                self.fwd.find(Fwd(rest), Fwd(needle)).map(|p| p + s)
-            }
+            PairResult::GaveUp(s) => self.find_two_way(hay, s),
         }
+    }
+
+    /// [`Finder::find`] after the prefilter gave up at `s`: Two-Way on `hay[s..]`. Out of
+    /// line, so that the inlined `find` keeps its registers free for the common case.
+    #[cold]
+    #[inline(never)]
+    fn find_two_way(&self, hay: &[u8], s: usize) -> Option<usize> {
+        let rest = hay.get(s..)?;
+        self.fwd.find(Fwd(rest), Fwd(self.needle)).map(|p| p + s)
     }
 
     /// The last occurrence of the needle in `hay`; `Some(hay.len())` for an empty needle.
@@ -120,15 +126,21 @@ impl<'n> Finder<'n> {
             1 => return self.backend.rfind_byte(hay, needle[0]),
             _ => {}
         }
-        match self.backend.pair_rfind(hay, needle, self.pair) {
+        match self.backend.pair_rfind(hay, needle, &self.pair) {
             PairResult::Found(p) => Some(p),
             PairResult::NotFound => None,
-            PairResult::GaveUp(e) => {
-                let rest = hay.get(..e)?;
-                let p = self.rev.find(Rev(rest), Rev(needle))?;
-                Some(rest.len() - p - needle.len())
-            }
+            PairResult::GaveUp(e) => self.rfind_two_way(hay, e),
         }
+    }
+
+    /// [`Finder::rfind`] after the prefilter gave up at `e`: Two-Way on the reversed
+    /// `hay[..e]`, out of line as [`Finder::find_two_way`].
+    #[cold]
+    #[inline(never)]
+    fn rfind_two_way(&self, hay: &[u8], e: usize) -> Option<usize> {
+        let rest = hay.get(..e)?;
+        let p = self.rev.find(Rev(rest), Rev(self.needle))?;
+        Some(rest.len() - p - self.needle.len())
     }
 
     /// The non-overlapping occurrences of the needle in `hay`, from the front (an empty
