@@ -936,23 +936,15 @@ trait NibbleWidth {
     /// The CPU has the kernel's features; `dst` is valid for writes of `OUT` bytes.
     unsafe fn store_out(dst: *mut u8, y: Self::V);
 
-    /// Writes the `OUT` bytes of a [`NibbleWidth::pack`] result to `dst`: one `B`-byte store
-    /// when `room >= B`, else exactly.
+    /// Writes the `OUT` bytes of a [`NibbleWidth::pack`] result to `dst[at..]`: one `B`-byte
+    /// store when `dst[..cap]` has room for it, else exactly. (Each width keeps the bounds
+    /// test its loop was tuned with: `at + B <= cap` or `cap - at >= B`.)
     ///
     /// # Safety
     ///
-    /// The CPU has the kernel's features; `dst` is valid for writes of `room >= OUT` bytes.
-    #[inline(always)]
-    unsafe fn store_room(dst: *mut u8, room: usize, y: Self::V) {
-        // SAFETY: writes `dst[..B]` when `room >= B`, else `dst[..OUT]`.
-        unsafe {
-            if room >= Self::B {
-                Self::store(dst, y);
-            } else {
-                Self::store_out(dst, y);
-            }
-        }
-    }
+    /// The CPU has the kernel's features; `dst` is valid for writes of `cap >= at + OUT`
+    /// bytes.
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: Self::V);
 }
 
 /// Bytes before the first non-symbol of a block (16 if none), from the `bad` vector of
@@ -960,8 +952,15 @@ trait NibbleWidth {
 #[inline]
 #[target_feature(enable = "ssse3")]
 fn symbols_before_128(bad: __m128i) -> usize {
-    let symbols = _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) as u32;
-    (!symbols).trailing_zeros() as usize
+    (!symbol_lanes_128(bad)).trailing_zeros() as usize
+}
+
+/// The lanes that are symbols, as a bit mask, from the `bad` vector of
+/// [`NibbleRegs128::values`].
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbol_lanes_128(bad: __m128i) -> u32 {
+    _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) as u32
 }
 
 /// Bytes before the first non-symbol of a block (32 if none), from the `bad` vector of
@@ -998,8 +997,9 @@ impl NibbleWidth for NibbleRegs128 {
 
     #[inline(always)]
     unsafe fn ok(bad: __m128i) -> bool {
-        // SAFETY: the caller's contract: SSSE3.
-        unsafe { all_symbols_128(bad) }
+        // SAFETY: the caller's contract: SSSE3. (`symbols_before_128`'s mask again: LLVM then
+        // computes it once for both.)
+        unsafe { symbol_lanes_128(bad) == 0xffff }
     }
 
     #[inline(always)]
@@ -1053,6 +1053,19 @@ impl NibbleWidth for NibbleRegs128 {
         unsafe {
             _mm_storel_epi64(dst.cast(), y);
             dst.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128::<8>(y)));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: __m128i) {
+        // SAFETY: the caller's contract: SSSE3; writes `dst[at..at + 16]` within `cap`, else
+        // `dst[at..at + 12]`.
+        unsafe {
+            if at + 16 <= cap {
+                _mm_storeu_si128(dst.add(at).cast(), y);
+            } else {
+                Self::store_out(dst.add(at), y);
+            }
         }
     }
 }
@@ -1145,6 +1158,19 @@ impl NibbleWidth for NibbleRegs256 {
         unsafe {
             _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
             _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: __m256i) {
+        // SAFETY: the caller's contract: AVX2; writes `dst[at..at + 32]` within `cap`, else
+        // `dst[at..at + 24]`.
+        unsafe {
+            if cap - at >= 32 {
+                _mm256_storeu_si256(dst.add(at).cast(), y);
+            } else {
+                Self::store_out(dst.add(at), y);
+            }
         }
     }
 }
@@ -1431,7 +1457,7 @@ unsafe fn decode_short<W: NibbleWidth, const FIXES: usize>(
             if !W::ok(bad) {
                 return None;
             }
-            W::store_room(dst.add(W::OUT * k), cap - W::OUT * k, W::pack(v));
+            W::store_room(dst, W::OUT * k, cap, W::pack(v));
         }
         // The `=` and the lanes past the text decode as zeros (garbage there would carry
         // into the bytes kept).
