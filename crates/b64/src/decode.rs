@@ -29,8 +29,12 @@ pub(crate) trait Io {
     /// already: separate buffers, not in place nor the in-place output of the line path.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn output_free(&self) -> bool;
-    /// The input from `i` and the output from `j` as separate slices (`None` in place).
-    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])>;
+    /// The input from `i` and the output from `j` as separate slices (`None` in place, and
+    /// by default: only [`Split`] has them).
+    #[inline(always)]
+    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
+        None
+    }
 }
 
 /// Separate input and output slices.
@@ -68,41 +72,33 @@ impl Io for Split<'_, '_> {
 
 /// The line path's buffer of gathered symbols and the decoder's output, which in place
 /// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
-/// decoder's [`Io::output_free`].
+/// decoder's [`Io::output_free`]. [`Split`]'s accessors; no [`Io::split_from`] (the bulk
+/// kernels it serves take no short path).
 struct Gathered<'i, 'o> {
-    src: &'i [u8],
-    dst: &'o mut [u8],
+    io: Split<'i, 'o>,
     free: bool,
 }
 
 impl Io for Gathered<'_, '_> {
     #[inline(always)]
     fn input(&self) -> &[u8] {
-        self.src
+        self.io.input()
     }
     #[inline(always)]
     fn output(&mut self) -> &mut [u8] {
-        self.dst
+        self.io.output()
     }
     #[inline(always)]
     fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
+        self.io.raw()
     }
     #[inline(always)]
-    fn output_before(&mut self, _read: usize) -> &mut [u8] {
-        self.dst
+    fn output_before(&mut self, read: usize) -> &mut [u8] {
+        self.io.output_before(read)
     }
     #[inline(always)]
     fn output_free(&self) -> bool {
         self.free
-    }
-    #[inline(always)]
-    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
-        // In place, the output may still hold input the byte machine reads: no junk there.
-        if !self.free {
-            return None;
-        }
-        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
     }
 }
 
@@ -132,10 +128,6 @@ impl Io for InPlace<'_> {
     #[inline(always)]
     fn output_free(&self) -> bool {
         false
-    }
-    #[inline(always)]
-    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
-        None
     }
 }
 
@@ -458,7 +450,7 @@ impl State {
             let out = io.output_before(p);
             let (bi, j2) = backend.decode_bulk(
                 e.alphabet(),
-                &mut Gathered { src: &buf[..given], dst: out, free },
+                &mut Gathered { io: Split { src: &buf[..given], dst: out }, free },
                 0,
                 j,
             );

@@ -685,7 +685,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let r = x.map(|x| t.values::<FIXES>(x));
             let bad = _mm_or_si128(_mm_or_si128(r[0].1, r[1].1), _mm_or_si128(r[2].1, r[3].1));
             if !all_symbols_128(bad) {
-                return i + stop_128(&r, dst.add(j), separate);
+                return i + stop::<NibbleRegs128, 4>(&r, dst.add(j), separate);
             }
             for (k, &(v, _)) in r.iter().enumerate() {
                 _mm_storeu_si128(dst.add(j + 12 * k).cast(), pack_128(v));
@@ -703,7 +703,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
             let (v0, b0) = t.values::<FIXES>(x0);
             let (v1, b1) = t.values::<FIXES>(x1);
             if !all_symbols_128(_mm_or_si128(b0, b1)) {
-                return i + stop_128(&[(v0, b0), (v1, b1)], dst.add(j), separate);
+                return i + stop::<NibbleRegs128, 2>(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm_storeu_si128(dst.add(j).cast(), pack_128(v0));
             _mm_storeu_si128(dst.add(j + 12).cast(), pack_128(v1));
@@ -712,119 +712,7 @@ unsafe fn decode_nibbles_ssse3<const FIXES: usize>(
         j += 24;
     }
     // SAFETY: the caller's contract; `i = j / 3 * 4 <= n`.
-    unsafe { decode_tail_128::<FIXES>(&t, src, n, dst, cap, i, separate) }
-}
-
-/// The 16-symbol blocks that end [`decode_nibbles_ssse3`] (and [`decode_nibbles_avx2`] on
-/// fewer than 32 symbols) from input index `i` (output `i / 4 * 3`): exact 12-byte stores,
-/// the block holding a non-symbol keeping the whole groups before it, then (if `separate`)
-/// one block ending at the last whole groups, as in [`decode_nibbles_avx2`]. Returns the
-/// symbols decoded in all.
-///
-/// # Safety
-///
-/// As [`decode_nibbles_ssse3`]; `i <= n` a multiple of 16 (or `n` past the last block)
-/// whose output `i / 4 * 3 <= cap` is written.
-#[inline]
-#[target_feature(enable = "ssse3")]
-unsafe fn decode_tail_128<const FIXES: usize>(
-    t: &NibbleRegs128,
-    src: *const u8,
-    n: usize,
-    dst: *mut u8,
-    cap: usize,
-    mut i: usize,
-    separate: bool,
-) -> usize {
-    let mut j = i / 4 * 3;
-    // Exact stores, whole groups before a non-symbol.
-    while i + 16 <= n && j + 12 <= cap {
-        // SAFETY: `i + 16 <= n`, `j + 12 <= cap`.
-        unsafe {
-            let x = _mm_loadu_si128(src.add(i).cast());
-            let (v, bad) = t.values::<FIXES>(x);
-            if !all_symbols_128(bad) {
-                // In place, the store could reach input not yet consumed.
-                if !separate {
-                    return i;
-                }
-                store_12(dst.add(j), pack_128(v));
-                return i + symbols_before_128(bad) / 4 * 4;
-            }
-            store_12(dst.add(j), pack_128(v));
-        }
-        i += 16;
-        j += 12;
-    }
-    // The last whole groups that fit the output (`g <= 12`), as in `decode_nibbles_avx2`.
-    let g = ((n - i) / 4).min((cap - j) / 3) * 4;
-    if separate && g > 0 && i + g >= 16 {
-        let back = 16 - g;
-        // SAFETY: the block reads `src[i + g - 16..i + g]`, `i + g <= n`, and writes
-        // `dst[j - back / 4 * 3..j + g / 4 * 3]` (`j = i / 4 * 3 >= back / 4 * 3` and
-        // `g / 4 * 3 <= cap - j`); the buffers do not overlap (`separate`), so the bytes
-        // re-read are still the input and the bytes rewritten get the same values.
-        unsafe {
-            let x = _mm_loadu_si128(src.add(i + g - 16).cast());
-            let (v, bad) = t.values::<FIXES>(x);
-            store_12(dst.add(j - back / 4 * 3), pack_128(v));
-            // The first `back` bytes are symbols (decoded before).
-            i += (symbols_before_128(bad) - back) / 4 * 4;
-        }
-    }
-    i
-}
-
-/// The SSSE3 twin of [`stop_256`]: 16-byte blocks, 12 bytes stored each.
-///
-/// # Safety
-///
-/// The CPU has SSSE3; `dst` is valid for writes of `12 * r.len() + 4` bytes; in place, as
-/// [`stop_256`] (stores before block `k >= 1` end at `12k + 4 <= 16k`).
-#[inline(always)]
-unsafe fn stop_128<const K: usize>(
-    r: &[(__m128i, __m128i); K],
-    dst: *mut u8,
-    separate: bool,
-) -> usize {
-    for (k, &(v, bad)) in r.iter().enumerate() {
-        // SAFETY: the caller's contract: SSSE3, `dst[..12 * K + 4]` writable.
-        unsafe {
-            if !all_symbols_128(bad) {
-                if !separate {
-                    return 16 * k;
-                }
-                store_12(dst.add(12 * k), pack_128(v));
-                return 16 * k + symbols_before_128(bad) / 4 * 4;
-            }
-            _mm_storeu_si128(dst.add(12 * k).cast(), pack_128(v));
-        }
-    }
-    16 * K
-}
-
-/// Bytes before the first non-symbol of a block (16 if none), from the `bad` vector of
-/// [`NibbleRegs128::values`].
-#[inline]
-#[target_feature(enable = "ssse3")]
-fn symbols_before_128(bad: __m128i) -> usize {
-    let symbols = _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) as u32;
-    (!symbols).trailing_zeros() as usize
-}
-
-/// Writes the 12 bytes [`pack_128`] leaves in the low bytes of `y` to `dst[..12]`, exactly.
-///
-/// # Safety
-///
-/// The CPU has SSSE3; `dst` is valid for writes of 12 bytes.
-#[inline]
-#[target_feature(enable = "ssse3")]
-unsafe fn store_12(dst: *mut u8, y: __m128i) {
-    // SAFETY: writes `dst[..8]` and `dst[8..12]`.
-    unsafe {
-        _mm_storel_epi64(dst.cast(), y);
-        dst.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128::<8>(y)));
-    }
+    unsafe { decode_tail::<_, FIXES>(&t, src, n, dst, cap, i, separate) }
 }
 
 /// The [`Nibbles`] tables in AVX2 registers (each 16-byte table in both lanes).
@@ -889,7 +777,7 @@ fn pack_256(v: __m256i) -> __m256i {
 /// leaving them to the scalar loop (unpadded text of 256 and 4096 bytes of data, 55 -> 28
 /// and 277 -> 244 ns at `NAB_MAX_ISA=x86-64-v3` on this CPU, with the partial last group
 /// of `decode_io`). Fewer than 32 symbols in all go by the SSSE3 kernel's 16-symbol blocks
-/// ([`decode_tail_128`]).
+/// ([`decode_tail`]).
 ///
 /// # Safety
 ///
@@ -918,7 +806,7 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
             let (v1, b1) = t.values::<FIXES>(x1);
             let bad = _mm256_or_si256(b0, b1);
             if _mm256_testz_si256(bad, bad) == 0 {
-                return i + stop_256(&[(v0, b0), (v1, b1)], dst.add(j), separate);
+                return i + stop::<NibbleRegs256, 2>(&[(v0, b0), (v1, b1)], dst.add(j), separate);
             }
             _mm256_storeu_si256(dst.add(j).cast(), pack_256(v0));
             _mm256_storeu_si256(dst.add(j + 24).cast(), pack_256(v1));
@@ -928,82 +816,151 @@ unsafe fn decode_nibbles_avx2<const FIXES: usize>(
     }
     // Blocks of 32 with exact stores; with separate buffers, the block holding the first
     // non-symbol still decodes the whole groups before it.
-    while i + 32 <= n && j + 24 <= cap {
-        // SAFETY: `i + 32 <= n`, `j + 24 <= cap`.
-        unsafe {
-            let x = _mm256_loadu_si256(src.add(i).cast());
-            let (v, bad) = t.values::<FIXES>(x);
-            if _mm256_testz_si256(bad, bad) == 0 {
-                // In place, the store could reach input not yet consumed.
-                if !separate {
-                    return i;
-                }
-                store_24(dst.add(j), pack_256(v));
-                return i + symbols_before_256(bad) / 4 * 4;
-            }
-            store_24(dst.add(j), pack_256(v));
-        }
-        i += 32;
-        j += 24;
-    }
+    // SAFETY: the caller's contract; `j = i / 4 * 3`.
+    let (i, j) = match unsafe { exact_blocks::<_, FIXES>(&t, src, n, dst, cap, (i, j), separate) } {
+        Ok(end) => end,
+        Err(done) => return done,
+    };
     if i == 0 {
         // Fewer than 32 symbols, or output for fewer than 8 groups (a text's last line):
         // blocks of 16.
         // SAFETY: the caller's contract; AVX2 implies SSSE3.
         return unsafe {
-            decode_tail_128::<FIXES>(&NibbleRegs128::new(nib), src, n, dst, cap, 0, separate)
+            decode_tail::<_, FIXES>(&NibbleRegs128::new(nib), src, n, dst, cap, 0, separate)
         };
     }
     // The last whole groups that fit the output (`g <= 28`: the loop ended on `n` or `cap`),
     // by a block ending at them, up to the first non-symbol.
-    let g = ((n - i) / 4).min((cap - j) / 3) * 4;
-    if separate && g > 0 && i + g >= 32 {
-        let back = 32 - g;
-        // SAFETY: the block reads `src[i + g - 32..i + g]`, `i + g <= n`, and writes
-        // `dst[j - back / 4 * 3..j + g / 4 * 3]` (`j = i / 4 * 3 >= back / 4 * 3` and
-        // `g / 4 * 3 <= cap - j`); the buffers do not overlap (`separate`), so the bytes
-        // re-read are still the input and the bytes rewritten get the same values.
-        unsafe {
-            let x = _mm256_loadu_si256(src.add(i + g - 32).cast());
-            let (v, bad) = t.values::<FIXES>(x);
-            store_24(dst.add(j - back / 4 * 3), pack_256(v));
-            // The first `back` bytes are symbols (decoded before).
-            i += (symbols_before_256(bad) - back) / 4 * 4;
-        }
-    }
-    i
+    // SAFETY: the caller's contract; `exact_blocks` ended on `n` or `cap`.
+    unsafe { last_groups::<_, FIXES>(&t, src, n, dst, cap, (i, j), separate) }
 }
 
-/// Where the blocks `r` of one iteration (values and `bad` of [`NibbleRegs256::values`],
-/// loaded from consecutive 32-byte blocks, one of them holding a non-symbol) stop: stores the
-/// blocks before the first non-symbol's to `dst` (24 bytes each, as the loop would), and with
-/// separate buffers the whole groups of that block too; returns the symbols decoded.
-///
-/// # Safety
-///
-/// The CPU has AVX2; `dst` is valid for writes of `24 * r.len() + 8` bytes; in place (not
-/// `separate`), each 32-byte store at `24k` falls within the input already loaded and behind
-/// the symbols returned (`j <= i`, stores before block `k >= 1` end at `24k + 8 <= 32k`).
-#[inline(always)]
-unsafe fn stop_256<const K: usize>(
-    r: &[(__m256i, __m256i); K],
-    dst: *mut u8,
-    separate: bool,
-) -> usize {
-    for (k, &(v, bad)) in r.iter().enumerate() {
-        // SAFETY: the caller's contract: AVX2, `dst[..24 * K + 8]` writable.
-        unsafe {
-            if _mm256_testz_si256(bad, bad) == 0 {
-                if !separate {
-                    return 32 * k;
-                }
-                store_24(dst.add(24 * k), pack_256(v));
-                return 32 * k + symbols_before_256(bad) / 4 * 4;
-            }
-            _mm256_storeu_si256(dst.add(24 * k).cast(), pack_256(v));
-        }
-    }
-    32 * K
+/// One register width of the nibble decode, so that what the SSSE3 (`__m128i`: 16 symbols to
+/// 12 bytes) and AVX2 (`__m256i`: 32 to 24) kernels do alike is written once: the stop of an
+/// iteration at a non-symbol ([`stop`]), the blocks with exact stores and the last block that
+/// overlaps decoded groups ([`exact_blocks`], [`last_groups`]) and the short decode
+/// ([`decode_short`]). Implemented by the tables in registers. The methods are
+/// `#[inline(always)]` without `#[target_feature]`: they and the generic functions inline into
+/// the kernel entry points, which enable the features.
+trait NibbleWidth {
+    /// Symbols per block.
+    const B: usize;
+    /// Bytes a block decodes to, `B / 4 * 3`.
+    const OUT: usize;
+    /// The register.
+    type V: Copy;
+
+    /// The `B` bytes at `src`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `src` is valid for reads of `B` bytes.
+    unsafe fn load(src: *const u8) -> Self::V;
+
+    /// `src[..m]` (`0 < m <= B`) in the low lanes, the rest zero, reading only those bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `src` is valid for reads of `m` bytes.
+    unsafe fn load_exact(src: *const u8, m: usize) -> Self::V;
+
+    /// The 6-bit values of the bytes of `x` and their `bad` vector, as
+    /// [`NibbleRegs128::values`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn values<const FIXES: usize>(&self, x: Self::V) -> (Self::V, Self::V);
+
+    /// Whether a `bad` vector says every byte is a symbol.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn ok(bad: Self::V) -> bool;
+
+    /// Bytes before the first non-symbol of a block (`B` if none), from its `bad` vector.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn symbols_before(bad: Self::V) -> usize;
+
+    /// The lanes that are symbols (all ones, else zero) and their bit mask, from a `bad`
+    /// vector.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn good(bad: Self::V) -> (Self::V, u32);
+
+    /// The bit mask of the lanes of `x` that are `=`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn pads(x: Self::V) -> u32;
+
+    /// `a & b`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn and(a: Self::V, b: Self::V) -> Self::V;
+
+    /// `B` 6-bit values -> `OUT` bytes in the low bytes (the rest junk).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features.
+    unsafe fn pack(v: Self::V) -> Self::V;
+
+    /// Writes all `B` bytes of `y` to `dst`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `dst` is valid for writes of `B` bytes.
+    unsafe fn store(dst: *mut u8, y: Self::V);
+
+    /// Writes the low `len <= B` bytes of `y` to `dst`, touching only `dst[..len]`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `dst` is valid for writes of `len` bytes.
+    unsafe fn store_exact(dst: *mut u8, len: usize, y: Self::V);
+
+    /// Writes the `OUT` bytes [`NibbleWidth::pack`] leaves in `y` to `dst[..OUT]`, exactly.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `dst` is valid for writes of `OUT` bytes.
+    unsafe fn store_out(dst: *mut u8, y: Self::V);
+
+    /// Writes the `OUT` bytes of a [`NibbleWidth::pack`] result to `dst[at..]`: one `B`-byte
+    /// store when `dst[..cap]` has room for it, else exactly. (Each width keeps the bounds
+    /// test its loop was tuned with: `at + B <= cap` or `cap - at >= B`.)
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the kernel's features; `dst` is valid for writes of `cap >= at + OUT`
+    /// bytes.
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: Self::V);
+}
+
+/// Bytes before the first non-symbol of a block (16 if none), from the `bad` vector of
+/// [`NibbleRegs128::values`].
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbols_before_128(bad: __m128i) -> usize {
+    (!symbol_lanes_128(bad)).trailing_zeros() as usize
+}
+
+/// The lanes that are symbols, as a bit mask, from the `bad` vector of
+/// [`NibbleRegs128::values`].
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn symbol_lanes_128(bad: __m128i) -> u32 {
+    _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) as u32
 }
 
 /// Bytes before the first non-symbol of a block (32 if none), from the `bad` vector of
@@ -1015,18 +972,341 @@ fn symbols_before_256(bad: __m256i) -> usize {
     (!symbols).trailing_zeros() as usize
 }
 
-/// Writes the 24 bytes [`pack_256`] leaves in the low bytes of `y` to `dst[..24]`, exactly.
+impl NibbleWidth for NibbleRegs128 {
+    const B: usize = 16;
+    const OUT: usize = 12;
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3, `src[..16]` readable.
+        unsafe { _mm_loadu_si128(src.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_exact(src: *const u8, m: usize) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3, `src[..m]` readable, `0 < m <= 16`.
+        unsafe { if m == 16 { _mm_loadu_si128(src.cast()) } else { load_exact_128(src, m) } }
+    }
+
+    #[inline(always)]
+    unsafe fn values<const FIXES: usize>(&self, x: __m128i) -> (__m128i, __m128i) {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { NibbleRegs128::values::<FIXES>(self, x) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m128i) -> bool {
+        // SAFETY: the caller's contract: SSSE3. (`symbols_before_128`'s mask again: LLVM then
+        // computes it once for both.)
+        unsafe { symbol_lanes_128(bad) == 0xffff }
+    }
+
+    #[inline(always)]
+    unsafe fn symbols_before(bad: __m128i) -> usize {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { symbols_before_128(bad) }
+    }
+
+    #[inline(always)]
+    unsafe fn good(bad: __m128i) -> (__m128i, u32) {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe {
+            let good = _mm_cmpeq_epi8(bad, _mm_setzero_si128());
+            (good, _mm_movemask_epi8(good) as u32)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pads(x: __m128i) -> u32 {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'=' as i8))) as u32 }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { _mm_and_si128(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn pack(v: __m128i) -> __m128i {
+        // SAFETY: the caller's contract: SSSE3.
+        unsafe { pack_128(v) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(dst: *mut u8, y: __m128i) {
+        // SAFETY: the caller's contract: SSSE3, `dst[..16]` writable.
+        unsafe { _mm_storeu_si128(dst.cast(), y) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_exact(dst: *mut u8, len: usize, y: __m128i) {
+        // SAFETY: the caller's contract: SSSE3, `dst[..len]` writable, `len <= 16`.
+        unsafe { store_exact_128(dst, len, y) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_out(dst: *mut u8, y: __m128i) {
+        // SAFETY: the caller's contract: SSSE3; writes `dst[..8]` and `dst[8..12]`.
+        unsafe {
+            _mm_storel_epi64(dst.cast(), y);
+            dst.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128::<8>(y)));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: __m128i) {
+        // SAFETY: the caller's contract: SSSE3; writes `dst[at..at + 16]` within `cap`, else
+        // `dst[at..at + 12]`.
+        unsafe {
+            if at + 16 <= cap {
+                _mm_storeu_si128(dst.add(at).cast(), y);
+            } else {
+                Self::store_out(dst.add(at), y);
+            }
+        }
+    }
+}
+
+impl NibbleWidth for NibbleRegs256 {
+    const B: usize = 32;
+    const OUT: usize = 24;
+    type V = __m256i;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> __m256i {
+        // SAFETY: the caller's contract: AVX2, `src[..32]` readable.
+        unsafe { _mm256_loadu_si256(src.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_exact(src: *const u8, m: usize) -> __m256i {
+        // SAFETY: the caller's contract: AVX2, `src[..m]` readable, `0 < m <= 32`.
+        unsafe { load_exact_256(src, m) }
+    }
+
+    #[inline(always)]
+    unsafe fn values<const FIXES: usize>(&self, x: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { NibbleRegs256::values::<FIXES>(self, x) }
+    }
+
+    #[inline(always)]
+    unsafe fn ok(bad: __m256i) -> bool {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { _mm256_testz_si256(bad, bad) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn symbols_before(bad: __m256i) -> usize {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { symbols_before_256(bad) }
+    }
+
+    #[inline(always)]
+    unsafe fn good(bad: __m256i) -> (__m256i, u32) {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe {
+            let good = _mm256_cmpeq_epi8(bad, _mm256_setzero_si256());
+            (good, _mm256_movemask_epi8(good) as u32)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pads(x: __m256i) -> u32 {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'=' as i8))) as u32 }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { _mm256_and_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn pack(v: __m256i) -> __m256i {
+        // SAFETY: the caller's contract: AVX2.
+        unsafe { pack_256(v) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(dst: *mut u8, y: __m256i) {
+        // SAFETY: the caller's contract: AVX2, `dst[..32]` writable.
+        unsafe { _mm256_storeu_si256(dst.cast(), y) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_exact(dst: *mut u8, len: usize, y: __m256i) {
+        // SAFETY: the caller's contract: AVX2, `dst[..len]` writable, `len <= 32`: 16 bytes
+        // and the exact rest, or the exact low bytes.
+        unsafe {
+            if len > 16 {
+                _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+                store_exact_128(dst.add(16), len - 16, _mm256_extracti128_si256::<1>(y));
+            } else {
+                store_exact_128(dst, len, _mm256_castsi256_si128(y));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_out(dst: *mut u8, y: __m256i) {
+        // SAFETY: the caller's contract: AVX2; writes `dst[..16]` and `dst[16..24]`.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: __m256i) {
+        // SAFETY: the caller's contract: AVX2; writes `dst[at..at + 32]` within `cap`, else
+        // `dst[at..at + 24]`.
+        unsafe {
+            if cap - at >= 32 {
+                _mm256_storeu_si256(dst.add(at).cast(), y);
+            } else {
+                Self::store_out(dst.add(at), y);
+            }
+        }
+    }
+}
+
+/// Where the blocks `r` of one iteration (values and `bad` of [`NibbleWidth::values`], loaded
+/// from consecutive `B`-byte blocks, one of them holding a non-symbol) stop: stores the blocks
+/// before the first non-symbol's to `dst` (`OUT` bytes each, as the loop would, by `B`-byte
+/// stores), and with separate buffers the whole groups of that block too; returns the symbols
+/// decoded.
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; `dst` is valid for writes of 24 bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn store_24(dst: *mut u8, y: __m256i) {
-    // SAFETY: writes `dst[..16]` and `dst[16..24]`.
+/// The CPU has `W`'s features; `dst` is valid for writes of `OUT * r.len() + B - OUT` bytes;
+/// in place (not `separate`), each `B`-byte store at `OUT k` falls within the input already
+/// loaded and behind the symbols returned (`j <= i`, stores before block `k >= 1` end at
+/// `OUT k + B - OUT <= B k`).
+#[inline(always)]
+unsafe fn stop<W: NibbleWidth, const K: usize>(
+    r: &[(W::V, W::V); K],
+    dst: *mut u8,
+    separate: bool,
+) -> usize {
+    for (k, &(v, bad)) in r.iter().enumerate() {
+        // SAFETY: the caller's contract: the features, `dst[..OUT * K + B - OUT]` writable.
+        unsafe {
+            if !W::ok(bad) {
+                if !separate {
+                    return W::B * k;
+                }
+                W::store_out(dst.add(W::OUT * k), W::pack(v));
+                return W::B * k + W::symbols_before(bad) / 4 * 4;
+            }
+            W::store(dst.add(W::OUT * k), W::pack(v));
+        }
+    }
+    W::B * K
+}
+
+/// The `B`-symbol blocks from input index `i`, output index `j = i / 4 * 3`, with exact
+/// `OUT`-byte stores. `Err` with the symbols decoded when a block holds a non-symbol (with
+/// separate buffers the whole groups before it are decoded too; in place the store could
+/// reach input not yet consumed, so none of that block); else `Ok` with where the blocks
+/// ended, `(i, j)`.
+///
+/// # Safety
+///
+/// The CPU has `W`'s features; `src` is valid for reads of `n` bytes, `dst` for writes of
+/// `cap`; `i <= n` a multiple of 4 and `j = i / 4 * 3 <= cap`; in place, `dst <= src` (each
+/// store follows its block's load).
+#[inline(always)]
+unsafe fn exact_blocks<W: NibbleWidth, const FIXES: usize>(
+    t: &W,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    (mut i, mut j): (usize, usize),
+    separate: bool,
+) -> Result<(usize, usize), usize> {
+    while i + W::B <= n && j + W::OUT <= cap {
+        // SAFETY: `i + B <= n`, `j + OUT <= cap`.
+        unsafe {
+            let (v, bad) = t.values::<FIXES>(W::load(src.add(i)));
+            if !W::ok(bad) {
+                if !separate {
+                    return Err(i);
+                }
+                W::store_out(dst.add(j), W::pack(v));
+                return Err(i + W::symbols_before(bad) / 4 * 4);
+            }
+            W::store_out(dst.add(j), W::pack(v));
+        }
+        i += W::B;
+        j += W::OUT;
+    }
+    Ok((i, j))
+}
+
+/// After [`exact_blocks`] ended at `(i, j)` (`j = i / 4 * 3`) on `n` or `cap`:
+/// the last whole groups that fit the output (`g < B` symbols), if `separate`, by one more
+/// block that ends at them and overlaps groups already decoded (they decode to the same bytes
+/// again), up to the first non-symbol. Returns the symbols decoded in all.
+///
+/// # Safety
+///
+/// As [`exact_blocks`]; `separate` only if the buffers do not overlap.
+#[inline(always)]
+unsafe fn last_groups<W: NibbleWidth, const FIXES: usize>(
+    t: &W,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    (mut i, j): (usize, usize),
+    separate: bool,
+) -> usize {
+    let g = ((n - i) / 4).min((cap - j) / 3) * 4;
+    if separate && g > 0 && i + g >= W::B {
+        let back = W::B - g;
+        // SAFETY: the block reads `src[i + g - B..i + g]`, `i + g <= n`, and writes
+        // `dst[j - back / 4 * 3..j + g / 4 * 3]` (`j = i / 4 * 3 >= back / 4 * 3` and
+        // `g / 4 * 3 <= cap - j`); the buffers do not overlap (`separate`), so the bytes
+        // re-read are still the input and the bytes rewritten get the same values.
+        unsafe {
+            let (v, bad) = t.values::<FIXES>(W::load(src.add(i + g - W::B)));
+            W::store_out(dst.add(j - back / 4 * 3), W::pack(v));
+            // The first `back` bytes are symbols (decoded before).
+            i += (W::symbols_before(bad) - back) / 4 * 4;
+        }
+    }
+    i
+}
+
+/// [`exact_blocks`] then [`last_groups`] from input index `i`: the blocks that end
+/// [`decode_nibbles_ssse3`] (16 symbols; also all of [`decode_nibbles_avx2`] on fewer than
+/// 32). Returns the symbols decoded in all.
+///
+/// # Safety
+///
+/// As [`exact_blocks`].
+#[inline(always)]
+unsafe fn decode_tail<W: NibbleWidth, const FIXES: usize>(
+    t: &W,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    i: usize,
+    separate: bool,
+) -> usize {
+    // SAFETY: the caller's contract.
     unsafe {
-        _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
-        _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        match exact_blocks::<W, FIXES>(t, src, n, dst, cap, (i, i / 4 * 3), separate) {
+            Ok(end) => last_groups::<W, FIXES>(t, src, n, dst, cap, end, separate),
+            Err(done) => done,
+        }
     }
 }
 
@@ -1089,76 +1369,6 @@ impl LastBlock {
     }
 }
 
-/// Decodes all of `src[..n]` (`0 < n`) into `dst[..cap]` when it is symbols in whole groups,
-/// or with a last group padded or partial as `rules` allow (its last symbol's unused bits
-/// zero if `rules.canonical`), and the output fits; `None` otherwise (`dst` perhaps written).
-/// Whole 16-byte blocks, then the last 1 to 16 bytes read exactly ([`load_exact_128`]); the
-/// `=` and the lanes past the text decode as zeros. A block's 16-byte store is used where
-/// `dst` has room, else only its bytes are written.
-///
-/// # Safety
-///
-/// The CPU has SSSE3; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
-/// bytes; they do not overlap.
-#[target_feature(enable = "ssse3")]
-unsafe fn decode_short_ssse3<const FIXES: usize>(
-    nib: &Nibbles,
-    table: &[u8; 256],
-    src: *const u8,
-    n: usize,
-    dst: *mut u8,
-    cap: usize,
-    rules: ShortRules,
-) -> Option<usize> {
-    let t = NibbleRegs128::new(nib);
-    let full = (n - 1) / 16;
-    let m = n - 16 * full;
-    // SAFETY: the loads read `src[16k..16k + 16]` for `k < full` (`16 full < n`) and exactly
-    // `src[16 full..n]`; the stores write `dst[12k..12k + 16]` when that is within `cap`, else
-    // exactly the block's bytes, all below `total <= cap`.
-    unsafe {
-        let tail = src.add(16 * full);
-        let x = if m == 16 { _mm_loadu_si128(tail.cast()) } else { load_exact_128(tail, m) };
-        let eq = _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'=' as i8))) as u32;
-        let last = LastBlock::new(m, eq, rules)?;
-        let (v, bad) = t.values::<FIXES>(x);
-        let good = _mm_cmpeq_epi8(bad, _mm_setzero_si128());
-        if (_mm_movemask_epi8(good) as u32) & last.symbols != last.symbols
-            || table[usize::from(*tail.add(last.last))] & last.unused != 0
-        {
-            return None;
-        }
-        let total = 12 * full + last.bytes;
-        if total > cap {
-            return None;
-        }
-        for k in 0..full {
-            let (v, bad) = t.values::<FIXES>(_mm_loadu_si128(src.add(16 * k).cast()));
-            if !all_symbols_128(bad) {
-                return None;
-            }
-            let y = pack_128(v);
-            let out = dst.add(12 * k);
-            if 12 * k + 16 <= cap {
-                _mm_storeu_si128(out.cast(), y);
-            } else {
-                _mm_storel_epi64(out.cast(), y);
-                out.add(8).cast::<i32>().write_unaligned(_mm_cvtsi128_si32(_mm_srli_si128(y, 8)));
-            }
-        }
-        // The `=` and the lanes past the text decode as zeros (garbage there would carry
-        // into the bytes kept).
-        let y = pack_128(_mm_and_si128(v, good));
-        let out = dst.add(12 * full);
-        if 12 * full + 16 <= cap {
-            _mm_storeu_si128(out.cast(), y);
-        } else {
-            store_exact_128(out, last.bytes, y);
-        }
-        Some(total)
-    }
-}
-
 /// `k` for `k < 16`, then `0x80`: the 16 bytes at `SHIFT_DOWN[d..]`, as a `pshufb` index, move
 /// lane `k + d` to lane `k` and zero the lanes where `k + d >= 16`.
 static SHIFT_DOWN: [u8; 32] = {
@@ -1201,32 +1411,92 @@ unsafe fn load_exact_256(src: *const u8, m: usize) -> __m256i {
     }
 }
 
-/// Writes the 24 bytes of a [`pack_256`] result to `dst`: one 32-byte store when `room >= 32`,
-/// else 16 and 8 bytes.
+/// Decodes all of `src[..n]` (`0 < n`) into `dst[..cap]` when it is symbols in whole groups,
+/// or with a last group padded or partial as `rules` allow (its last symbol's unused bits
+/// zero if `rules.canonical`), and the output fits; `None` otherwise (`dst` perhaps written).
+/// Whole `B`-byte blocks, then the last 1 to `B` bytes read exactly
+/// ([`NibbleWidth::load_exact`]); the `=` and the lanes past the text decode as zeros. A
+/// block's `B`-byte store is used where `dst` has room, else only its bytes are written.
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; `dst` is valid for writes of `room >= 24` bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn store_24_room(dst: *mut u8, room: usize, y: __m256i) {
-    // SAFETY: writes `dst[..32]` when `room >= 32`, else `dst[..24]`.
+/// The CPU has `W`'s features; `src` is valid for reads of `n > 0` bytes, `dst` for writes
+/// of `cap` bytes; they do not overlap.
+#[inline(always)]
+unsafe fn decode_short<W: NibbleWidth, const FIXES: usize>(
+    t: &W,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let full = (n - 1) / W::B;
+    let m = n - W::B * full;
+    // SAFETY: the loads read `src[Bk..Bk + B]` for `k < full` (`B full < n`) and exactly
+    // `src[B full..n]`; the stores write `dst[OUT k..OUT k + B]` when that is within `cap`,
+    // else exactly the block's bytes, all below `total <= cap`.
     unsafe {
-        if room >= 32 {
-            _mm256_storeu_si256(dst.cast(), y);
-        } else {
-            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
-            _mm_storel_epi64(dst.add(16).cast(), _mm256_extracti128_si256::<1>(y));
+        let tail = src.add(W::B * full);
+        let x = W::load_exact(tail, m);
+        let last = LastBlock::new(m, W::pads(x), rules)?;
+        let (v, bad) = t.values::<FIXES>(x);
+        let (good, good_lanes) = W::good(bad);
+        if good_lanes & last.symbols != last.symbols
+            || table[usize::from(*tail.add(last.last))] & last.unused != 0
+        {
+            return None;
         }
+        let total = W::OUT * full + last.bytes;
+        if total > cap {
+            return None;
+        }
+        for k in 0..full {
+            let (v, bad) = t.values::<FIXES>(W::load(src.add(W::B * k)));
+            if !W::ok(bad) {
+                return None;
+            }
+            W::store_room(dst, W::OUT * k, cap, W::pack(v));
+        }
+        // The `=` and the lanes past the text decode as zeros (garbage there would carry
+        // into the bytes kept).
+        let y = W::pack(W::and(v, good));
+        let (out, room) = (dst.add(W::OUT * full), cap - W::OUT * full);
+        if room >= W::B {
+            W::store(out, y);
+        } else {
+            W::store_exact(out, last.bytes, y);
+        }
+        Some(total)
     }
 }
 
-/// The AVX2 twin of [`decode_short_ssse3`], 32-byte blocks.
+/// [`decode_short`] with SSSE3 blocks.
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; `src` is valid for reads of `n > 0` bytes, `dst` for writes of `cap`
-/// bytes; they do not overlap.
+/// As [`decode_short`], the CPU having SSSE3.
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_short_ssse3<const FIXES: usize>(
+    nib: &Nibbles,
+    table: &[u8; 256],
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    rules: ShortRules,
+) -> Option<usize> {
+    let t = NibbleRegs128::new(nib);
+    // SAFETY: the caller's contract.
+    unsafe { decode_short::<_, FIXES>(&t, table, src, n, dst, cap, rules) }
+}
+
+/// [`decode_short`] with AVX2 blocks.
+///
+/// # Safety
+///
+/// As [`decode_short`], the CPU having AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn decode_short_avx2<const FIXES: usize>(
     nib: &Nibbles,
@@ -1238,47 +1508,8 @@ unsafe fn decode_short_avx2<const FIXES: usize>(
     rules: ShortRules,
 ) -> Option<usize> {
     let t = NibbleRegs256::new(nib);
-    let full = (n - 1) / 32;
-    let m = n - 32 * full;
-    // SAFETY: the loads read `src[32k..32k + 32]` for `k < full` (`32 full < n`) and exactly
-    // `src[32 full..n]`; the stores write `dst[24k..24k + 32]` when that is within `cap`, else
-    // exactly the block's bytes, all below `total <= cap`.
-    unsafe {
-        let tail = src.add(32 * full);
-        let x = load_exact_256(tail, m);
-        let eq = _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'=' as i8))) as u32;
-        let last = LastBlock::new(m, eq, rules)?;
-        let (v, bad) = t.values::<FIXES>(x);
-        let good = _mm256_cmpeq_epi8(bad, _mm256_setzero_si256());
-        if (_mm256_movemask_epi8(good) as u32) & last.symbols != last.symbols
-            || table[usize::from(*tail.add(last.last))] & last.unused != 0
-        {
-            return None;
-        }
-        let total = 24 * full + last.bytes;
-        if total > cap {
-            return None;
-        }
-        for k in 0..full {
-            let (v, bad) = t.values::<FIXES>(_mm256_loadu_si256(src.add(32 * k).cast()));
-            if _mm256_testz_si256(bad, bad) == 0 {
-                return None;
-            }
-            store_24_room(dst.add(24 * k), cap - 24 * k, pack_256(v));
-        }
-        // As in `decode_short_ssse3`: the `=` and the lanes past the text decode as zeros.
-        let y = pack_256(_mm256_and_si256(v, good));
-        let (out, room) = (dst.add(24 * full), cap - 24 * full);
-        if room >= 32 {
-            _mm256_storeu_si256(out.cast(), y);
-        } else if last.bytes > 16 {
-            _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(y));
-            store_exact_128(out.add(16), last.bytes - 16, _mm256_extracti128_si256::<1>(y));
-        } else {
-            store_exact_128(out, last.bytes, _mm256_castsi256_si128(y));
-        }
-        Some(total)
-    }
+    // SAFETY: the caller's contract.
+    unsafe { decode_short::<_, FIXES>(&t, table, src, n, dst, cap, rules) }
 }
 
 // ---- Lines of one width (forgiving decode) ----
