@@ -489,6 +489,25 @@ impl Engine {
         }
     }
 
+    /// The stages `h = 2` (twiddles `w`) and `h = 1` in one pass, where the engine has such
+    /// a kernel (returns whether it ran): forward (DIF) `h = 2` then `h = 1`, inverse
+    /// (`DIT`) `h = 1` then `h = 2`, the same values as [`Engine::stage`] and
+    /// [`Engine::radix2`].
+    #[inline(always)]
+    fn tail4<const DIT: bool>(self, f: Field, x: &mut [u64], w: &[u64]) -> bool {
+        match self {
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+            Engine::Fma(t, _) if x.len().is_multiple_of(16) => {
+                t.tail4::<DIT>(x, w, f.p as f64);
+                true
+            }
+            _ => {
+                let _ = (f, x, w);
+                false
+            }
+        }
+    }
+
     /// The twiddle-free stage `h = 1` (the last of the forward transform, the first of the
     /// inverse).
     #[inline(always)]
@@ -815,12 +834,14 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
             if h >= 8 {
                 e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
                 h /= 4;
+            } else if h == 2 && e.tail4::<false>(f, x, &tab[2..4]) {
+                h = 0; // with `h = 1`
             } else {
                 e.stage::<false>(f, x, h, &tab[h..2 * h]);
                 h /= 2;
             }
         }
-        if n >= 2 {
+        if n >= 2 && h == 1 {
             e.radix2(f, x);
         }
     } else if n / 4 >= BLOCK {
@@ -843,10 +864,12 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
-        if n >= 2 {
+        let mut h = 2;
+        if n >= 4 && e.tail4::<true>(f, x, &tab[2..4]) {
+            h = 4; // `h = 1` and `h = 2` in one pass
+        } else if n >= 2 {
             e.radix2(f, x);
         }
-        let mut h = 2;
         while h < n {
             if h >= 4 && 4 * h <= n {
                 e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);

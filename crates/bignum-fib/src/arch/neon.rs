@@ -62,6 +62,19 @@ impl Fma {
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
     }
 
+    /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1`: forward (DIF) `h = 2` then
+    /// `h = 1`, inverse (`DIT`) `h = 1` then `h = 2` (two passes here; one with AVX2).
+    /// `x.len()` a multiple of 16.
+    pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
+        if DIT {
+            self.radix2(x, p);
+            self.stage::<true>(x, 2, w, p);
+        } else {
+            self.stage::<false>(x, 2, w, p);
+            self.radix2(x, p);
+        }
+    }
+
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
     /// `x.len()` a multiple of 4.
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
