@@ -203,9 +203,9 @@ impl Fma4 {
     }
 
     /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1` in one pass over blocks of four:
-    /// forward (DIF) `h = 2` then `h = 1`, inverse (`DIT`) `h = 1` then `h = 2`; the same
-    /// operations, so the same values, as [`Fma4::stage`] and [`Fma4::radix2`] one after the
-    /// other. `x.len()` a multiple of 16.
+    /// forward (DIF) `h = 2` then `h = 1`, inverse (`DIT`) `h = 1` then `h = 2`, as
+    /// [`Fma4::stage`] and [`Fma4::radix2`] one after the other but with one reduction fewer
+    /// per pair (the same residues, in the same bounds). `x.len()` a multiple of 16.
     pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
         assert!(x.len().is_multiple_of(16) && w.len() >= 2);
         // SAFETY: `self` proves AVX2 + FMA; the assertion is `tail4`'s contract.
@@ -430,15 +430,22 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
                 let s = fmacore::reduce(_mm256_add_pd(a, b), pv, piv);
                 (s, fmacore::reduce(_mm256_sub_pd(a, b), pv, piv))
             };
+            // One reduction fewer per pair than the two passes: the sums that the next
+            // stage reduces anyway stay lazy (`fmacore`'s bounds: every value in `(−2p, 2p)`
+            // on input, a lazy sum of two in `(−4p, 4p)`, and `reduce` takes `|s| < 8p`).
             let y = if DIT {
-                let (u0, u1) = radix2(c[0], c[1]);
+                // h = 1: u0, u1 (the DIT butterflies' `a`) lazy; u2, u3 (their `b`) reduced,
+                // so `|u2·w| < p²`, and `u0 ± u2·w` in `(−4.875p, 4.875p)`.
+                let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
                 let (u2, u3) = radix2(c[2], c[3]);
                 let (y0, y2) = fmacore::butterfly::<__m256d, true, false>(u0, u2, w0, pv, piv);
                 let (y1, y3) = fmacore::butterfly::<__m256d, true, false>(u1, u3, w1, pv, piv);
                 [y0, y1, y2, y3]
             } else {
-                let (e0, e2) = fmacore::butterfly::<__m256d, false, false>(c[0], c[2], w0, pv, piv);
-                let (e1, e3) = fmacore::butterfly::<__m256d, false, false>(c[1], c[3], w1, pv, piv);
+                // h = 2 with lazy sums e0, e1 (`(−4p, 4p)`, their sum within `8p`); the
+                // differences' products `|(a − b)·w| < 2p²` are in `(−1.25p, 1.25p)`.
+                let (e0, e2) = fmacore::butterfly::<__m256d, false, true>(c[0], c[2], w0, pv, piv);
+                let (e1, e3) = fmacore::butterfly::<__m256d, false, true>(c[1], c[3], w1, pv, piv);
                 let (y0, y1) = radix2(e0, e1);
                 let (y2, y3) = radix2(e2, e3);
                 [y0, y1, y2, y3]
