@@ -74,6 +74,22 @@ impl Fma {
         self.v3.tail4::<DIT>(x, w, p);
     }
 
+    /// The forward two stages of one block whose upper half is zero (see
+    /// [`Fma4::stage2_lower_half`]).
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        match self.v4 {
+            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, p),
+            _ => self.v3.stage2_lower_half(x, h, outer, inner, p),
+        }
+    }
+
     /// The twiddle-free stage `h = 1` (see [`Fma4::radix2`]).
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
         self.v3.radix2(x, p);
@@ -210,6 +226,22 @@ impl Fma4 {
         assert!(x.len().is_multiple_of(16) && w.len() >= 2);
         // SAFETY: `self` proves AVX2 + FMA; the assertion is `tail4`'s contract.
         unsafe { tail4::<DIT>(x, w, p) }
+    }
+
+    /// The forward two stages of one block whose upper half is zero (not read; see
+    /// `fmacore::stage2_lower_half`): `h ≥ 4` a power of two, `x.len() == 4h`.
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(x.len() == 4 * h);
+        // SAFETY: `self` proves AVX2 + FMA; the assertions are the kernel's contract.
+        unsafe { stage2_lower_half(x, h, outer, inner, p) }
     }
 
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
@@ -458,6 +490,14 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
         }
         j += 16;
     }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `fmacore::stage2_lower_half`'s contract with `N = 4`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, p) }
 }
 
 /// # Safety
