@@ -489,6 +489,25 @@ impl Engine {
         }
     }
 
+    /// The stages `h = 2` (twiddles `w`) and `h = 1` in one pass, where the engine has such
+    /// a kernel (returns whether it ran): forward (DIF) `h = 2` then `h = 1`, inverse
+    /// (`DIT`) `h = 1` then `h = 2`, the same values as [`Engine::stage`] and
+    /// [`Engine::radix2`].
+    #[inline(always)]
+    fn tail4<const DIT: bool>(self, f: Field, x: &mut [u64], w: &[u64]) -> bool {
+        match self {
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+            Engine::Fma(t, _) if x.len().is_multiple_of(16) => {
+                t.tail4::<DIT>(x, w, f.p as f64);
+                true
+            }
+            _ => {
+                let _ = (f, x, w);
+                false
+            }
+        }
+    }
+
     /// The twiddle-free stage `h = 1` (the last of the forward transform, the first of the
     /// inverse).
     #[inline(always)]
@@ -815,12 +834,14 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
             if h >= 8 {
                 e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
                 h /= 4;
+            } else if h == 2 && e.tail4::<false>(f, x, &tab[2..4]) {
+                h = 0; // with `h = 1`
             } else {
                 e.stage::<false>(f, x, h, &tab[h..2 * h]);
                 h /= 2;
             }
         }
-        if n >= 2 {
+        if n >= 2 && h == 1 {
             e.radix2(f, x);
         }
     } else if n / 4 >= BLOCK {
@@ -843,10 +864,12 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     let n = x.len();
     if n <= BLOCK {
-        if n >= 2 {
+        let mut h = 2;
+        if n >= 4 && e.tail4::<true>(f, x, &tab[2..4]) {
+            h = 4; // `h = 1` and `h = 2` in one pass
+        } else if n >= 2 {
             e.radix2(f, x);
         }
-        let mut h = 2;
         while h < n {
             if h >= 4 && 4 * h <= n {
                 e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);
@@ -868,6 +891,20 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         inverse(e, f, lo, tab);
         inverse(e, f, hi, tab);
         e.stage::<true>(f, x, h, &tab[h..n]);
+    }
+}
+
+/// [`forward`] of `x` (length `n`, `n/4 ≥ BLOCK`) for the FMA engine when its upper half
+/// is zero: not read, so it need not be written (see [`Fma::stage2_lower_half`]); the top
+/// radix-4 pass reads the lower half only, then the quarters transform as in [`forward`].
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: &[u64]) {
+    let n = x.len();
+    debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
+    let h = n / 4;
+    t.stage2_lower_half(x, h, &tab[2 * h..n], &tab[h..2 * h], f.p as f64);
+    for q in x.chunks_exact_mut(h) {
+        forward(Engine::Fma(t, 5), f, q, tab);
     }
 }
 
@@ -1671,17 +1708,33 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let pa = cut(a, ca);
     let pb = b.map(|b| cut(b, cb));
     let tabs = tables(e, n);
-    let load = |f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
-        dst.truncate(lo.len());
-        dst.resize(lo.len(), 0);
-        let k = ((1u128 << 64) % u128::from(f.p)) as u64;
-        let k = if k > f.p / 2 { k as f64 - f.p as f64 } else { k as f64 };
-        let done = t.load_wide(dst, lo, hi, k, f.p as f64);
+    // Loads the coefficients and transforms them forward. An operand in the lower half
+    // (the upper half zero padding) skips the padding's memset and the first stage's
+    // butterflies: that stage maps `(a, 0)` to `(a, a·w)` ([`forward_lower_half`]).
+    let load_forward = |k: usize, f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
+        let half = lo.len() <= n / 2 && n / 4 >= BLOCK;
+        if half {
+            // The upper half is not read: a kept buffer's old values stay there.
+            dst.resize(dst.len().max(n), 0);
+            dst.truncate(n);
+            dst[lo.len()..n / 2].fill(0);
+        } else {
+            dst.truncate(lo.len());
+            dst.resize(lo.len(), 0);
+        }
+        let kf = ((1u128 << 64) % u128::from(f.p)) as u64;
+        let kf = if kf > f.p / 2 { kf as f64 - f.p as f64 } else { kf as f64 };
+        let done = t.load_wide(&mut dst[..lo.len()], lo, hi, kf, f.p as f64);
         for i in done..lo.len() {
             let v = (u128::from(lo[i]) | u128::from(hi[i]) << 64) % u128::from(f.p);
             dst[i] = (v as f64).to_bits();
         }
-        dst.resize(n, 0);
+        if half {
+            forward_lower_half(t, f, dst, &tabs.fwd[k]);
+        } else {
+            dst.resize(n, 0);
+            forward(e, f, dst, &tabs.fwd[k]);
+        }
     };
     let count4 = count.next_multiple_of(4).min(n);
     let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
@@ -1690,12 +1743,10 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         .enumerate()
         .map(|(k, &f)| {
             let mut x = scratch::take(n);
-            load(f, &pa, &mut x);
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            load_forward(k, f, &pa, &mut x);
             match &pb {
                 Some(pb) => {
-                    load(f, pb, &mut other);
-                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    load_forward(k, f, pb, &mut other);
                     e.pointwise(f, &mut x, Some(&other));
                 }
                 None => e.pointwise(f, &mut x, None),
@@ -2300,6 +2351,51 @@ mod tests {
                     && got[m] == u64::MAX - 1
                     && got[m + 1..].iter().all(|&l| l == u64::MAX);
                 assert!(ok, "(B^{m} − 1)² is wrong over 2^{log} points with {e:?}");
+            }
+        }
+    }
+
+    /// The wide FMA products whose operands fill the lower half of the transform exactly
+    /// (the forward transform that skips the zero upper half, [`forward_lower_half`]) or
+    /// one coefficient more (the full one), at its shortest transform (`2¹⁴`, `n/4 =
+    /// BLOCK`), with all-ones operands: `(B^x − 1)(B^y − 1) = B^(x+y) − B^x − B^y + 1`.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_wide_products_around_the_half_filled_transform() {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+        for e in engines() {
+            let Engine::Fma(t, 3) = e else { continue };
+            let w = FMA_WIDE;
+            let n = 4 * BLOCK;
+            // Limbs for `c` coefficients of 116 bits (`16` coefficients in 29 limbs).
+            let limbs = |c: usize| c / 16 * 29 + (c % 16 * w.bits).div_ceil(64);
+            let half = limbs(n / 2);
+            assert_eq!((w.len(half), w.len(half + 1)), (n / 2, n / 2 + 1));
+            let shorter = limbs(n / 2 - 1);
+            for (x, y) in [(half, half), (half + 1, shorter), (shorter, half + 1), (half, 1)] {
+                let (a, b) = (vec![u64::MAX; x], vec![u64::MAX; y]);
+                assert_eq!(w.transform_len(x, y), if y == 1 { n / 2 } else { n });
+                // B^(x+y) − B^y is all ones above limb y; less B^x − 1.
+                let mut want = vec![0u64; x + y];
+                want[y..].fill(u64::MAX);
+                let mut borrow = false;
+                for (i, v) in want.iter_mut().enumerate() {
+                    let s = if i < x { u64::MAX } else { 0 };
+                    let (d, b1) = v.overflowing_sub(s);
+                    let (d, b2) = d.overflowing_sub(u64::from(borrow));
+                    (*v, borrow) = (d, b1 || b2);
+                }
+                assert!(!borrow);
+                let ops: &[Option<&[u64]>] = if x == y { &[None, Some(&b)] } else { &[Some(&b)] };
+                for &bo in ops {
+                    let mut got = vec![0u64; x + y];
+                    fma_wide_product(t, &mut got, &a, bo);
+                    assert!(
+                        got == want,
+                        "all-ones {x} × {y} limbs ({bo:?}) with {e:?}",
+                        bo = bo.is_some()
+                    );
+                }
             }
         }
     }

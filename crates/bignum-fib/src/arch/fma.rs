@@ -69,6 +69,27 @@ impl Fma {
         }
     }
 
+    /// The stages `h = 2` and `h = 1` in one pass (see [`Fma4::tail4`]).
+    pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
+        self.v3.tail4::<DIT>(x, w, p);
+    }
+
+    /// The forward two stages of one block whose upper half is zero (see
+    /// [`Fma4::stage2_lower_half`]).
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        match self.v4 {
+            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, p),
+            _ => self.v3.stage2_lower_half(x, h, outer, inner, p),
+        }
+    }
+
     /// The twiddle-free stage `h = 1` (see [`Fma4::radix2`]).
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
         self.v3.radix2(x, p);
@@ -195,6 +216,32 @@ impl Fma4 {
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage2`).
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+    }
+
+    /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1` in one pass over blocks of four:
+    /// forward (DIF) `h = 2` then `h = 1`, inverse (`DIT`) `h = 1` then `h = 2`, as
+    /// [`Fma4::stage`] and [`Fma4::radix2`] one after the other but with one reduction fewer
+    /// per pair (the same residues, in the same bounds). `x.len()` a multiple of 16.
+    pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
+        assert!(x.len().is_multiple_of(16) && w.len() >= 2);
+        // SAFETY: `self` proves AVX2 + FMA; the assertion is `tail4`'s contract.
+        unsafe { tail4::<DIT>(x, w, p) }
+    }
+
+    /// The forward two stages of one block whose upper half is zero (not read; see
+    /// `fmacore::stage2_lower_half`): `h ≥ 4` a power of two, `x.len() == 4h`.
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(x.len() == 4 * h);
+        // SAFETY: `self` proves AVX2 + FMA; the assertions are the kernel's contract.
+        unsafe { stage2_lower_half(x, h, outer, inner, p) }
     }
 
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
@@ -375,6 +422,82 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
     // SAFETY: the caller's contract, with `h ≥ 4 = N`.
     unsafe { fmacore::stage2::<__m256d, DIT>(x, h, outer, inner, p) }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `x.len()` a multiple of 16, `w.len() >= 2`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
+    let pv = _mm256_set1_pd(p);
+    let piv = _mm256_set1_pd(1.0 / p);
+    let base = x.as_mut_ptr().cast::<f64>();
+    let (w0, w1) = (_mm256_set1_pd(f64::from_bits(w[0])), _mm256_set1_pd(f64::from_bits(w[1])));
+    // The 4×4 transpose of four vectors (an involution): rows ↔ columns.
+    let transpose = |r: [__m256d; 4]| {
+        let t0 = _mm256_unpacklo_pd(r[0], r[1]);
+        let t1 = _mm256_unpackhi_pd(r[0], r[1]);
+        let t2 = _mm256_unpacklo_pd(r[2], r[3]);
+        let t3 = _mm256_unpackhi_pd(r[2], r[3]);
+        [
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+        ]
+    };
+    let mut j = 0;
+    while j < x.len() {
+        // SAFETY: `j + 16 <= x.len()` (a multiple of 16): four blocks of four, transposed
+        // so that vector `k` holds value `k` of each block, and the butterflies between
+        // vectors are those of `stage` (h = 2) and `radix2` (h = 1) lane by lane.
+        unsafe {
+            let p = base.add(j);
+            let c = transpose([
+                _mm256_loadu_pd(p),
+                _mm256_loadu_pd(p.add(4)),
+                _mm256_loadu_pd(p.add(8)),
+                _mm256_loadu_pd(p.add(12)),
+            ]);
+            let radix2 = |a: __m256d, b: __m256d| {
+                let s = fmacore::reduce(_mm256_add_pd(a, b), pv, piv);
+                (s, fmacore::reduce(_mm256_sub_pd(a, b), pv, piv))
+            };
+            // One reduction fewer per pair than the two passes: the sums that the next
+            // stage reduces anyway stay lazy (`fmacore`'s bounds: every value in `(−2p, 2p)`
+            // on input, a lazy sum of two in `(−4p, 4p)`, and `reduce` takes `|s| < 8p`).
+            let y = if DIT {
+                // h = 1: u0, u1 (the DIT butterflies' `a`) lazy; u2, u3 (their `b`) reduced,
+                // so `|u2·w| < p²`, and `u0 ± u2·w` in `(−4.875p, 4.875p)`.
+                let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
+                let (u2, u3) = radix2(c[2], c[3]);
+                let (y0, y2) = fmacore::butterfly::<__m256d, true, false>(u0, u2, w0, pv, piv);
+                let (y1, y3) = fmacore::butterfly::<__m256d, true, false>(u1, u3, w1, pv, piv);
+                [y0, y1, y2, y3]
+            } else {
+                // h = 2 with lazy sums e0, e1 (`(−4p, 4p)`, their sum within `8p`); the
+                // differences' products `|(a − b)·w| < 2p²` are in `(−1.25p, 1.25p)`.
+                let (e0, e2) = fmacore::butterfly::<__m256d, false, true>(c[0], c[2], w0, pv, piv);
+                let (e1, e3) = fmacore::butterfly::<__m256d, false, true>(c[1], c[3], w1, pv, piv);
+                let (y0, y1) = radix2(e0, e1);
+                let (y2, y3) = radix2(e2, e3);
+                [y0, y1, y2, y3]
+            };
+            let r = transpose(y);
+            _mm256_storeu_pd(p, r[0]);
+            _mm256_storeu_pd(p.add(4), r[1]);
+            _mm256_storeu_pd(p.add(8), r[2]);
+            _mm256_storeu_pd(p.add(12), r[3]);
+        }
+        j += 16;
+    }
+}
+
+/// # Safety
+/// AVX2 and FMA available; `fmacore::stage2_lower_half`'s contract with `N = 4`.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, p) }
 }
 
 /// # Safety

@@ -39,6 +39,21 @@ impl Fma8 {
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
     }
 
+    /// As `Fma4::stage2_lower_half`, for `h ≥ 8`.
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        assert!(h >= 8 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(x.len() == 4 * h);
+        // SAFETY: `self` proves AVX-512F; the assertions are the kernel's contract.
+        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+    }
+
     /// `out[i] = s·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place) for
     /// the first `8⌊len/8⌋` values of `out` (returned; the tail is the caller's); `a` and `y`
     /// at least as long as `out`.
@@ -228,6 +243,14 @@ unsafe impl Lanes for __m512d {
 unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
     // SAFETY: the caller's contract (`N = 8`).
     unsafe { fmacore::stage::<__m512d, DIT>(x, h, w, p) }
+}
+
+/// # Safety
+/// AVX-512F available; `fmacore::stage2_lower_half`'s contract with `N = 8`.
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::stage2_lower_half::<__m512d>(x, h, outer, inner, p) }
 }
 
 /// # Safety

@@ -226,6 +226,49 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
     }
 }
 
+/// The forward [`stage2`] of one block of `4h` whose upper half is zero (not read: the
+/// caller need not have written it): the first stage's butterflies `(a, 0)` are `(a, a·w)`,
+/// so it loads the lower half only, multiplies by the `outer` twiddles and writes all four
+/// quarters. Its values are within the bounds of [`stage2`]'s (`a` unreduced in `(−2p, 2p)`,
+/// the products `|a·w| < p²`).
+///
+/// # Safety
+/// `V`'s extension available; `h ≥ V::N` a power of two, `x.len() == 4h`, `outer.len() >=
+/// 2h`, `inner.len() >= h`.
+#[inline(always)]
+pub(crate) unsafe fn stage2_lower_half<V: Lanes>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    let base = x.as_mut_ptr().cast::<f64>();
+    let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let mut i = 0;
+    while i < h {
+        // SAFETY: `i + N <= h` and `x.len() == 4h`: the four `N`-lane accesses lie in `x`;
+        // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+        unsafe {
+            let p0 = base.add(i);
+            let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+            let (a0, a1) = (V::load(p0), V::load(p1));
+            let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
+            let w = V::load(wi.add(i));
+            let (a2, a3) = (mulmod(a0, o0, pv, piv), mulmod(a1, o1, pv, piv));
+            let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
+            let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
+            V::store(p0, a0);
+            V::store(p1, a1);
+            V::store(p2, a2);
+            V::store(p3, a3);
+        }
+        i += V::N;
+    }
+}
+
 /// `x[i] = x[i]·y[i] mod p` (`y = None`: `x[i]²`).
 ///
 /// # Safety

@@ -62,6 +62,35 @@ impl Fma {
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
     }
 
+    /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1`: forward (DIF) `h = 2` then
+    /// `h = 1`, inverse (`DIT`) `h = 1` then `h = 2` (two passes here; one with AVX2).
+    /// `x.len()` a multiple of 16.
+    pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
+        if DIT {
+            self.radix2(x, p);
+            self.stage::<true>(x, 2, w, p);
+        } else {
+            self.stage::<false>(x, 2, w, p);
+            self.radix2(x, p);
+        }
+    }
+
+    /// The forward two stages of one block whose upper half is zero (not read; see
+    /// `fmacore::stage2_lower_half`): `h ≥ 2` a power of two, `x.len() == 4h`.
+    pub(crate) fn stage2_lower_half(
+        self,
+        x: &mut [u64],
+        h: usize,
+        outer: &[u64],
+        inner: &[u64],
+        p: f64,
+    ) {
+        assert!(h >= 2 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(x.len() == 4 * h);
+        // SAFETY: `self` proves NEON; the assertions are the kernel's contract.
+        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+    }
+
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
     /// `x.len()` a multiple of 4.
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
@@ -254,6 +283,14 @@ unsafe impl Lanes for float64x2_t {
 unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
     // SAFETY: the caller's contract.
     unsafe { fmacore::stage::<float64x2_t, DIT>(x, h, w, p) }
+}
+
+/// # Safety
+/// NEON available; `fmacore::stage2_lower_half`'s contract with `N = 2`.
+#[target_feature(enable = "neon")]
+unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+    // SAFETY: the caller's contract.
+    unsafe { fmacore::stage2_lower_half::<float64x2_t>(x, h, outer, inner, p) }
 }
 
 /// # Safety
