@@ -1590,8 +1590,9 @@ const FMA_WIDE: Wide = Wide { primes: 5, bits: 116 };
 const FMA_WIDE_MAX_LOG_LEN: u32 = 17;
 
 /// Whether the FMA engine's product of `a_len` by `b_len` limbs takes [`fma_wide_product`]:
-/// from [`FMA_WIDE_MIN_LEN`], where the three primes' transform (split or not, see
-/// [`coefficients`]) takes more butterflies (`primes·N·log₂N`) than the five primes' over
+/// from [`FMA_WIDE_MIN_LEN`], where the three primes' transform (split, truncated with its
+/// margin ([`truncates`]) or neither, see [`coefficients`]) takes more butterflies
+/// (`primes·N·log₂N`) than the five primes' over
 /// `116/64` as few coefficients. As for the portable engine's [`wide_plan`], that depends
 /// on where the product sits between powers of two: F(10⁷)'s last product (82 % of `2¹⁷`
 /// coefficients) takes `5·2¹⁶` points instead of `3·2¹⁷`.
