@@ -151,6 +151,24 @@ impl Backend {
         }
     }
 
+    /// [`Kernels::encode_lines`] of the backend (`(0, 0)` where it has none).
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    pub(crate) fn encode_lines(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        width: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Vbmi(t) => t.encode_lines(alphabet, src, dst, width, crlf),
+            _ => (0, 0),
+        }
+    }
+
     /// [`Kernels::decode_short`] of the backend, where it has one.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]

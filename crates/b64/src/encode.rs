@@ -50,7 +50,8 @@ pub(crate) const fn wrapped_len(n: usize, pad: bool, wrap: LineWrap) -> Option<u
 /// line copies, large enough that the kernel runs long.
 const WRAP_BLOCK: usize = 4096;
 
-/// Encodes `src` wrapped into `dst` (exactly `wrapped_len` long): blocks of whole lines
+/// Encodes `src` wrapped into `dst` (exactly `wrapped_len` long): the backend's line path
+/// where it has one for this width (AVX-512 VBMI: 76 and 64 columns), then blocks of whole lines
 /// (`lcm(width, 4)` symbols, a multiple of it near [`WRAP_BLOCK`]) are encoded into a buffer
 /// that stays in L1, then each line is copied to its place with fixed-size moves and its
 /// ending after it. Widths whose unit exceeds the buffer take [`encode_wrapped_long`].
@@ -79,7 +80,9 @@ pub(crate) fn encode_wrapped_into(
     let block = WRAP_BLOCK / unit * unit;
     let mut buf = [0u8; WRAP_BLOCK];
     let ending = wrap.ending.as_bytes();
-    let (mut i, mut j) = (0, 0);
+    // The backend's line path first, where it has one: whole lines straight into `dst`.
+    let crlf = matches!(wrap.ending, LineEnding::CrLf);
+    let (mut i, mut j) = e.backend().encode_lines(e.alphabet(), src, dst, w, crlf);
     while i < src.len() {
         let take = (block / 4 * 3).min(src.len() - i);
         let symbols = encode_into(

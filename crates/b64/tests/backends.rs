@@ -444,6 +444,53 @@ proptest! {
     }
 }
 
+/// Wrapped encoding on every backend (AVX-512 VBMI writes 76- and 64-column lines straight
+/// from the input, in blocks of 4 and 9 lines that stop 64 bytes before the end) equals the
+/// portable plain encoding cut into lines, at every length around the blocks' thresholds
+/// and at every output alignment of a 64-byte store, and writes nothing past the text.
+#[test]
+fn wrapped_encode_on_every_backend() {
+    let widths: &[usize] = &[76, 64, 1, 3, 4, 19, 100];
+    let lens: Vec<usize> = if cfg!(miri) {
+        vec![0, 300, 600]
+    } else if common::small() {
+        (0..=1200).step_by(37).chain([4096, 20_000]).collect()
+    } else {
+        (0..=1200).chain([4095, 4096, 4097, 20_000, 100_003]).collect()
+    };
+    for &len in &lens {
+        let data = common::bytes(len + 8, len as u64 + 3);
+        for (k, &width) in widths.iter().enumerate() {
+            for ending in [LineEnding::Lf, LineEnding::CrLf] {
+                let engine = if (len + k) % 3 == 0 { b64::STANDARD_NO_PAD } else { b64::STANDARD };
+                // Inputs and outputs at shifting offsets.
+                let (from, at) = (len % 5, (len / 5 + k) % 64);
+                let src = &data[from..from + len];
+                let plain = engine.with_backend(Backend::PORTABLE).encode_to_vec(src);
+                let want: Vec<u8> = plain.chunks(width).collect::<Vec<_>>().join(ending.as_bytes());
+                let wrap = LineWrap { width, ending };
+                assert_eq!(engine.wrapped_len(len, wrap), Some(want.len()));
+                let mut out = vec![0xa5u8; want.len() + 64 + 64];
+                for backend in backends() {
+                    out.fill(0xa5);
+                    let e = engine.with_backend(backend);
+                    let n = e.encode_wrapped_to_slice(src, wrap, &mut out[at..]).unwrap();
+                    assert!(
+                        out[at..at + n] == want[..],
+                        "wrapped encode on {} of {len} bytes, width {width}, {ending:?}",
+                        backend.name()
+                    );
+                    assert!(
+                        out[..at].iter().chain(&out[at + n..]).all(|&b| b == 0xa5),
+                        "wrapped encode on {} of {len} bytes, width {width} wrote outside it",
+                        backend.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn backends_are_listed_once_and_found_by_name() {
     let all: Vec<Backend> = backends().collect();

@@ -28,6 +28,23 @@ pub(crate) trait Kernels: Copy {
     fn encode_all(self, _alphabet: &Alphabet, _src: &[u8], _dst: &mut [u8], _pad: bool) -> bool {
         false
     }
+    /// Encodes whole blocks of lines from the start of `src` straight into `dst`, the
+    /// wrapped encoding of `src` (lines of `width` symbols, each followed by `\n`, or
+    /// `\r\n` if `crlf`): while a block's bytes and more follow in `src` (so every line
+    /// written has its ending) and its text fits `dst`. Returns the bytes consumed and
+    /// written, `(0, 0)` where the kernel has no line path for this width.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn encode_lines(
+        self,
+        _alphabet: &Alphabet,
+        _src: &[u8],
+        _dst: &mut [u8],
+        _width: usize,
+        _crlf: bool,
+    ) -> (usize, usize) {
+        (0, 0)
+    }
     /// Decodes all of a short `src` into `dst` when the kernel does that in one step and the
     /// input is symbols in whole groups, or with a last group that is padded (`xy==`, `xyz=`,
     /// if `short.padded`) or partial (`xy`, `xyz`, if `short.partial`), its last symbol's

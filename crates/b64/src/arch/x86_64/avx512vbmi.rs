@@ -10,6 +10,12 @@
 //! (non-ASCII) or in the looked-up value (`0xff`). `vpmaddubsw` and `vpmaddwd` merge four
 //! 6-bit values into a 24-bit dword, and `vpermb` packs 3 bytes of each dword.
 //!
+//! Wrapped encode (76 and 64 columns, LF or CRLF): each 64 bytes of text, line endings
+//! included, come from one load, one `vpermb` that gathers into each qword the input bytes
+//! of its symbols (big-endian), `vpmultishiftqb` with a shift per symbol (wherever the
+//! endings put it), the alphabet `vpermb` and a masked blend of the endings; the tables of
+//! a block of lines stay in registers (`encode_lines_avx512vbmi`).
+//!
 //! Short inputs run here too. Encode reads and writes a partial last block with plain loads
 //! and stores that cover exactly its bytes (see `encode_all_avx512vbmi` for why not masked
 //! ones); decode's partial blocks use masked (fault-suppressing) loads and stores.
@@ -91,6 +97,34 @@ impl Kernels for Avx512Vbmi {
             }
         }
         true
+    }
+
+    #[inline]
+    fn encode_lines(
+        self,
+        alphabet: &Alphabet,
+        src: &[u8],
+        dst: &mut [u8],
+        width: usize,
+        crlf: bool,
+    ) -> (usize, usize) {
+        let tables = match (width, crlf) {
+            (76, false) => &LINES_76_LF,
+            (76, true) => &LINES_76_CRLF,
+            (64, false) => &LINES_64_LF,
+            (64, true) => &LINES_64_CRLF,
+            _ => return (0, 0),
+        };
+        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `src.len()` bytes
+        // and `dst` room for `dst.len()`; `&mut` excludes overlap.
+        unsafe {
+            let f = match tables.stores {
+                5 => encode_lines_avx512vbmi::<5>,
+                10 => encode_lines_avx512vbmi::<10>,
+                _ => return (0, 0),
+            };
+            f(alphabet.symbols(), tables, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len())
+        }
     }
 
     #[inline]
@@ -532,6 +566,179 @@ unsafe fn encode_all_avx512vbmi(
         }
         store_exact(dst.add(j), rest, y);
     }
+}
+
+/// The most 64-byte stores in one block of [`encode_lines_avx512vbmi`]: its tables (three
+/// zmm a store) and the alphabet fill at most 31 of the 32 zmm registers.
+const LINE_STORES: usize = 10;
+
+/// [`encode_lines_avx512vbmi`]'s plan for one line width and ending: a block of whole lines
+/// (whole 3-byte groups) whose text is written by `stores` 64-byte stores, the last one
+/// overlapping the one before it, each made from one 64-byte load.
+struct LineTables {
+    /// Stores per block.
+    stores: usize,
+    /// Input bytes and text bytes per block.
+    block_in: usize,
+    block_out: usize,
+    /// Per store: where its load starts in the block's input and where it stores in the
+    /// block's text.
+    load: [usize; LINE_STORES],
+    store: [usize; LINE_STORES],
+    /// Per store, `vpermb` indices into its load: qword `q` holds, in reverse order (the
+    /// big-endian bit stream), the 8 input bytes from the one holding the first bit of its
+    /// first symbol.
+    gather: [[u8; 64]; LINE_STORES],
+    /// Per store, `vpmultishiftqb` shifts: byte `b`'s symbol is 6 bits of its qword at
+    /// `58 - d`, `d` the symbol's first bit counted from the qword's first byte.
+    shifts: [[u8; 64]; LINE_STORES],
+    /// Per store, the line-ending bytes in place, and the mask of their positions.
+    endings: [[u8; 64]; LINE_STORES],
+    ending_mask: [u64; LINE_STORES],
+}
+
+/// Plans the blocks of lines of `width` symbols and `ending`: the smallest number of lines
+/// that encodes whole 3-byte groups (`width * lines` a multiple of 4), times the factor up
+/// to [`LINE_STORES`] stores that wastes least of the last, overlapping, store (76 columns:
+/// 4 lines, 308 bytes with LF, in 5 stores; 64 columns: 9 lines, 585 bytes with LF, in 10).
+/// At least one store: `(width + ending.len()) * 4 <= 64 * LINE_STORES`.
+const fn line_tables(width: usize, ending: &[u8]) -> LineTables {
+    let line = width + ending.len();
+    let unit = if width.is_multiple_of(4) {
+        1
+    } else if width.is_multiple_of(2) {
+        2
+    } else {
+        4
+    };
+    // The factor: the fewest stores per text byte, `stores / out` compared crosswise.
+    let (mut best_out, mut best_stores) = (0, 1);
+    let mut k = 1;
+    while unit * k * line <= 64 * LINE_STORES {
+        let out = unit * k * line;
+        let stores = out.div_ceil(64);
+        if out >= 64 && stores * best_out < best_stores * out {
+            (best_out, best_stores) = (out, stores);
+        }
+        k += 1;
+    }
+    let lines = best_out / line;
+    let mut t = LineTables {
+        stores: best_stores,
+        block_in: lines * width / 4 * 3,
+        block_out: best_out,
+        load: [0; LINE_STORES],
+        store: [0; LINE_STORES],
+        gather: [[0; 64]; LINE_STORES],
+        shifts: [[0; 64]; LINE_STORES],
+        endings: [[0; 64]; LINE_STORES],
+        ending_mask: [0; LINE_STORES],
+    };
+    let mut v = 0;
+    while v < t.stores {
+        let at = if v + 1 < t.stores { 64 * v } else { best_out - 64 };
+        t.store[v] = at;
+        // The load starts at the byte holding the first symbol's first bit.
+        let mut first = at;
+        while first % line >= width {
+            first += 1;
+        }
+        let load = 6 * (first / line * width + first % line) / 8;
+        t.load[v] = load;
+        let mut q = 0;
+        while q < 8 {
+            // The qword's first symbol (a qword of endings alone keeps zeros).
+            let mut b = 0;
+            let mut qfirst = usize::MAX;
+            while b < 8 {
+                let p = at + 8 * q + b;
+                if p % line < width && qfirst == usize::MAX {
+                    qfirst = p / line * width + p % line;
+                }
+                b += 1;
+            }
+            let base = if qfirst == usize::MAX { load } else { 6 * qfirst / 8 };
+            b = 0;
+            while b < 8 {
+                let p = at + 8 * q + b;
+                let k = 8 * q + b;
+                t.gather[v][k] = (base - load + 7 - b) as u8;
+                if p % line < width {
+                    let symbol = p / line * width + p % line;
+                    t.shifts[v][k] = (58 - (6 * symbol - 8 * base)) as u8;
+                } else {
+                    t.endings[v][k] = ending[p % line - width];
+                    t.ending_mask[v] |= 1u64 << k;
+                }
+                b += 1;
+            }
+            q += 1;
+        }
+        v += 1;
+    }
+    t
+}
+
+static LINES_76_LF: LineTables = line_tables(76, b"\n");
+static LINES_76_CRLF: LineTables = line_tables(76, b"\r\n");
+static LINES_64_LF: LineTables = line_tables(64, b"\n");
+static LINES_64_CRLF: LineTables = line_tables(64, b"\r\n");
+
+/// Encodes blocks of whole lines (`t`, `S` stores a block) from `src` straight into their
+/// wrapped text at `dst`, each 64 bytes of text from one load: `vpermb` gathers each
+/// qword's input bytes, `vpmultishiftqb` pulls out each symbol's 6 bits wherever the line
+/// endings put it, the alphabet `vpermb` makes symbols and a masked blend puts the endings
+/// in; the block's tables stay in registers. Runs while a block and 64 more bytes follow in
+/// `src` (a block's last load reads past it; every line written is followed by more text,
+/// so has its ending) and its text fits `dst`. Returns the bytes consumed and written.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW, VL and VBMI, and BMI2; `t.stores == S`; `src` is valid for
+/// reads of `n` bytes and `dst` for writes of `len` bytes; they do not overlap.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
+unsafe fn encode_lines_avx512vbmi<const S: usize>(
+    symbols: &[u8; 64],
+    t: &LineTables,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+) -> (usize, usize) {
+    // SAFETY: `symbols` and every table row are 64 bytes.
+    let (lut, gather, shifts, endings) = unsafe {
+        (
+            _mm512_loadu_si512(symbols.as_ptr().cast()),
+            core::array::from_fn::<__m512i, S, _>(|v| {
+                _mm512_loadu_si512(t.gather[v].as_ptr().cast())
+            }),
+            core::array::from_fn::<__m512i, S, _>(|v| {
+                _mm512_loadu_si512(t.shifts[v].as_ptr().cast())
+            }),
+            core::array::from_fn::<__m512i, S, _>(|v| {
+                _mm512_loadu_si512(t.endings[v].as_ptr().cast())
+            }),
+        )
+    };
+    let (load, store, mask) = (&t.load, &t.store, &t.ending_mask);
+    let (mut i, mut j) = (0, 0);
+    while n - i >= t.block_in + 64 && len - j >= t.block_out {
+        for v in 0..S {
+            // SAFETY: `load[v] < t.block_in`, so the load reads inside `src[i..i +
+            // t.block_in + 64]`, which `src` holds; `store[v] + 64 <= t.block_out`, so the
+            // store writes inside `dst[j..j + t.block_out]`, which `dst` holds.
+            unsafe {
+                let x = _mm512_loadu_si512(src.add(i + load[v]).cast());
+                let bits = _mm512_permutexvar_epi8(gather[v], x);
+                let y = encode_dwords(bits, shifts[v], lut);
+                let y = _mm512_mask_blend_epi8(mask[v], y, endings[v]);
+                _mm512_storeu_si512(dst.add(j + store[v]).cast(), y);
+            }
+        }
+        i += t.block_in;
+        j += t.block_out;
+    }
+    (i, j)
 }
 
 /// [`encode_last_ymm`] alone, for inputs of at most 24 bytes: a function of its own,
