@@ -48,6 +48,7 @@ mod map {
         pub fn check(&self, _: &std::fs::File, _: usize) -> Result<(), Changed> {
             Ok(())
         }
+        pub fn release(&self, _: usize) {}
     }
 }
 
@@ -365,6 +366,10 @@ fn encode(
             out.write_all(&text[..len])?;
         } else {
             write_wrapped(out, &text[..len], wrap, &mut column)?;
+        }
+        // Done with these pages (see `map`).
+        if let Input::Mapped { map, .. } = &input {
+            map.release(done);
         }
         if n < chunk {
             break;

@@ -12,8 +12,14 @@
 //! page holding the new end reads zeros past it without a fault). A `SIGBUS` outside the
 //! mapping goes to the action installed before ours (Rust's own handler, or the default).
 //!
-//! All of this module's `unsafe` is here; the CLI sees a byte slice and a check.
+//! Pages the encoder is done with are dropped from the mapping as it goes
+//! ([`Mapped::release`]), while the kernel's records of them are still in the CPU's caches:
+//! unmapping them all at exit costs twice as much when the file's page cache is in 4 KiB
+//! pages (written in small writes), about 5 ms of 100 MB's 24 ms.
+//!
+//! All of this module's `unsafe` is here; the CLI sees a byte slice, a check and a release.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::OnceLock;
@@ -40,6 +46,9 @@ pub struct Mapped {
     skip: usize,
     len: usize,
     offset: u64,
+    /// Bytes of the mapping from its start already dropped by [`Mapped::release`] (whole
+    /// pages).
+    released: Cell<usize>,
 }
 
 /// The input file changed while it was read through the mapping: the data holds zeros from
@@ -98,7 +107,7 @@ impl Mapped {
         FAULT.store(0, Ordering::SeqCst);
         START.store(base as usize, Ordering::SeqCst);
         END.store(base as usize + map_len, Ordering::SeqCst);
-        Some(Mapped { base, map_len, skip, len, offset })
+        Some(Mapped { base, map_len, skip, len, offset, released: Cell::new(0) })
     }
 
     /// The file's bytes from the offset given to [`Mapped::new`] to its end when it was
@@ -115,6 +124,24 @@ impl Mapped {
         // file changed between two `read()`s would, and a truncation is reported by `check`
         // before that text is written.
         unsafe { std::slice::from_raw_parts(self.base.cast::<u8>().add(self.skip), self.len) }
+    }
+
+    /// Drops the whole pages of the data before `upto` from the mapping (`MADV_DONTNEED`),
+    /// all of them from the end of the data on: the caller is done with them. The mapping stays: a later read of them maps them
+    /// again, from the file as it is then. Failure is harmless (they stay mapped).
+    pub fn release(&self, upto: usize) {
+        let page = PAGE.load(Ordering::Relaxed);
+        let end = if upto >= self.len { self.map_len } else { (self.skip + upto) / page * page };
+        let from = self.released.get();
+        if end <= from {
+            return;
+        }
+        // SAFETY: `[from, end)` is whole pages inside our mapping (`end <= map_len`); dropping them leaves readable memory (the mapping is not removed), so
+        // the slice `bytes` returned stays valid.
+        unsafe {
+            libc::madvise(self.base.cast::<u8>().add(from).cast(), end - from, libc::MADV_DONTNEED)
+        };
+        self.released.set(end);
     }
 
     /// `Err` when the data read so far is not the file's: a load faulted (the file was
@@ -214,11 +241,16 @@ extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut
 mod tests {
     use super::*;
     use std::fs::OpenOptions;
+    use std::sync::Mutex;
+
+    /// One mapping at a time in the process: the tests that map take turns.
+    static TURN: Mutex<()> = Mutex::new(());
 
     /// Truncating a mapped file from here: the loads past the new end do not kill the test,
     /// they read zeros, and `check` reports where the file now ends.
     #[test]
     fn truncated_file_is_an_error_not_a_crash() {
+        let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
         let page = page_size().unwrap();
         let dir = std::env::temp_dir().join(format!("b64-map-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -261,8 +293,58 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Whether the page holding `addr` is mapped in this process (`/proc/self/pagemap`'s
+    /// present bit); `None` where that file cannot be read.
+    fn present(addr: usize) -> Option<bool> {
+        use std::io::{Read, Seek, SeekFrom};
+        let page = page_size()?;
+        let mut map = File::open("/proc/self/pagemap").ok()?;
+        map.seek(SeekFrom::Start((addr / page * 8) as u64)).ok()?;
+        let mut entry = [0u8; 8];
+        map.read_exact(&mut entry).ok()?;
+        Some(u64::from_ne_bytes(entry) >> 63 == 1)
+    }
+
+    /// Released pages leave the mapping (where `/proc/self/pagemap` tells), the others stay,
+    /// and every byte still reads as the file's.
+    #[test]
+    fn released_pages_are_unmapped_and_read_again() {
+        let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+        let page = page_size().unwrap();
+        let dir = std::env::temp_dir().join(format!("b64-map-release-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("in");
+        let data: Vec<u8> = (0..6 * page + 7).map(|i| (i * 13 + 5) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        let file = File::open(&path).unwrap();
+        let offset = 5;
+        let map = Mapped::new(&file, offset).expect("maps a regular file");
+        let bytes = map.bytes();
+        assert_eq!(bytes, &data[offset as usize..]);
+        let start = bytes.as_ptr() as usize - offset as usize;
+        // Up to a byte inside page 3 of the mapping: pages 0..3 go, page 3 stays.
+        map.release(3 * page + 1 - offset as usize);
+        map.release(page); // already released: nothing
+        let mapped: Vec<Option<bool>> = (0..7).map(|k| present(start + k * page)).collect();
+        // Under emulation (qemu-user) the file may not describe the guest's pages.
+        if cfg!(target_arch = "x86_64") && mapped.iter().all(Option::is_some) {
+            let want = [false, false, false, true, true, true, true].map(Some);
+            assert_eq!(mapped, want, "pages mapped after releasing 3");
+        }
+        assert_eq!(map.bytes(), &data[offset as usize..], "released pages read again");
+        map.release(usize::MAX);
+        if cfg!(target_arch = "x86_64") && present(start).is_some() {
+            assert_eq!(present(start + 6 * page), Some(false), "all released");
+        }
+        assert_eq!(map.bytes(), &data[offset as usize..]);
+        assert_eq!(map.check(&file, map.bytes().len()), Ok(()));
+        drop(map);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn not_mapped() {
+        let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
         let dir = std::env::temp_dir().join(format!("b64-map-empty-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("empty");
