@@ -49,6 +49,7 @@ mod map {
             Ok(())
         }
         pub fn release(&self, _: usize) {}
+        pub fn map_ahead(&self, _: usize, _: usize) {}
     }
 }
 
@@ -336,6 +337,8 @@ fn encode(
                 let all = map.bytes();
                 let end = all.len().min(done + chunk);
                 let bytes = &all[done..end];
+                // The chunk's page faults back to back (see `map`).
+                map.map_ahead(done, end);
                 done = end;
                 bytes
             }
