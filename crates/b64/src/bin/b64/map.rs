@@ -141,7 +141,8 @@ impl Mapped {
 
     /// Loads one byte every [`FAULT_AROUND`] bytes of the data in `[from, to)`, so that
     /// their page faults come back to back before the caller reads them. A load from a page
-    /// the file lost reads zeros and is reported by [`Mapped::check`], as the caller's would be.
+    /// the file lost reads zeros and is reported by [`Mapped::check`], as the caller's
+    /// would be.
     pub fn map_ahead(&self, from: usize, to: usize) {
         let bytes = self.bytes();
         let to = to.min(bytes.len());
@@ -153,8 +154,9 @@ impl Mapped {
     }
 
     /// Drops the whole pages of the data before `upto` from the mapping (`MADV_DONTNEED`),
-    /// all of them from the end of the data on: the caller is done with them. The mapping stays: a later read of them maps them
-    /// again, from the file as it is then. Failure is harmless (they stay mapped).
+    /// all of them from the end of the data on: the caller is done with them. The mapping
+    /// stays: a later read of them maps them again, from the file as it is then. Failure is
+    /// harmless (they stay mapped).
     pub fn release(&self, upto: usize) {
         let page = PAGE.load(Ordering::Relaxed);
         let end = if upto >= self.len { self.map_len } else { (self.skip + upto) / page * page };
@@ -162,8 +164,9 @@ impl Mapped {
         if end <= from {
             return;
         }
-        // SAFETY: `[from, end)` is whole pages inside our mapping (`end <= map_len`); dropping them leaves readable memory (the mapping is not removed), so
-        // the slice `bytes` returned stays valid.
+        // SAFETY: `[from, end)` is whole pages inside our mapping (`end <= map_len`);
+        // dropping them leaves readable memory (the mapping is not removed), so the slice
+        // `bytes` returned stays valid.
         unsafe {
             libc::madvise(self.base.cast::<u8>().add(from).cast(), end - from, libc::MADV_DONTNEED)
         };
