@@ -752,7 +752,9 @@ mod scratch {
                 (0..p.len()).filter(|&i| p[i].capacity() >= n).min_by_key(|&i| p[i].capacity())?;
             Some(p.swap_remove(best))
         });
-        kept.unwrap_or_else(|| Vec::with_capacity(n))
+        // Zeroed by the allocator (fresh pages need no pass over memory), so that a user
+        // that needs `n` values does not zero them itself.
+        kept.unwrap_or_else(|| vec![0; n])
     }
 
     /// Keeps `v` for [`take`] (or frees it: too large, or enough are kept; the
@@ -1710,31 +1712,32 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let pb = b.map(|b| cut(b, cb));
     let tabs = tables(e, n);
     // Loads the coefficients and transforms them forward. An operand in the lower half
-    // (the upper half zero padding) skips the padding's memset and the first stage's
-    // butterflies: that stage maps `(a, 0)` to `(a, a·w)` ([`forward_lower_half`]).
+    // (the upper half zero padding) skips the first stage's butterflies: that stage maps
+    // `(a, 0)` to `(a, a·w)` ([`forward_lower_half`]). The buffers are used as their first
+    // `n` values and never shortened (the residues are sliced, not truncated), so that a
+    // kept buffer is zero-filled to its length once, not again by every product (for the
+    // upper half, which the lower-half transform does not read, that was most of the wide
+    // products' memset).
     let load_forward = |k: usize, f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
         let half = lo.len() <= n / 2 && n / 4 >= BLOCK;
-        if half {
-            // The upper half is not read: a kept buffer's old values stay there.
-            dst.resize(dst.len().max(n), 0);
-            dst.truncate(n);
-            dst[lo.len()..n / 2].fill(0);
-        } else {
-            dst.truncate(lo.len());
-            dst.resize(lo.len(), 0);
+        if dst.len() < n {
+            dst.resize(n, 0);
         }
+        let x = &mut dst[..n];
+        // The zero padding: up to the half only where the upper half is not read (a kept
+        // buffer's old values stay there).
+        x[lo.len()..if half { n / 2 } else { n }].fill(0);
         let kf = ((1u128 << 64) % u128::from(f.p)) as u64;
         let kf = if kf > f.p / 2 { kf as f64 - f.p as f64 } else { kf as f64 };
-        let done = t.load_wide(&mut dst[..lo.len()], lo, hi, kf, f.p as f64);
+        let done = t.load_wide(&mut x[..lo.len()], lo, hi, kf, f.p as f64);
         for i in done..lo.len() {
             let v = (u128::from(lo[i]) | u128::from(hi[i]) << 64) % u128::from(f.p);
-            dst[i] = (v as f64).to_bits();
+            x[i] = (v as f64).to_bits();
         }
         if half {
-            forward_lower_half(t, f, dst, &tabs.fwd[k]);
+            forward_lower_half(t, f, x, &tabs.fwd[k]);
         } else {
-            dst.resize(n, 0);
-            forward(e, f, dst, &tabs.fwd[k]);
+            forward(e, f, x, &tabs.fwd[k]);
         }
     };
     let count4 = count.next_multiple_of(4).min(n);
@@ -1748,13 +1751,13 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             match &pb {
                 Some(pb) => {
                     load_forward(k, f, pb, &mut other);
-                    e.pointwise(f, &mut x, Some(&other));
+                    e.pointwise(f, &mut x[..n], Some(&other[..n]));
                 }
-                None => e.pointwise(f, &mut x, None),
+                None => e.pointwise(f, &mut x[..n], None),
             }
-            inverse(e, f, &mut x, &tabs.inv[k]);
-            // Unloaded (scaled) by `garner5`, on the coefficients only.
-            x.truncate(count4);
+            inverse(e, f, &mut x[..n], &tabs.inv[k]);
+            // Unloaded (scaled) by `garner5`, on the coefficients only (the buffer keeps
+            // its length).
             x
         })
         .collect();
@@ -1769,7 +1772,14 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     });
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
-    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], &g);
+    let ys = [
+        &mut y1[..count4],
+        &mut y2[..count4],
+        &mut y3[..count4],
+        &mut y4[..count4],
+        &mut y5[..count4],
+    ];
+    let done = t.garner5(ys, &g);
     for i in done..count {
         // Garner's digits in plain integers (the vectors' tail, if any), from the residues
         // unloaded as `Engine::finish` does.
@@ -2360,6 +2370,9 @@ mod tests {
     /// (the forward transform that skips the zero upper half, [`forward_lower_half`]) or
     /// one coefficient more (the full one), at its shortest transform (`2¹⁴`, `n/4 =
     /// BLOCK`), with all-ones operands: `(B^x − 1)(B^y − 1) = B^(x+y) − B^x − B^y + 1`.
+    /// In this order, on one thread, each product takes the buffers that the last one kept
+    /// (their old values in place, and from the last case on longer than the transform),
+    /// so the zero padding is checked where each load reads it.
     #[test]
     #[cfg_attr(miri, ignore)]
     fn fma_wide_products_around_the_half_filled_transform() {
