@@ -1809,8 +1809,8 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
 /// In Horner's form over whole numbers, one pass over `r`: with `T_j = Σᵢ t[j][i]·2^(116·i)`
 /// (the digits packed 116 bits apart: each limb of `T_j` holds bits of at most one digit, as
 /// a digit's 50 bits are followed by a 66-bit gap), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃(T₄ + p₄T₅)))`.
-/// Each of the four products by a prime runs its own carry limb by limb ([`Horner5`]), so a
-/// limb of `r` costs four `64×64` products, where the coefficients' column sums took ten per
+/// The four products by a prime run limb by limb, each with its own carry ([`Horner5`]), so
+/// a limb of `r` costs four `64×64` products, where the coefficients' column sums took ten per
 /// coefficient (1.8 limbs) and a shift. Every partial sum (`T₄ + p₄T₅`, …) is at most `r`,
 /// so all four fit in `r.len()` limbs and no carry leaves the last. The digits' layout
 /// repeats every 16 digits (`16·116 = 29·64` bits): whole blocks of 29 limbs take their
@@ -1827,36 +1827,43 @@ fn fma_wide_recombine(r: &mut [u64], t: [&[u64]; 5]) {
     // Whole blocks: 16 digits, 29 limbs.
     let blocks = (count / 16).min(r.len() / 29);
     let chunks = t.map(|s| s.as_chunks::<16>().0);
-    for b in 0..blocks {
+    let (whole, rest) = r.split_at_mut(29 * blocks);
+    for (b, out) in whole.as_chunks_mut::<29>().0.iter_mut().enumerate() {
         let blk = chunks.map(|c| &c[b]);
         macro_rules! limbs {
             ($($l:literal)*) => {$(
-                h.step(r, 29 * b + $l, wide_block_limb::<$l>(blk));
+                out[$l] = h.step(wide_block_limb::<$l>(blk));
             )*};
         }
         limbs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28);
     }
-    // The rest, and three more steps to flush the skewed passes. Limb `l` covers bits
-    // `64l..64l + 64`; digit `i = ⌊64l/116⌋` starts `off` bits below it.
+    // The rest. Limb `l` covers bits `64l..64l + 64`; digit `i = ⌊64l/116⌋` starts `off`
+    // bits below it.
     let (mut i, mut off) = (16 * blocks, 0usize);
-    for l in 29 * blocks..r.len() + 3 {
+    for out in rest {
         // The digit in limb `l` (if any): the tail of digit `i` (its bits from `off`), or
         // the head of digit `i + 1` (shifted up to its start); none in the gap between.
         let (k, up, down) = if off < 50 { (i, 0, off) } else { (i + 1, (bits - off) % 64, 0) };
-        let d = if l < r.len() && k < count && (off < 50 || bits - off < 64) {
+        let d = if k < count && (off < 50 || bits - off < 64) {
             t.map(|s| s[k] << up >> down)
         } else {
             [0; 5]
         };
-        h.step(r, l, d);
+        *out = h.step(d);
         off += 64;
         if off >= bits {
             off -= bits;
             i += 1;
         }
     }
+    // No carry out of `r`, and no digit's bit past it.
+    let end = 64 * r.len();
     debug_assert!(
-        h.c == [0; 4] && (i.min(count)..count).all(|k| t.iter().all(|s| s[k] == 0)),
+        h.c == [0; 4]
+            && (0..count).all(|k| {
+                let skip = end.saturating_sub(bits * k);
+                t.iter().all(|s| skip >= 64 || s[k] >> skip == 0)
+            }),
         "wide FMA product overflow"
     );
 }
@@ -1901,23 +1908,16 @@ fn wide_block_cut<const K: usize>(x: &[u64; 30]) -> (u64, u64) {
 }
 
 /// The four Horner passes of [`fma_wide_recombine`] (`·p₄ + T₄`, `·p₃ + T₃`, `·p₂ + T₂`,
-/// `·p₁ + T₁`), skewed by a limb each so that one step's four products are independent (the
-/// carries are the only chains): step `l` runs the first pass on limb `l`, the second on
-/// `l − 1`, the third on `l − 2`, the last on `l − 3`, which it writes to `r`.
+/// `·p₁ + T₁`), limb by limb: a step runs the four on one limb, each pass's product the
+/// last one's limb. Their only state is the four carries, so it stays in registers; the
+/// passes' products chain within a step, but the next limb's do not wait for them (only
+/// the carries chain from limb to limb), so the processor overlaps the steps.
 #[derive(Default)]
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
 struct Horner5 {
-    /// The first three passes' last limbs, each the next pass's multiplicand.
-    a: u64,
-    b: u64,
-    e: u64,
-    /// The digits' limbs waiting for their pass: `T₃`'s one step, `T₂`'s two, `T₁`'s three.
-    t3: u64,
-    t2: [u64; 2],
-    t1: [u64; 3],
     /// The passes' carries (below `2⁵¹`).
     c: [u64; 4],
 }
@@ -1927,23 +1927,17 @@ struct Horner5 {
     allow(dead_code)
 )]
 impl Horner5 {
-    /// Step `l` with limb `l` of `T₁…T₅`; writes limb `l − 3` of `r` (from `l = 3`).
+    /// One limb of `T₁…T₅` (`d[j]` of `T_{j+1}`); returns that limb of `r`.
     #[inline(always)]
-    fn step(&mut self, r: &mut [u64], l: usize, d: [u64; 5]) {
+    fn step(&mut self, d: [u64; 5]) -> u64 {
         let [p1, p2, p3, p4, _] = FIELDS52.map(|f| u128::from(f.p));
         let [c0, c1, c2, c3] = self.c.map(u128::from);
         let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + c0;
-        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + c1;
-        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + c2;
-        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + c3;
-        if let Some(out) = r.get_mut(l.wrapping_sub(3)) {
-            *out = sx as u64;
-        }
-        (self.a, self.b, self.e) = (sa as u64, sb as u64, se as u64);
+        let sb = u128::from(d[2]) + p3 * u128::from(sa as u64) + c1;
+        let se = u128::from(d[1]) + p2 * u128::from(sb as u64) + c2;
+        let sx = u128::from(d[0]) + p1 * u128::from(se as u64) + c3;
         self.c = [sa, sb, se, sx].map(|s| (s >> 64) as u64);
-        self.t3 = d[2];
-        self.t2 = [self.t2[1], d[1]];
-        self.t1 = [self.t1[1], self.t1[2], d[0]];
+        sx as u64
     }
 }
 
@@ -2417,8 +2411,8 @@ mod tests {
     /// The wide FMA products' recombination ([`fma_wide_recombine`]) against the plain sum
     /// `Σᵢ (Σ_j t_j·p₁…p_{j−1})·2^(116·i)` in schoolbook arithmetic, with Garner's digits at
     /// their largest (`p_j − 1`: coefficients `p₁…p₅ − 1`, just below `2²⁵⁰`), zero, mixed
-    /// and random, for digit counts around the 16-digit blocks (so whole blocks, their tail
-    /// and the flushing steps), into a destination of exactly the sum's length.
+    /// and random, for digit counts around the 16-digit blocks (so whole blocks and their
+    /// tail), into a destination of exactly the sum's length.
     #[test]
     #[cfg_attr(miri, ignore = "safe arithmetic only: the host and cross rows run it")]
     #[allow(clippy::needless_range_loop)] // `i` indexes the five digit rows and the bits
