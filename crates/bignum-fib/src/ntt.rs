@@ -752,7 +752,9 @@ mod scratch {
                 (0..p.len()).filter(|&i| p[i].capacity() >= n).min_by_key(|&i| p[i].capacity())?;
             Some(p.swap_remove(best))
         });
-        kept.unwrap_or_else(|| Vec::with_capacity(n))
+        // Zeroed by the allocator (fresh pages need no pass over memory), so that a user
+        // that needs `n` values does not zero them itself.
+        kept.unwrap_or_else(|| vec![0; n])
     }
 
     /// Keeps `v` for [`take`] (or frees it: too large, or enough are kept; the
@@ -1710,31 +1712,32 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let pb = b.map(|b| cut(b, cb));
     let tabs = tables(e, n);
     // Loads the coefficients and transforms them forward. An operand in the lower half
-    // (the upper half zero padding) skips the padding's memset and the first stage's
-    // butterflies: that stage maps `(a, 0)` to `(a, a·w)` ([`forward_lower_half`]).
+    // (the upper half zero padding) skips the first stage's butterflies: that stage maps
+    // `(a, 0)` to `(a, a·w)` ([`forward_lower_half`]). The buffers are used as their first
+    // `n` values and never shortened (the residues are sliced, not truncated), so that a
+    // kept buffer is zero-filled to its length once, not again by every product (for the
+    // upper half, which the lower-half transform does not read, that was most of the wide
+    // products' memset).
     let load_forward = |k: usize, f: Field, (lo, hi): &(Vec<u64>, Vec<u64>), dst: &mut Vec<u64>| {
         let half = lo.len() <= n / 2 && n / 4 >= BLOCK;
-        if half {
-            // The upper half is not read: a kept buffer's old values stay there.
-            dst.resize(dst.len().max(n), 0);
-            dst.truncate(n);
-            dst[lo.len()..n / 2].fill(0);
-        } else {
-            dst.truncate(lo.len());
-            dst.resize(lo.len(), 0);
+        if dst.len() < n {
+            dst.resize(n, 0);
         }
+        let x = &mut dst[..n];
+        // The zero padding: up to the half only where the upper half is not read (a kept
+        // buffer's old values stay there).
+        x[lo.len()..if half { n / 2 } else { n }].fill(0);
         let kf = ((1u128 << 64) % u128::from(f.p)) as u64;
         let kf = if kf > f.p / 2 { kf as f64 - f.p as f64 } else { kf as f64 };
-        let done = t.load_wide(&mut dst[..lo.len()], lo, hi, kf, f.p as f64);
+        let done = t.load_wide(&mut x[..lo.len()], lo, hi, kf, f.p as f64);
         for i in done..lo.len() {
             let v = (u128::from(lo[i]) | u128::from(hi[i]) << 64) % u128::from(f.p);
-            dst[i] = (v as f64).to_bits();
+            x[i] = (v as f64).to_bits();
         }
         if half {
-            forward_lower_half(t, f, dst, &tabs.fwd[k]);
+            forward_lower_half(t, f, x, &tabs.fwd[k]);
         } else {
-            dst.resize(n, 0);
-            forward(e, f, dst, &tabs.fwd[k]);
+            forward(e, f, x, &tabs.fwd[k]);
         }
     };
     let count4 = count.next_multiple_of(4).min(n);
@@ -1748,13 +1751,13 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             match &pb {
                 Some(pb) => {
                     load_forward(k, f, pb, &mut other);
-                    e.pointwise(f, &mut x, Some(&other));
+                    e.pointwise(f, &mut x[..n], Some(&other[..n]));
                 }
-                None => e.pointwise(f, &mut x, None),
+                None => e.pointwise(f, &mut x[..n], None),
             }
-            inverse(e, f, &mut x, &tabs.inv[k]);
-            // Unloaded (scaled) by `garner5`, on the coefficients only.
-            x.truncate(count4);
+            inverse(e, f, &mut x[..n], &tabs.inv[k]);
+            // Unloaded (scaled) by `garner5`, on the coefficients only (the buffer keeps
+            // its length).
             x
         })
         .collect();
@@ -1769,7 +1772,14 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     });
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
-    let done = t.garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], &g);
+    let ys = [
+        &mut y1[..count4],
+        &mut y2[..count4],
+        &mut y3[..count4],
+        &mut y4[..count4],
+        &mut y5[..count4],
+    ];
+    let done = t.garner5(ys, &g);
     for i in done..count {
         // Garner's digits in plain integers (the vectors' tail, if any), from the residues
         // unloaded as `Engine::finish` does.
@@ -1784,7 +1794,9 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             }
             tt[j] = v;
         }
-        for (y, v) in ys.into_iter().zip(tt) {
+        let [t1, t2, t3, t4, t5] = tt;
+        let [w_lo, w_hi] = wide_w(t4, t5);
+        for (y, v) in ys.into_iter().zip([t1, t2, t3, w_lo, w_hi]) {
             *y = v;
         }
     }
@@ -1792,81 +1804,108 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     scratch::give_all(residues);
 }
 
+/// `w = t₄ + p₄t₅` (below `2¹⁰⁰`) as `[w mod 2⁵², ⌊w/2⁵²⌋]`, the last two of the rows that
+/// [`fma_wide_recombine`] takes (as [`Fma::garner5`] writes them).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+fn wide_w(t4: u64, t5: u64) -> [u64; 2] {
+    let w = u128::from(t4) + u128::from(FIELDS52[3].p) * u128::from(t5);
+    [w as u64 & LOW52, (w >> 52) as u64]
+}
+
+/// Where the values of [`fma_wide_recombine`]'s rows sit in their 116-bit slots: bit offset
+/// and width. The digits `t₁`, `t₂`, `t₃` (below `2⁵⁰`) at the slot's start, `w = t₄ + p₄t₅`
+/// as its low 52 bits at the start and its high 48 bits from bit 52 (so the two rows' limbs
+/// add without carries).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+const WIDE_ROWS: [(usize, usize); 5] = [(0, 50), (0, 50), (0, 50), (0, 52), (52, 48)];
+
 /// `r = Σᵢ xᵢ·2^(116·i)` for the wide FMA products' coefficients `xᵢ = t₁ + p₁t₂ + p₁p₂t₃ +
-/// p₁p₂p₃t₄ + p₁…p₄t₅` (below `2²⁵⁰`), from their Garner digits `t[j][i] < p_{j+1}`
-/// ([`FIELDS52`]); `r` is overwritten and must hold the sum (`r.len()` limbs).
+/// p₁p₂p₃t₄ + p₁…p₄t₅` (below `2²⁵⁰`), from their Garner digits `t_j < p_j` ([`FIELDS52`])
+/// given as the rows `t[0..3] = t₁, t₂, t₃` and `t[3..5]` = [`wide_w`]`(t₄, t₅)`; `r` is
+/// overwritten and must hold the sum (`r.len()` limbs).
 ///
 /// In Horner's form over whole numbers, one pass over `r`: with `T_j = Σᵢ t[j][i]·2^(116·i)`
-/// (the digits packed 116 bits apart: each limb of `T_j` holds bits of at most one digit, as
-/// a digit's 50 bits are followed by a 66-bit gap), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃(T₄ + p₄T₅)))`.
-/// Each of the four products by a prime runs its own carry limb by limb ([`Horner5`]), so a
-/// limb of `r` costs four `64×64` products, where the coefficients' column sums took ten per
-/// coefficient (1.8 limbs) and a shift. Every partial sum (`T₄ + p₄T₅`, …) is at most `r`,
-/// so all four fit in `r.len()` limbs and no carry leaves the last. The digits' layout
-/// repeats every 16 digits (`16·116 = 29·64` bits): whole blocks of 29 limbs take their
-/// digits' shifts as constants ([`wide_block_limb`]), the rest a general loop.
+/// and `W = Σᵢ wᵢ·2^(116·i)` (the values packed 116 bits apart: each limb holds bits of at
+/// most one value of a row, as a value's at most 52 bits are followed by a gap of at least
+/// 64), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃W))`. The three products by a prime run limb by limb,
+/// each with its own carry ([`WideHorner`]), so a limb of `r` costs three `64×64` products
+/// (the fourth, `p₄t₅`, is [`Fma::garner5`]'s, in vectors), where the coefficients' column
+/// sums took ten per coefficient (1.8 limbs) and a shift. Every partial sum (`T₃ + p₃W`, …)
+/// is at most `r`, so all fit in `r.len()` limbs and no carry leaves the last. The rows'
+/// layout repeats every 16 values (`16·116 = 29·64` bits): whole blocks of 29 limbs take
+/// their values' shifts as constants ([`wide_row_limb`]), the rest a general loop.
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
 fn fma_wide_recombine(r: &mut [u64], t: [&[u64]; 5]) {
-    let bits = FMA_WIDE.bits;
     let count = t[0].len();
-    debug_assert!(t.iter().all(|s| s.len() == count), "five digit rows of one length");
-    let mut h = Horner5::default();
-    // Whole blocks: 16 digits, 29 limbs.
+    debug_assert!(t.iter().all(|s| s.len() == count), "five rows of one length");
+    let mut h = WideHorner::default();
+    // Limb `l` of the four numbers from the rows `t` (from their value 0).
+    #[inline(always)]
+    fn limbs(t: [&[u64]; 5], l: usize) -> [u64; 4] {
+        let limb = |j: usize| wide_row_limb(t[j], l, WIDE_ROWS[j]);
+        [limb(0), limb(1), limb(2), limb(3) | limb(4)]
+    }
+    // Whole blocks: 16 values, 29 limbs.
     let blocks = (count / 16).min(r.len() / 29);
     let chunks = t.map(|s| s.as_chunks::<16>().0);
-    for b in 0..blocks {
-        let blk = chunks.map(|c| &c[b]);
+    let (whole, rest) = r.split_at_mut(29 * blocks);
+    for (b, out) in whole.as_chunks_mut::<29>().0.iter_mut().enumerate() {
+        let blk = chunks.map(|c| &c[b][..]);
         macro_rules! limbs {
             ($($l:literal)*) => {$(
-                h.step(r, 29 * b + $l, wide_block_limb::<$l>(blk));
+                out[$l] = h.step(limbs(blk, $l));
             )*};
         }
         limbs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28);
     }
-    // The rest, and three more steps to flush the skewed passes. Limb `l` covers bits
-    // `64l..64l + 64`; digit `i = ⌊64l/116⌋` starts `off` bits below it.
-    let (mut i, mut off) = (16 * blocks, 0usize);
-    for l in 29 * blocks..r.len() + 3 {
-        // The digit in limb `l` (if any): the tail of digit `i` (its bits from `off`), or
-        // the head of digit `i + 1` (shifted up to its start); none in the gap between.
-        let (k, up, down) = if off < 50 { (i, 0, off) } else { (i + 1, (bits - off) % 64, 0) };
-        let d = if l < r.len() && k < count && (off < 50 || bits - off < 64) {
-            t.map(|s| s[k] << up >> down)
-        } else {
-            [0; 5]
-        };
-        h.step(r, l, d);
-        off += 64;
-        if off >= bits {
-            off -= bits;
-            i += 1;
-        }
+    // The rest (the limbs past the rows' values are zero).
+    let tail = t.map(|s| &s[16 * blocks..]);
+    for (l, out) in rest.iter_mut().enumerate() {
+        *out = h.step(limbs(tail, l));
     }
+    // No carry out of `r`, and no value's bit past it.
+    let end = 64 * r.len();
     debug_assert!(
-        h.c == [0; 4] && (i.min(count)..count).all(|k| t.iter().all(|s| s[k] == 0)),
+        h.c == [0; 3]
+            && t.iter().zip(WIDE_ROWS).all(|(s, (off, _))| {
+                (0..count).all(|k| {
+                    let skip = end.saturating_sub(116 * k + off);
+                    skip >= 64 || s[k] >> skip == 0
+                })
+            }),
         "wide FMA product overflow"
     );
 }
 
-/// Limb `L` (of 29) of a block of 16 digits packed 116 bits apart, for each of the five rows
-/// (see [`fma_wide_recombine`]); `L` a constant, so are the shifts.
+/// Limb `l` of `Σₖ row[k]·2^(116k + off)` (values of at most `width` bits, at most 52:
+/// a limb holds bits of one value at most, see [`fma_wide_recombine`]); constant shifts
+/// once inlined with constant `l`, `off` and `width`.
 #[inline(always)]
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
-fn wide_block_limb<const L: usize>(blk: [&[u64; 16]; 5]) -> [u64; 5] {
-    let (i, off) = (64 * L / 116, 64 * L % 116);
-    if off < 50 {
-        blk.map(|s| s[i] >> off)
-    } else if 116 - off < 64 {
-        // `i + 1 < 16`: the 16th digit's head would need `64L > 15·116 + 52`, past `L = 28`.
-        blk.map(|s| s[i + 1] << (116 - off))
+fn wide_row_limb(row: &[u64], l: usize, (off, width): (usize, usize)) -> u64 {
+    // The value with the last start at or below the limb's last bit (an earlier one ends
+    // below the limb).
+    let Some(k) = (64 * l + 63).checked_sub(off).map(|b| b / 116) else { return 0 };
+    let Some(&v) = row.get(k) else { return 0 };
+    let start = 116 * k + off;
+    if start >= 64 * l {
+        v << (start - 64 * l) // its head (the rest in the next limb)
+    } else if 64 * l - start < width {
+        v >> (64 * l - start) // its tail
     } else {
-        [0; 5]
+        0
     }
 }
 
@@ -1890,50 +1929,36 @@ fn wide_block_cut<const K: usize>(x: &[u64; 30]) -> (u64, u64) {
     (a, b & ((1 << 52) - 1))
 }
 
-/// The four Horner passes of [`fma_wide_recombine`] (`·p₄ + T₄`, `·p₃ + T₃`, `·p₂ + T₂`,
-/// `·p₁ + T₁`), skewed by a limb each so that one step's four products are independent (the
-/// carries are the only chains): step `l` runs the first pass on limb `l`, the second on
-/// `l − 1`, the third on `l − 2`, the last on `l − 3`, which it writes to `r`.
+/// The three Horner passes of [`fma_wide_recombine`] (`·p₃ + T₃`, `·p₂ + T₂`, `·p₁ + T₁`),
+/// limb by limb: a step runs the three on one limb, each pass's product the last one's
+/// limb. Their only state is the three carries, so it stays in registers; the passes'
+/// products chain within a step, but the next limb's do not wait for them (only the
+/// carries chain from limb to limb), so the processor overlaps the steps.
 #[derive(Default)]
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
-struct Horner5 {
-    /// The first three passes' last limbs, each the next pass's multiplicand.
-    a: u64,
-    b: u64,
-    e: u64,
-    /// The digits' limbs waiting for their pass: `T₃`'s one step, `T₂`'s two, `T₁`'s three.
-    t3: u64,
-    t2: [u64; 2],
-    t1: [u64; 3],
+struct WideHorner {
     /// The passes' carries (below `2⁵¹`).
-    c: [u64; 4],
+    c: [u64; 3],
 }
 
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
 )]
-impl Horner5 {
-    /// Step `l` with limb `l` of `T₁…T₅`; writes limb `l − 3` of `r` (from `l = 3`).
+impl WideHorner {
+    /// One limb of `T₁`, `T₂`, `T₃` and `W`; returns that limb of `r`.
     #[inline(always)]
-    fn step(&mut self, r: &mut [u64], l: usize, d: [u64; 5]) {
-        let [p1, p2, p3, p4, _] = FIELDS52.map(|f| u128::from(f.p));
-        let [c0, c1, c2, c3] = self.c.map(u128::from);
-        let sa = u128::from(d[3]) + p4 * u128::from(d[4]) + c0;
-        let sb = u128::from(self.t3) + p3 * u128::from(self.a) + c1;
-        let se = u128::from(self.t2[0]) + p2 * u128::from(self.b) + c2;
-        let sx = u128::from(self.t1[0]) + p1 * u128::from(self.e) + c3;
-        if let Some(out) = r.get_mut(l.wrapping_sub(3)) {
-            *out = sx as u64;
-        }
-        (self.a, self.b, self.e) = (sa as u64, sb as u64, se as u64);
-        self.c = [sa, sb, se, sx].map(|s| (s >> 64) as u64);
-        self.t3 = d[2];
-        self.t2 = [self.t2[1], d[1]];
-        self.t1 = [self.t1[1], self.t1[2], d[0]];
+    fn step(&mut self, [d1, d2, d3, w]: [u64; 4]) -> u64 {
+        let [p1, p2, p3, _, _] = FIELDS52.map(|f| u128::from(f.p));
+        let [c0, c1, c2] = self.c.map(u128::from);
+        let sb = u128::from(d3) + p3 * u128::from(w) + c0;
+        let se = u128::from(d2) + p2 * u128::from(sb as u64) + c1;
+        let sx = u128::from(d1) + p1 * u128::from(se as u64) + c2;
+        self.c = [sb, se, sx].map(|s| (s >> 64) as u64);
+        sx as u64
     }
 }
 
@@ -2360,6 +2385,9 @@ mod tests {
     /// (the forward transform that skips the zero upper half, [`forward_lower_half`]) or
     /// one coefficient more (the full one), at its shortest transform (`2¹⁴`, `n/4 =
     /// BLOCK`), with all-ones operands: `(B^x − 1)(B^y − 1) = B^(x+y) − B^x − B^y + 1`.
+    /// In this order, on one thread, each product takes the buffers that the last one kept
+    /// (their old values in place, and from the last case on longer than the transform),
+    /// so the zero padding is checked where each load reads it.
     #[test]
     #[cfg_attr(miri, ignore)]
     fn fma_wide_products_around_the_half_filled_transform() {
@@ -2401,11 +2429,67 @@ mod tests {
         }
     }
 
+    /// The vector kernels' Garner digits ([`Fma::garner5`], every width) of residues made
+    /// from chosen digits `t₁…t₅` (`x_j = Σ_m t_m·p₁…p_{m−1} mod p_j`, unscaled: scale 1),
+    /// against the digits themselves and [`wide_w`]`(t₄, t₅)`: at their largest (`p_j − 1`,
+    /// so `w` at its largest), zero, small `t₄` with large `t₅` (the low half of `p₄t₅`
+    /// rounded up, so the carry into `w`'s high piece is taken back) and random, over 200
+    /// indices (the 16- and 4-vector loops and the single vectors; the tail is the
+    /// caller's).
+    #[test]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    fn fma_garner5_matches_the_chosen_digits() {
+        let primes = FIELDS52.map(|f| f.p);
+        let mut next = xorshift(5);
+        for e in engines() {
+            let Engine::Fma(t, 3) = e else { continue };
+            for pattern in 0..4 {
+                let digits: Vec<[u64; 5]> = (0..200)
+                    .map(|i| match pattern {
+                        0 => primes.map(|p| p - 1),
+                        1 => [0; 5],
+                        2 => primes.map(|p| [i as u64 % 3, p - 1 - i as u64][i % 2]),
+                        _ => primes.map(|p| next() % p),
+                    })
+                    .collect();
+                // x mod p_j from the digits, as an inverse transform's outputs (f64 bits).
+                let mut rows: Vec<Vec<u64>> = (0..5)
+                    .map(|j| {
+                        let pj = u128::from(primes[j]);
+                        digits
+                            .iter()
+                            .map(|t| {
+                                let (mut x, mut prod) = (0u128, 1u128);
+                                for m in 0..5 {
+                                    x = (x + u128::from(t[m]) * prod) % pj;
+                                    prod = prod * u128::from(primes[m]) % pj;
+                                }
+                                (x as f64).to_bits()
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let mut g = *fma_wide_constants();
+                g.scale = [1.0; 5];
+                let [y1, y2, y3, y4, y5] = &mut rows[..] else { unreachable!() };
+                let done = t
+                    .garner5([&mut y1[..], &mut y2[..], &mut y3[..], &mut y4[..], &mut y5[..]], &g);
+                assert_eq!(done, 200, "{e:?}");
+                for (i, d) in digits.iter().enumerate() {
+                    let [lo, hi] = wide_w(d[3], d[4]);
+                    let want = [d[0], d[1], d[2], lo, hi];
+                    let got = [0, 1, 2, 3, 4].map(|j| rows[j][i]);
+                    assert_eq!(got, want, "pattern {pattern}, index {i}, {e:?}");
+                }
+            }
+        }
+    }
+
     /// The wide FMA products' recombination ([`fma_wide_recombine`]) against the plain sum
     /// `Σᵢ (Σ_j t_j·p₁…p_{j−1})·2^(116·i)` in schoolbook arithmetic, with Garner's digits at
     /// their largest (`p_j − 1`: coefficients `p₁…p₅ − 1`, just below `2²⁵⁰`), zero, mixed
-    /// and random, for digit counts around the 16-digit blocks (so whole blocks, their tail
-    /// and the flushing steps), into a destination of exactly the sum's length.
+    /// and random, for digit counts around the 16-digit blocks (so whole blocks and their
+    /// tail), into a destination of exactly the sum's length.
     #[test]
     #[cfg_attr(miri, ignore = "safe arithmetic only: the host and cross rows run it")]
     #[allow(clippy::needless_range_loop)] // `i` indexes the five digit rows and the bits
@@ -2459,7 +2543,12 @@ mod tests {
                     want.pop();
                 }
                 let mut got = vec![u64::MAX; want.len()]; // overwritten
-                let t: [&[u64]; 5] = [0, 1, 2, 3, 4].map(|j| &digits[j][..]);
+                // The last two rows as the recombination takes them.
+                let w: Vec<[u64; 2]> =
+                    (0..count).map(|i| wide_w(digits[3][i], digits[4][i])).collect();
+                let rows = [0, 1].map(|h| w.iter().map(|w| w[h]).collect::<Vec<u64>>());
+                let t =
+                    [&digits[0][..], &digits[1][..], &digits[2][..], &rows[0][..], &rows[1][..]];
                 fma_wide_recombine(&mut got, t);
                 assert_eq!(got, want, "{count} digits, pattern {pattern}");
             }

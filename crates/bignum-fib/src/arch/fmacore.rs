@@ -442,7 +442,9 @@ pub(crate) struct Garner5 {
 /// `|x_j| < 2p_j`; the primes within a factor 2 of each other), in place: with the residues
 /// `y_j = x_j·scale[j] mod p_j` (the transforms' unloading, done here instead of in a pass of
 /// its own), `t₁ = y₁`, `t_j = (…((y_j − t₁)/p₁ − t₂)/p₂ … − t_{j−1})/p_{j−1} mod p_j` in
-/// `[0, p_j)` replaces `x_j` as a plain `u64`, for the first `n` indices.
+/// `[0, p_j)` replaces `x_j` as a plain `u64` for `j ≤ 3`, and the last two are replaced by
+/// `w = t₄ + p₄t₅` (below `2¹⁰⁰`) in two pieces: `x₄` by `w mod 2⁵²`, `x₅` by `⌊w/2⁵²⌋`, for
+/// the first `n` indices.
 ///
 /// # Safety
 /// `V`'s extension available; `n` a multiple of `V::N`, every slice at least `n` long.
@@ -500,8 +502,26 @@ unsafe fn garner5_lanes<V: Lanes, const U: usize>(ptr: [*mut u64; 5], i: usize, 
             }
             for u in 0..U {
                 d[j][u] = V::correct(reduce(v[u], pv, piv), pv);
-                V::store_u52(ptr[j].add(i + u * V::N), d[j][u]);
+                if j < 3 {
+                    V::store_u52(ptr[j].add(i + u * V::N), d[j][u]);
+                }
             }
+        }
+        // `w = t₄ + p₄t₅ < p₄p₅ < 2¹⁰⁰` exactly, as `w_lo + w_hi·2⁵²` (`w_lo < 2⁵²`,
+        // `w_hi < 2⁴⁸`): `h = p₄t₅` rounded to a multiple of `2⁵²` (below `2¹⁰¹`, by adding
+        // and subtracting `1.5·2¹⁰⁴`, whose ulp is `2⁵²`), `l = p₄t₅ − h` (exact, `|l| ≤
+        // 2⁵¹`), `t₄ + l ∈ [−2⁵¹, 2⁵¹ + 2⁵⁰)` carried into `[0, 2⁵²)`: all exact.
+        const BIG: f64 = (3u128 << 103) as f64; // 1.5·2¹⁰⁴
+        const TWO52: f64 = (1u64 << 52) as f64;
+        let (p4, big, minus_big) = (V::splat(k.p[3]), V::splat(BIG), V::splat(-BIG));
+        let (two52, inv52) = (V::splat(TWO52), V::splat(1.0 / TWO52));
+        for u in 0..U {
+            let h = V::sub(V::fmsub(p4, d[4][u], minus_big), big);
+            let lo = V::add(V::fmsub(p4, d[4][u], h), d[3][u]);
+            let lo_fixed = V::correct(lo, two52);
+            let hi = V::fnmadd(V::sub(lo_fixed, lo), inv52, V::mul(h, inv52));
+            V::store_u52(ptr[3].add(i + u * V::N), lo_fixed);
+            V::store_u52(ptr[4].add(i + u * V::N), hi);
         }
     }
 }
