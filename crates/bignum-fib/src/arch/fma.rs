@@ -218,12 +218,14 @@ impl Fma4 {
         unsafe { stage2::<DIT>(x, h, outer, inner, p) }
     }
 
-    /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1` in one pass over blocks of four:
-    /// forward (DIF) `h = 2` then `h = 1`, inverse (`DIT`) `h = 1` then `h = 2`, as
-    /// [`Fma4::stage`] and [`Fma4::radix2`] one after the other but with one reduction fewer
-    /// per pair (the same residues, in the same bounds). `x.len()` a multiple of 16.
+    /// The stages `h = 2` (twiddles `w[..2]`, `w[0]` the twiddle 1, as the tables' `w_4⁰`
+    /// is) and `h = 1` in one pass over blocks of four: forward (DIF) `h = 2` then `h = 1`,
+    /// inverse (`DIT`) `h = 1` then `h = 2`, as [`Fma4::stage`] and [`Fma4::radix2`] one
+    /// after the other but without the product by `w[0] = 1` and with fewer reductions (the
+    /// same residues, in `[−p/2, p/2]` give or take one). `x.len()` a multiple of 16.
     pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
         assert!(x.len().is_multiple_of(16) && w.len() >= 2);
+        assert!(f64::from_bits(w[0]) == 1.0, "tail4: the first twiddle must be 1");
         // SAFETY: `self` proves AVX2 + FMA; the assertion is `tail4`'s contract.
         unsafe { tail4::<DIT>(x, w, p) }
     }
@@ -425,13 +427,14 @@ unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner:
 }
 
 /// # Safety
-/// AVX2 and FMA available; `x.len()` a multiple of 16, `w.len() >= 2`.
+/// AVX2 and FMA available; `x.len()` a multiple of 16, `w.len() >= 2` (`w[0]`, the twiddle
+/// 1, is not read).
 #[target_feature(enable = "avx2,fma")]
 unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
     let pv = _mm256_set1_pd(p);
     let piv = _mm256_set1_pd(1.0 / p);
     let base = x.as_mut_ptr().cast::<f64>();
-    let (w0, w1) = (_mm256_set1_pd(f64::from_bits(w[0])), _mm256_set1_pd(f64::from_bits(w[1])));
+    let w1 = _mm256_set1_pd(f64::from_bits(w[1]));
     // The 4×4 transpose of four vectors (an involution): rows ↔ columns.
     let transpose = |r: [__m256d; 4]| {
         let t0 = _mm256_unpacklo_pd(r[0], r[1]);
@@ -458,29 +461,35 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
                 _mm256_loadu_pd(p.add(8)),
                 _mm256_loadu_pd(p.add(12)),
             ]);
-            let radix2 = |a: __m256d, b: __m256d| {
-                let s = fmacore::reduce(_mm256_add_pd(a, b), pv, piv);
-                (s, fmacore::reduce(_mm256_sub_pd(a, b), pv, piv))
-            };
-            // One reduction fewer per pair than the two passes: the sums that the next
-            // stage reduces anyway stay lazy (`fmacore`'s bounds: every value in `(−2p, 2p)`
-            // on input, a lazy sum of two in `(−4p, 4p)`, and `reduce` takes `|s| < 8p`).
+            let red = |s: __m256d| fmacore::reduce(s, pv, piv);
+            // The twiddles of `h = 2` are `w[0] = 1` (no product) and `w[1]`; of `h = 1`,
+            // none. Bounds (`fmacore`'s): every input in `(−2p, 2p)`, a lazy sum or
+            // difference of two in `(−4p, 4p)`, a product by `|w₁| ≤ p/2` of one of those
+            // below `2p²`: `mulmod` in `(−1.25p, 1.25p)`; `reduce` takes `|s| < 8p`, and
+            // every sum it is given is below `4p + 4p` or `4p + 1.25p`.
             let y = if DIT {
-                // h = 1: u0, u1 (the DIT butterflies' `a`) lazy; u2, u3 (their `b`) reduced,
-                // so `|u2·w| < p²`, and `u0 ± u2·w` in `(−4.875p, 4.875p)`.
+                // h = 1 lazy: u0..u3 in `(−4p, 4p)`; h = 2: `u0 ± u2`, `u1 ± u3·w₁`.
                 let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
-                let (u2, u3) = radix2(c[2], c[3]);
-                let (y0, y2) = fmacore::butterfly::<__m256d, true, false>(u0, u2, w0, pv, piv);
-                let (y1, y3) = fmacore::butterfly::<__m256d, true, false>(u1, u3, w1, pv, piv);
-                [y0, y1, y2, y3]
+                let (u2, u3) = (_mm256_add_pd(c[2], c[3]), _mm256_sub_pd(c[2], c[3]));
+                let t = fmacore::mulmod(u3, w1, pv, piv);
+                [
+                    red(_mm256_add_pd(u0, u2)),
+                    red(_mm256_add_pd(u1, t)),
+                    red(_mm256_sub_pd(u0, u2)),
+                    red(_mm256_sub_pd(u1, t)),
+                ]
             } else {
-                // h = 2 with lazy sums e0, e1 (`(−4p, 4p)`, their sum within `8p`); the
-                // differences' products `|(a − b)·w| < 2p²` are in `(−1.25p, 1.25p)`.
-                let (e0, e2) = fmacore::butterfly::<__m256d, false, true>(c[0], c[2], w0, pv, piv);
-                let (e1, e3) = fmacore::butterfly::<__m256d, false, true>(c[1], c[3], w1, pv, piv);
-                let (y0, y1) = radix2(e0, e1);
-                let (y2, y3) = radix2(e2, e3);
-                [y0, y1, y2, y3]
+                // h = 2 lazy: e0, e1, e2 in `(−4p, 4p)`, e3 = (c1 − c3)·w₁; h = 1: `e0 ± e1`,
+                // `e2 ± e3`.
+                let (e0, e2) = (_mm256_add_pd(c[0], c[2]), _mm256_sub_pd(c[0], c[2]));
+                let e1 = _mm256_add_pd(c[1], c[3]);
+                let e3 = fmacore::mulmod(_mm256_sub_pd(c[1], c[3]), w1, pv, piv);
+                [
+                    red(_mm256_add_pd(e0, e1)),
+                    red(_mm256_sub_pd(e0, e1)),
+                    red(_mm256_add_pd(e2, e3)),
+                    red(_mm256_sub_pd(e2, e3)),
+                ]
             };
             let r = transpose(y);
             _mm256_storeu_pd(p, r[0]);
