@@ -312,6 +312,15 @@ impl Engine {
         }
     }
 
+    /// Whether the engine's forward radix-4 passes take the `cube` twiddles ([`Tables`]).
+    fn has_radix4_cube(self) -> bool {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+        if let Engine::Fma(..) = self {
+            return true;
+        }
+        false
+    }
+
     /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
     fn index(self) -> usize {
         match self {
@@ -464,7 +473,8 @@ impl Engine {
     }
 
     /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
-    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`.
+    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`. The FMA engine's DIF
+    /// pass takes `cube` too ([`Tables`]; the others do not read it).
     #[inline(always)]
     fn stage2<const DIT: bool>(
         self,
@@ -473,11 +483,13 @@ impl Engine {
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
     ) {
         match self {
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, f.p as f64),
+            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, cube, f.p as f64),
             _ => {
+                let _ = cube;
                 if DIT {
                     self.stage::<true>(f, x, h, inner);
                     self.stage::<true>(f, x, 2 * h, outer);
@@ -651,11 +663,30 @@ pub(crate) fn engine_name() -> &'static str {
 
 /// Twiddle tables for transforms up to `len` coefficients: `fwd[k][h + i] = w_{2h}^i` and
 /// `inv[k][h + i] = w_{2h}^{−i}` modulo prime `k`, in the engine's form, for
-/// `h = 1, 2, 4, …, len/2`.
+/// `h = 1, 2, 4, …, len/2`; for the FMA engine's forward radix-4 passes also
+/// `cube[k][h + i] = w_{4h}^{3i}` for `h = 1, 2, …, len/4` (`fmacore::stage2`; empty for the
+/// other engines).
 struct Tables {
     len: usize,
     fwd: Vec<Vec<u64>>,
     inv: Vec<Vec<u64>>,
+    cube: Vec<Vec<u64>>,
+}
+
+/// A forward transform's twiddles, as [`Tables`] holds them for one prime: `tw[h + i] =
+/// w_{2h}^i` and `cube[h + i] = w_{4h}^{3i}` (empty where the engine has no use for it).
+#[derive(Clone, Copy)]
+struct Fwd<'a> {
+    tw: &'a [u64],
+    cube: &'a [u64],
+}
+
+impl<'a> Fwd<'a> {
+    /// The `cube` twiddles of the radix-4 pass on blocks of `4h`, `w_{4h}^{3i}` for `i < h`
+    /// (empty if the table has none).
+    fn cube(self, h: usize) -> &'a [u64] {
+        self.cube.get(h..2 * h).unwrap_or(&[])
+    }
 }
 
 impl Tables {
@@ -665,19 +696,26 @@ impl Tables {
         let size = len.max(2);
         let mut fwd = Vec::with_capacity(e.fields().len());
         let mut inv = Vec::with_capacity(e.fields().len());
+        let mut cubes = Vec::with_capacity(e.fields().len());
+        let with_cube = e.has_radix4_cube();
         let mut level = Vec::new();
         for (k, &f) in e.fields().iter().enumerate() {
             let (mut t, mut u) = (Vec::with_capacity(size), Vec::with_capacity(size));
+            let mut c = Vec::with_capacity(if with_cube { size / 2 } else { 0 });
             let mut h = match old {
                 Some(o) if o.len >= 2 => {
                     t.extend_from_slice(&o.fwd[k][..o.len]);
                     u.extend_from_slice(&o.inv[k][..o.len]);
+                    c.extend_from_slice(&o.cube[k][..o.cube[k].len().min(o.len / 2)]);
                     o.len
                 }
                 _ => {
                     let one = e.twiddle(f, 1);
                     t.extend([0, one]);
                     u.extend([0, one]);
+                    if with_cube {
+                        c.push(0);
+                    }
                     2
                 }
             };
@@ -698,12 +736,26 @@ impl Tables {
                 // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
                 u.push(e.twiddle(f, 1));
                 u.extend(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
+                if with_cube {
+                    // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
+                    // −`level[3i − h]` (w_{2h}^h = −1).
+                    c.extend((0..h / 2).map(|i| {
+                        let x = if 3 * i < h { level[3 * i] } else { f.p - level[3 * i - h] };
+                        e.twiddle(f, x)
+                    }));
+                }
                 h *= 2;
             }
             fwd.push(t);
             inv.push(u);
+            cubes.push(c);
         }
-        Tables { len, fwd, inv }
+        Tables { len, fwd, inv, cube: cubes }
+    }
+
+    /// The forward twiddles for prime `k`.
+    fn fwd(&self, k: usize) -> Fwd<'_> {
+        Fwd { tw: &self.fwd[k], cube: &self.cube[k] }
     }
 }
 
@@ -826,18 +878,19 @@ fn radix2_stage(f: Field, x: &mut [u64]) {
 }
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
-fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    let tw = tab.tw;
     let n = x.len();
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
             if h >= 8 {
-                e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
+                e.stage2::<false>(f, x, h / 2, &tw[h..2 * h], &tw[h / 2..h], tab.cube(h / 2));
                 h /= 4;
-            } else if h == 2 && e.tail4::<false>(f, x, &tab[2..4]) {
+            } else if h == 2 && e.tail4::<false>(f, x, &tw[2..4]) {
                 h = 0; // with `h = 1`
             } else {
-                e.stage::<false>(f, x, h, &tab[h..2 * h]);
+                e.stage::<false>(f, x, h, &tw[h..2 * h]);
                 h /= 2;
             }
         }
@@ -847,13 +900,13 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     } else if n / 4 >= BLOCK {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
-        e.stage2::<false>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        e.stage2::<false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
         for q in x.chunks_exact_mut(h) {
             forward(e, f, q, tab);
         }
     } else {
         let h = n / 2;
-        e.stage::<false>(f, x, h, &tab[h..n]);
+        e.stage::<false>(f, x, h, &tw[h..n]);
         let (lo, hi) = x.split_at_mut(h);
         forward(e, f, lo, tab);
         forward(e, f, hi, tab);
@@ -872,7 +925,7 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
         while h < n {
             if h >= 4 && 4 * h <= n {
-                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);
+                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h], &[]);
                 h *= 4;
             } else {
                 e.stage::<true>(f, x, h, &tab[h..2 * h]);
@@ -884,7 +937,7 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         for q in x.chunks_exact_mut(h) {
             inverse(e, f, q, tab);
         }
-        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h], &[]);
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
@@ -898,11 +951,11 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 /// is zero: not read, so it need not be written (see [`Fma::stage2_lower_half`]); the top
 /// radix-4 pass reads the lower half only, then the quarters transform as in [`forward`].
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: &[u64]) {
+fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) {
     let n = x.len();
     debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
     let h = n / 4;
-    t.stage2_lower_half(x, h, &tab[2 * h..n], &tab[h..2 * h], f.p as f64);
+    t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
     for q in x.chunks_exact_mut(h) {
         forward(Engine::Fma(t, 5), f, q, tab);
     }
@@ -983,7 +1036,7 @@ fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
             let f = fields[k];
             let mut v = Vec::with_capacity(n);
             e.load_into(f, x, &mut v, n);
-            forward(e, f, &mut v, &tabs.fwd[k]);
+            forward(e, f, &mut v, tabs.fwd(k));
             v
         })
         .collect();
@@ -1009,11 +1062,11 @@ fn cyclic(
             let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
             let mut x = scratch::take(n);
             load(a, &mut x);
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match b {
                 Some(Ok(b)) => {
                     load(b, &mut other);
-                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    forward(e, f, &mut other, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&other));
                 }
                 Some(Err(t)) => {
@@ -1351,7 +1404,7 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                             e.fold(f, out, None, Some(lo), hi, alpha[l], w);
                         }
                     }
-                    forward(e, f, out, &tabs.fwd[k]);
+                    forward(e, f, out, tabs.fwd(k));
                 };
                 fold(&x, da, piece);
                 match b {
@@ -1366,10 +1419,10 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                 e.pointwise(f, piece, Some(&tw.inv[k][l - 1]));
             }
             // Piece 0 (in `x`): the cyclic convolution of length N/2.
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match b {
                 Some(_) => {
-                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    forward(e, f, &mut y, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&y));
                 }
                 None => e.pointwise(f, &mut x, None),
@@ -1550,11 +1603,11 @@ fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         .map(|(k, &f)| {
             let mut x = scratch::take(n);
             load(f, &pa, &mut x);
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match &pb {
                 Some(pb) => {
                     load(f, pb, &mut other);
-                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    forward(e, f, &mut other, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&other));
                 }
                 None => e.pointwise(f, &mut x, None),
@@ -1731,10 +1784,10 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             dst[i] = (v as f64).to_bits();
         }
         if half {
-            forward_lower_half(t, f, dst, &tabs.fwd[k]);
+            forward_lower_half(t, f, dst, tabs.fwd(k));
         } else {
             dst.resize(n, 0);
-            forward(e, f, dst, &tabs.fwd[k]);
+            forward(e, f, dst, tabs.fwd(k));
         }
     };
     let count4 = count.next_multiple_of(4).min(n);
@@ -2575,6 +2628,36 @@ mod tests {
         }
     }
 
+    /// The FMA engine's `cube` twiddles against powers of the root: `w_{4h}^{3i}` for every
+    /// `h < len/2`, `i < h` (the other engines have none).
+    #[test]
+    fn cube_twiddles_are_cubes_of_the_roots() {
+        for e in engines() {
+            let tabs = Tables::new(e, 1 << 10, None);
+            for (k, &f) in e.fields().iter().enumerate() {
+                let c = &tabs.cube[k];
+                if !e.has_radix4_cube() {
+                    assert!(c.is_empty(), "{e:?}");
+                    continue;
+                }
+                assert_eq!(c.len(), 1 << 9, "{e:?}");
+                let mut h = 1;
+                while h < 1 << 9 {
+                    let w = f.root(4 * h as u64);
+                    for i in 0..h {
+                        let want = pow_mod(w, 3 * i as u64, f.p);
+                        assert_eq!(
+                            e.unload(f, c[h + i]),
+                            want,
+                            "{e:?} prime {k}, h = {h}, i = {i}"
+                        );
+                    }
+                    h *= 2;
+                }
+            }
+        }
+    }
+
     #[test]
     fn transforms_round_trip() {
         let logs: &[u32] = if cfg!(miri) { &[1, 2, 3, 5] } else { &[1, 2, 3, 4, 5, 8, 12, 13, 14] };
@@ -2585,13 +2668,14 @@ mod tests {
                 // Grown from a shorter table: the same.
                 let grown = Tables::new(e, n, Some(&Tables::new(e, (n / 4).max(2), None)));
                 assert!(grown.fwd == tabs.fwd && grown.inv == tabs.inv, "{e:?} 2^{log}");
+                assert!(grown.cube == tabs.cube, "{e:?} 2^{log} cube");
                 for (k, &f) in e.fields().iter().enumerate() {
                     let m = u128::from(f.p);
                     let x: Vec<u64> = (0..n as u64)
                         .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
                         .collect();
                     let mut y: Vec<u64> = x.iter().map(|&v| e.encode(v)).collect();
-                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    forward(e, f, &mut y, tabs.fwd(k));
                     inverse(e, f, &mut y, &tabs.inv[k]);
                     y.iter_mut().for_each(|v| *v = e.unload(f, *v));
                     for (a, b) in x.iter().zip(&y) {
@@ -2777,9 +2861,9 @@ mod tests {
                     let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
                     let (wf, wi): (Vec<u64>, Vec<u64>) = (mont(&tabs.fwd[k]), mont(&tabs.inv[k]));
                     let mut want = plain.clone();
-                    forward(p, f, &mut want, &wf);
+                    forward(p, f, &mut want, Fwd { tw: &wf, cube: &[] });
                     let mut got: Vec<u64> = enc(&v);
-                    forward(e, f, &mut got, &tabs.fwd[k]);
+                    forward(e, f, &mut got, tabs.fwd(k));
                     assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
                     let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
                     assert_eq!(got_plain, want, "{e:?} 2^{log} forward");

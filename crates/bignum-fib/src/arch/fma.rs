@@ -61,11 +61,12 @@ impl Fma {
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         match self.v4 {
-            Some(t) if h >= 8 => t.stage2::<DIT>(x, h, outer, inner, p),
-            _ => self.v3.stage2::<DIT>(x, h, outer, inner, p),
+            Some(t) if h >= 8 => t.stage2::<DIT>(x, h, outer, inner, cube, p),
+            _ => self.v3.stage2::<DIT>(x, h, outer, inner, cube, p),
         }
     }
 
@@ -82,11 +83,12 @@ impl Fma {
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         match self.v4 {
-            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, p),
-            _ => self.v3.stage2_lower_half(x, h, outer, inner, p),
+            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, cube, p),
+            _ => self.v3.stage2_lower_half(x, h, outer, inner, cube, p),
         }
     }
 
@@ -202,20 +204,22 @@ impl Fma4 {
 
     /// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length
     /// `2h` with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`;
-    /// with `DIT` the stage `h` then `2h`. `h ≥ 4` a power of two, `x.len()` a multiple of
-    /// `4h`.
+    /// with `DIT` the stage `h` then `2h`; DIF takes the `h` twiddles `cube` too (`W^3i`,
+    /// see `fmacore::stage2`). `h ≥ 4` a power of two, `x.len()` a multiple of `4h`.
     pub(crate) fn stage2<const DIT: bool>(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(DIT || cube.len() >= h, "stage2: {} cube twiddles for h = {h}", cube.len());
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage2`).
-        unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+        unsafe { stage2::<DIT>(x, h, outer, inner, cube, p) }
     }
 
     /// The stages `h = 2` (twiddles `w[..2]`, `w[0]` the twiddle 1, as the tables' `w_4⁰`
@@ -231,19 +235,22 @@ impl Fma4 {
     }
 
     /// The forward two stages of one block whose upper half is zero (not read; see
-    /// `fmacore::stage2_lower_half`): `h ≥ 4` a power of two, `x.len() == 4h`.
+    /// `fmacore::stage2_lower_half`, with the `cube` twiddles of `fmacore::stage2`): `h ≥ 4`
+    /// a power of two, `x.len() == 4h`.
     pub(crate) fn stage2_lower_half(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(cube.len() >= h, "stage2_lower_half: {} cube twiddles for h = {h}", cube.len());
         assert!(x.len() == 4 * h);
         // SAFETY: `self` proves AVX2 + FMA; the assertions are the kernel's contract.
-        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+        unsafe { stage2_lower_half(x, h, outer, inner, cube, p) }
     }
 
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
@@ -421,9 +428,16 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 /// AVX2 and FMA available; `x.len()` a multiple of `4h`, `h ≥ 4` a power of two,
 /// `outer.len() >= 2h`, `inner.len() >= h`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2<const DIT: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract, with `h ≥ 4 = N`.
-    unsafe { fmacore::stage2::<__m256d, DIT>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2::<__m256d, DIT>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
@@ -504,9 +518,16 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
 /// # Safety
 /// AVX2 and FMA available; `fmacore::stage2_lower_half`'s contract with `N = 4`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2_lower_half(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety

@@ -170,50 +170,86 @@ pub(crate) unsafe fn stage<V: Lanes, const DIT: bool>(x: &mut [u64], h: usize, w
     }
 }
 
+/// The outputs of the DIF radix-4 butterfly on `(a₀, a₁, a₂, a₃)` from `b₀ = a₀ + a₂`,
+/// `b₁ = a₁ + a₃`, `u = a₀ − a₂` (lazy, `(−4p, 4p)`) and `v = J·(a₁ − a₃)` (a `mulmod`,
+/// `(−1.25p, 1.25p)`), with the twiddles `[W^i, W^2i, W^3i]`: `(b₀ + b₁, W^2i·(b₀ − b₁),
+/// W^i·(u + v), W^3i·(u − v))`, the values of the two radix-2 stages (the second pair's
+/// outer twiddle `W^(i+h)` is `J·W^i`, and the inner one times `W^i` is `W^3i`), with one
+/// reduction and four products where those took two and four. Bounds (see the module
+/// docs): `|b₀ + b₁| < 8p` for `reduce`; `|(b₀ − b₁)·W^2i| < 4p²`: `(−2p, 2p)`;
+/// `|(u ± v)·w| < 5.25p·p/2 < 2.7p²`: `(−1.5p, 1.5p)`.
+#[inline(always)]
+pub(crate) unsafe fn dif4<V: Lanes>(
+    b0: V,
+    b1: V,
+    u: V,
+    v: V,
+    [w1, w2, w3]: [V; 3],
+    p: V,
+    pinv: V,
+) -> (V, V, V, V) {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        (
+            reduce(V::add(b0, b1), p, pinv),
+            mulmod(V::sub(b0, b1), w2, p, pinv),
+            mulmod(V::add(u, v), w1, p, pinv),
+            mulmod(V::sub(u, v), w3, p, pinv),
+        )
+    }
+}
+
 /// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length `2h`
-/// with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`; with
-/// `DIT` the stage `h` then `2h`.
+/// with the `2h` twiddles `outer` (`W^i`, `W` of order `4h`), then the stage `h` with the
+/// `h` twiddles `inner` (`W^2i`); with `DIT` the stage `h` then `2h`. The DIF pass takes
+/// `cube` (`W^3i`, `i < h`) too, for the radix-4 butterfly's form with one product by the
+/// fourth root of unity `J = W^h = outer[h]` (see [`dif4`]); the DIT pass does not read it.
 ///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `4h`,
-/// `outer.len() >= 2h`, `inner.len() >= h`.
+/// `outer.len() >= 2h`, `inner.len() >= h`, and unless `DIT`, `cube.len() >= h`.
 #[inline(always)]
 pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
     inner: &[u64],
+    cube: &[u64],
     p: f64,
 ) {
-    // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    // SAFETY: register set-up (the caller has `V`'s extension); `outer[h]` is in bounds
+    // (`outer.len() >= 2h`).
+    let (pv, piv, jv) =
+        unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
     let base = x.as_mut_ptr().cast::<f64>();
     let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let wc = cube.as_ptr().cast::<f64>();
     let n = x.len();
     let mut j = 0;
     while j < n {
         let mut i = 0;
         while i < h {
             // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
-            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and for DIF
+            // `i + N <= h <= cube.len()`.
             unsafe {
                 let p0 = base.add(j + i);
                 let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
                 let (a0, a1, a2, a3) = (V::load(p0), V::load(p1), V::load(p2), V::load(p3));
-                let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
-                let w = V::load(wi.add(i));
+                let (o0, w) = (V::load(wo.add(i)), V::load(wi.add(i)));
                 let (a0, a1, a2, a3) = if DIT {
+                    let o1 = V::load(wo.add(h + i));
                     let (a0, a1) = butterfly::<V, true, true>(a0, a1, w, pv, piv);
                     let (a2, a3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
                     let (a0, a2) = dit_reduce_a::<V>(a0, a2, o0, pv, piv);
                     let (a1, a3) = dit_reduce_a::<V>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
                 } else {
-                    let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
-                    let (a1, a3) = butterfly::<V, false, true>(a1, a3, o1, pv, piv);
-                    let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
-                    let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
-                    (a0, a1, a2, a3)
+                    let w3 = V::load(wc.add(i));
+                    let (b0, b1) = (V::add(a0, a2), V::add(a1, a3));
+                    let u = V::sub(a0, a2);
+                    let v = mulmod(V::sub(a1, a3), jv, pv, piv);
+                    dif4(b0, b1, u, v, [o0, w, w3], pv, piv)
                 };
                 V::store(p0, a0);
                 V::store(p1, a1);
@@ -227,39 +263,40 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
 }
 
 /// The forward [`stage2`] of one block of `4h` whose upper half is zero (not read: the
-/// caller need not have written it): the first stage's butterflies `(a, 0)` are `(a, a·w)`,
-/// so it loads the lower half only, multiplies by the `outer` twiddles and writes all four
-/// quarters. Its values are within the bounds of [`stage2`]'s (`a` unreduced in `(−2p, 2p)`,
-/// the products `|a·w| < p²`).
+/// caller need not have written it): with `a₂ = a₃ = 0` the radix-4 butterfly ([`dif4`])
+/// takes `b₀ = u = a₀`, `b₁ = a₁`, `v = J·a₁`, so it loads the lower half only and writes
+/// all four quarters. Its values are within the bounds of [`stage2`]'s (`a` unreduced in
+/// `(−2p, 2p)`, `|a₁·J| < p²`).
 ///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len() == 4h`, `outer.len() >=
-/// 2h`, `inner.len() >= h`.
+/// 2h`, `inner.len() >= h`, `cube.len() >= h`.
 #[inline(always)]
 pub(crate) unsafe fn stage2_lower_half<V: Lanes>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
     inner: &[u64],
+    cube: &[u64],
     p: f64,
 ) {
-    // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    // SAFETY: register set-up (the caller has `V`'s extension); `outer[h]` is in bounds.
+    let (pv, piv, jv) =
+        unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
     let base = x.as_mut_ptr().cast::<f64>();
     let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let wc = cube.as_ptr().cast::<f64>();
     let mut i = 0;
     while i < h {
         // SAFETY: `i + N <= h` and `x.len() == 4h`: the four `N`-lane accesses lie in `x`;
-        // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+        // `i + N <= h <= outer.len(), inner.len(), cube.len()`.
         unsafe {
             let p0 = base.add(i);
             let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
             let (a0, a1) = (V::load(p0), V::load(p1));
-            let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
-            let w = V::load(wi.add(i));
-            let (a2, a3) = (mulmod(a0, o0, pv, piv), mulmod(a1, o1, pv, piv));
-            let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
-            let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
+            let tw = [V::load(wo.add(i)), V::load(wi.add(i)), V::load(wc.add(i))];
+            let v = mulmod(a1, jv, pv, piv);
+            let (a0, a1, a2, a3) = dif4(a0, a1, a0, v, tw, pv, piv);
             V::store(p0, a0);
             V::store(p1, a1);
             V::store(p2, a2);
