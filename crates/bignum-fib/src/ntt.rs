@@ -664,14 +664,20 @@ pub(crate) fn engine_name() -> &'static str {
 /// Twiddle tables for transforms up to `len` coefficients: `fwd[k][h + i] = w_{2h}^i` and
 /// `inv[k][h + i] = w_{2h}^{−i}` modulo prime `k`, in the engine's form, for
 /// `h = 1, 2, 4, …, len/2`; for the FMA engine's forward radix-4 passes also
-/// `cube[k][h + i] = w_{4h}^{3i}` for `h = 1, 2, …, len/4` (`fmacore::stage2`; empty for the
-/// other engines).
+/// `cube[k][h + i] = w_{4h}^{3i}` for `h = 1, 2, …, min(len, CUBE_MAX_LEN)/4`
+/// (`fmacore::stage2`; empty for the other engines).
 struct Tables {
     len: usize,
     fwd: Vec<Vec<u64>>,
     inv: Vec<Vec<u64>>,
     cube: Vec<Vec<u64>>,
 }
+
+/// The longest transform whose forward radix-4 passes all have the `cube` twiddles of
+/// [`Tables`] (`fmacore::stage2`): every transform of [`fma_wide_product`] (`2¹⁷`), for
+/// `2¹⁶` values per prime (512 KiB); the top passes of longer ones take the radix-2 form,
+/// and their tables (four primes at F(10⁹)'s `2²⁴` points) no more memory.
+const CUBE_MAX_LEN: usize = 1 << 17;
 
 /// A forward transform's twiddles, as [`Tables`] holds them for one prime: `tw[h + i] =
 /// w_{2h}^i` and `cube[h + i] = w_{4h}^{3i}` (empty where the engine has no use for it).
@@ -683,7 +689,7 @@ struct Fwd<'a> {
 
 impl<'a> Fwd<'a> {
     /// The `cube` twiddles of the radix-4 pass on blocks of `4h`, `w_{4h}^{3i}` for `i < h`
-    /// (empty if the table has none).
+    /// (empty if the table has none: another engine's, or `4h` above [`CUBE_MAX_LEN`]).
     fn cube(self, h: usize) -> &'a [u64] {
         self.cube.get(h..2 * h).unwrap_or(&[])
     }
@@ -701,7 +707,7 @@ impl Tables {
         let mut level = Vec::new();
         for (k, &f) in e.fields().iter().enumerate() {
             let (mut t, mut u) = (Vec::with_capacity(size), Vec::with_capacity(size));
-            let mut c = Vec::with_capacity(if with_cube { size / 2 } else { 0 });
+            let mut c = Vec::with_capacity(if with_cube { size.min(CUBE_MAX_LEN) / 2 } else { 0 });
             let mut h = match old {
                 Some(o) if o.len >= 2 => {
                     t.extend_from_slice(&o.fwd[k][..o.len]);
@@ -736,7 +742,7 @@ impl Tables {
                 // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
                 u.push(e.twiddle(f, 1));
                 u.extend(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
-                if with_cube {
+                if with_cube && h < CUBE_MAX_LEN {
                     // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
                     // −`level[3i − h]` (w_{2h}^h = −1).
                     c.extend((0..h / 2).map(|i| {
@@ -2629,11 +2635,30 @@ mod tests {
     }
 
     /// The FMA engine's `cube` twiddles against powers of the root: `w_{4h}^{3i}` for every
-    /// `h < len/2`, `i < h` (the other engines have none).
+    /// `h < len/2`, `i < h` (the other engines have none), up to [`CUBE_MAX_LEN`]; and its
+    /// forward transforms without them (the radix-2 form of the passes past
+    /// `CUBE_MAX_LEN`) against those with them.
     #[test]
     fn cube_twiddles_are_cubes_of_the_roots() {
         for e in engines() {
+            if e.has_radix4_cube() && !emulated() {
+                let long = Tables::new(e, 2 * CUBE_MAX_LEN, None);
+                assert!(long.cube.iter().all(|c| c.len() == CUBE_MAX_LEN / 2), "{e:?}");
+            }
             let tabs = Tables::new(e, 1 << 10, None);
+            let mut next = xorshift(7);
+            for (k, &f) in e.fields().iter().enumerate().filter(|_| e.has_radix4_cube()) {
+                // 2¹⁰ (stage by stage) and, natively, 2¹⁴ (recursing, a radix-4 top pass).
+                for log in if emulated() { 10..=10 } else { 10..=14 } {
+                    let tabs = Tables::new(e, 1 << log, None);
+                    let x: Vec<u64> = (0..1u64 << log).map(|_| e.encode(next() % f.p)).collect();
+                    let (mut with, mut without) = (x.clone(), x);
+                    forward(e, f, &mut with, tabs.fwd(k));
+                    forward(e, f, &mut without, Fwd { tw: &tabs.fwd[k], cube: &[] });
+                    let plain = |v: &[u64]| v.iter().map(|&x| e.unload(f, x)).collect::<Vec<_>>();
+                    assert_eq!(plain(&with), plain(&without), "{e:?} 2^{log}");
+                }
+            }
             for (k, &f) in e.fields().iter().enumerate() {
                 let c = &tabs.cube[k];
                 if !e.has_radix4_cube() {

@@ -203,13 +203,39 @@ pub(crate) unsafe fn dif4<V: Lanes>(
 /// with the `2h` twiddles `outer` (`W^i`, `W` of order `4h`), then the stage `h` with the
 /// `h` twiddles `inner` (`W^2i`); with `DIT` the stage `h` then `2h`. The DIF pass takes
 /// `cube` (`W^3i`, `i < h`) too, for the radix-4 butterfly's form with one product by the
-/// fourth root of unity `J = W^h = outer[h]` (see [`dif4`]); the DIT pass does not read it.
+/// fourth root of unity `J = W^h = outer[h]` (see [`dif4`]), or if `cube` is empty (the
+/// longest transforms' top passes, whose tables would take the memory), the two radix-2
+/// stages one after the other (`outer[h + i] = J·W^i`); the DIT pass does not read it.
 ///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `4h`,
-/// `outer.len() >= 2h`, `inner.len() >= h`, and unless `DIT`, `cube.len() >= h`.
+/// `outer.len() >= 2h`, `inner.len() >= h`, and `cube` empty or `cube.len() >= h`.
 #[inline(always)]
 pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
+    // SAFETY: the caller's contract, passed on (with `cube.len() >= h` for the cube form).
+    unsafe {
+        if DIT || cube.is_empty() {
+            stage2_form::<V, DIT, false>(x, h, outer, inner, cube, p)
+        } else {
+            stage2_form::<V, DIT, true>(x, h, outer, inner, cube, p)
+        }
+    }
+}
+
+/// [`stage2`] in one form: `CUBE` (DIF only) the radix-4 butterfly with `cube`, else the
+/// two radix-2 stages.
+///
+/// # Safety
+/// As [`stage2`]'s, with `cube.len() >= h` if `CUBE`.
+#[inline(always)]
+unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
@@ -230,7 +256,7 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
         let mut i = 0;
         while i < h {
             // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
-            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and for DIF
+            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and with `CUBE`
             // `i + N <= h <= cube.len()`.
             unsafe {
                 let p0 = base.add(j + i);
@@ -244,12 +270,19 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
                     let (a0, a2) = dit_reduce_a::<V>(a0, a2, o0, pv, piv);
                     let (a1, a3) = dit_reduce_a::<V>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
-                } else {
+                } else if CUBE {
                     let w3 = V::load(wc.add(i));
                     let (b0, b1) = (V::add(a0, a2), V::add(a1, a3));
                     let u = V::sub(a0, a2);
                     let v = mulmod(V::sub(a1, a3), jv, pv, piv);
                     dif4(b0, b1, u, v, [o0, w, w3], pv, piv)
+                } else {
+                    let o1 = V::load(wo.add(h + i));
+                    let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
+                    let (a1, a3) = butterfly::<V, false, true>(a1, a3, o1, pv, piv);
+                    let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
+                    let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
+                    (a0, a1, a2, a3)
                 };
                 V::store(p0, a0);
                 V::store(p1, a1);

@@ -59,7 +59,11 @@ impl Fma {
         p: f64,
     ) {
         assert!(h >= 2 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
-        assert!(DIT || cube.len() >= h, "stage2: {} cube twiddles for h = {h}", cube.len());
+        assert!(
+            DIT || cube.is_empty() || cube.len() >= h,
+            "stage2: {} cube twiddles, h = {h}",
+            cube.len()
+        );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves NEON; the assertions are `fmacore::stage2`'s contract.
         unsafe { stage2::<DIT>(x, h, outer, inner, cube, p) }
