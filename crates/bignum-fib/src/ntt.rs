@@ -474,9 +474,11 @@ impl Engine {
 
     /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
     /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`. The FMA engine's DIF
-    /// pass takes `cube` too ([`Tables`]; the others do not read it).
+    /// pass takes `cube` too ([`Tables`]; the others do not read it), and its DIT pass with
+    /// `LAZY` reduces one input of four, for outputs in `(−2.71p, 2.71p)` that only further
+    /// DIT passes read (`fmacore::stage2`).
     #[inline(always)]
-    fn stage2<const DIT: bool>(
+    fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         f: Field,
         x: &mut [u64],
@@ -487,7 +489,9 @@ impl Engine {
     ) {
         match self {
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, cube, f.p as f64),
+            Engine::Fma(t, _) if h >= 4 => {
+                t.stage2::<DIT, LAZY>(x, h, outer, inner, cube, f.p as f64)
+            }
             _ => {
                 let _ = cube;
                 if DIT {
@@ -891,7 +895,14 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
         let mut h = n / 2;
         while h > 1 {
             if h >= 8 {
-                e.stage2::<false>(f, x, h / 2, &tw[h..2 * h], &tw[h / 2..h], tab.cube(h / 2));
+                e.stage2::<false, false>(
+                    f,
+                    x,
+                    h / 2,
+                    &tw[h..2 * h],
+                    &tw[h / 2..h],
+                    tab.cube(h / 2),
+                );
                 h /= 4;
             } else if h == 2 && e.tail4::<false>(f, x, &tw[2..4]) {
                 h = 0; // with `h = 1`
@@ -906,7 +917,7 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
     } else if n / 4 >= BLOCK {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
-        e.stage2::<false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
+        e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
         for q in x.chunks_exact_mut(h) {
             forward(e, f, q, tab);
         }
@@ -921,6 +932,14 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
 fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+    inverse_lazy(e, f, x, tab, false);
+}
+
+/// [`inverse`]; with `lazy` the FMA engine's outputs may be in `(−2.71p, 2.71p)` instead of
+/// `(−2p, 2p)` (its radix-4 passes other than the last reduce one input of four instead of
+/// two; see `fmacore::stage2`), for the inner calls of the recursion, whose outputs only
+/// further passes read.
+fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy: bool) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = 2;
@@ -931,7 +950,12 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
         while h < n {
             if h >= 4 && 4 * h <= n {
-                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h], &[]);
+                let (o, i) = (&tab[2 * h..4 * h], &tab[h..2 * h]);
+                if lazy || 4 * h < n {
+                    e.stage2::<true, true>(f, x, h, o, i, &[]);
+                } else {
+                    e.stage2::<true, false>(f, x, h, o, i, &[]);
+                }
                 h *= 4;
             } else {
                 e.stage::<true>(f, x, h, &tab[h..2 * h]);
@@ -941,14 +965,19 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     } else if n / 4 >= BLOCK {
         let h = n / 4;
         for q in x.chunks_exact_mut(h) {
-            inverse(e, f, q, tab);
+            inverse_lazy(e, f, q, tab, true);
         }
-        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h], &[]);
+        let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
+        if lazy {
+            e.stage2::<true, true>(f, x, h, o, i, &[]);
+        } else {
+            e.stage2::<true, false>(f, x, h, o, i, &[]);
+        }
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
-        inverse(e, f, lo, tab);
-        inverse(e, f, hi, tab);
+        inverse_lazy(e, f, lo, tab, true);
+        inverse_lazy(e, f, hi, tab, true);
         e.stage::<true>(f, x, h, &tab[h..n]);
     }
 }
@@ -2916,6 +2945,56 @@ mod tests {
                     }
                     let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
                     assert_eq!(got_plain, want, "{e:?} 2^{log} inverse");
+                }
+            }
+        }
+    }
+
+    /// The FMA engines' DIT radix-4 passes at their input bound `(−2.71p, 2.71p)`
+    /// (`fmacore::stage2`): the `LAZY` pass keeps its outputs within it and the last pass
+    /// within `(−2p, 2p)`, both with the residues of the portable engine's two stages.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_dit_passes_accept_their_lazy_bounds() {
+        let mut next = xorshift(2024);
+        for e in engines().into_iter().filter(|e| e.has_radix4_cube()) {
+            // h = 4 (four lanes), 8 and 16 (eight lanes, where AVX-512F may be used).
+            for h in [4usize, 8, 16] {
+                let n = 8 * h;
+                let tabs = Tables::new(e, n, None);
+                for (k, &f) in e.fields().iter().enumerate() {
+                    let m = f.p as f64;
+                    let top = (2.71 * m) as i64 - 1;
+                    let edge = [top, -top, 2 * f.p as i64, -(2 * f.p as i64)];
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| match next() % 3 {
+                            0 => edge[i % edge.len()],
+                            _ => (next() % (2 * top as u64 + 1)) as i64 - top,
+                        })
+                        .collect();
+                    let plain: Vec<u64> =
+                        v.iter().map(|&x| x.rem_euclid(f.p as i64) as u64).collect();
+                    let mont = |t: &[u64]| -> Vec<u64> {
+                        t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect()
+                    };
+                    let wi = mont(&tabs.inv[k]);
+                    let mut want = plain.clone();
+                    Engine::Portable.stage::<true>(f, &mut want, h, &wi[h..2 * h]);
+                    Engine::Portable.stage::<true>(f, &mut want, 2 * h, &wi[2 * h..4 * h]);
+                    let (o, i) = (&tabs.inv[k][2 * h..4 * h], &tabs.inv[k][h..2 * h]);
+                    for (lazy, bound) in [(true, 2.71), (false, 2.0)] {
+                        let mut got: Vec<u64> = v.iter().map(|&x| (x as f64).to_bits()).collect();
+                        if lazy {
+                            e.stage2::<true, true>(f, &mut got, h, o, i, &[]);
+                        } else {
+                            e.stage2::<true, false>(f, &mut got, h, o, i, &[]);
+                        }
+                        let worst =
+                            got.iter().map(|&b| f64::from_bits(b).abs() / m).fold(0.0, f64::max);
+                        assert!(worst < bound, "{e:?} h = {h} lazy {lazy}: |x| = {worst}p");
+                        let got: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                        assert_eq!(got, want, "{e:?} h = {h} lazy {lazy}");
+                    }
                 }
             }
         }

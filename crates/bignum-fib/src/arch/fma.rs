@@ -55,7 +55,7 @@ impl Fma {
     }
 
     /// Two stages in one pass (see [`Fma4::stage2`]).
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
@@ -65,8 +65,8 @@ impl Fma {
         p: f64,
     ) {
         match self.v4 {
-            Some(t) if h >= 8 => t.stage2::<DIT>(x, h, outer, inner, cube, p),
-            _ => self.v3.stage2::<DIT>(x, h, outer, inner, cube, p),
+            Some(t) if h >= 8 => t.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
+            _ => self.v3.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
         }
     }
 
@@ -206,7 +206,7 @@ impl Fma4 {
     /// `2h` with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`;
     /// with `DIT` the stage `h` then `2h`; DIF takes the `h` twiddles `cube` too (`W^3i`,
     /// see `fmacore::stage2`). `h ≥ 4` a power of two, `x.len()` a multiple of `4h`.
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
@@ -223,7 +223,7 @@ impl Fma4 {
         );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage2`).
-        unsafe { stage2::<DIT>(x, h, outer, inner, cube, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
     /// The stages `h = 2` (twiddles `w[..2]`, `w[0]` the twiddle 1, as the tables' `w_4⁰`
@@ -432,7 +432,7 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 /// AVX2 and FMA available; `x.len()` a multiple of `4h`, `h ≥ 4` a power of two,
 /// `outer.len() >= 2h`, `inner.len() >= h`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn stage2<const DIT: bool>(
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
@@ -441,7 +441,7 @@ unsafe fn stage2<const DIT: bool>(
     p: f64,
 ) {
     // SAFETY: the caller's contract, with `h ≥ 4 = N`.
-    unsafe { fmacore::stage2::<__m256d, DIT>(x, h, outer, inner, cube, p) }
+    unsafe { fmacore::stage2::<__m256d, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety

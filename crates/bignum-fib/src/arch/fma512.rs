@@ -25,7 +25,7 @@ impl Fma8 {
     }
 
     /// As `Fma4::stage2`, for `h ≥ 8`.
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
@@ -42,7 +42,7 @@ impl Fma8 {
         );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX-512F; the assertions bound every access (see `stage2`).
-        unsafe { stage2::<DIT>(x, h, outer, inner, cube, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
     /// As `Fma4::stage2_lower_half`, for `h ≥ 8`.
@@ -272,7 +272,7 @@ unsafe fn stage2_lower_half(
 /// AVX-512F available; `x.len()` a multiple of `4h`, `h ≥ 8` a power of two,
 /// `outer.len() >= 2h`, `inner.len() >= h`.
 #[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn stage2<const DIT: bool>(
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
@@ -281,7 +281,7 @@ unsafe fn stage2<const DIT: bool>(
     p: f64,
 ) {
     // SAFETY: the caller's contract (`N = 8`).
-    unsafe { fmacore::stage2::<__m512d, DIT>(x, h, outer, inner, cube, p) }
+    unsafe { fmacore::stage2::<__m512d, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety

@@ -29,7 +29,9 @@
 //!   leaves `a ± t` unreduced (`|·| < 2.875p`); the second stage reduces its `a` instead of
 //!   its outputs (`reduce(a) ± t`, one reduction where two were): `|reduce(a)| ≤ p/2` (give
 //!   or take one), `|b·w| < 1.44p²` so `|t| < 1.04p`, and the outputs are in
-//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`.
+//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`; its
+//!   radix-4 passes other than the last may instead reduce one input of four (`LAZY`, see
+//!   [`stage2`]), their outputs in `(−2.71p, 2.71p)`, which the DIT passes take too.
 //! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
 //!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
 //!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
@@ -207,11 +209,23 @@ pub(crate) unsafe fn dif4<V: Lanes>(
 /// longest transforms' top passes, whose tables would take the memory), the two radix-2
 /// stages one after the other (`outer[h + i] = J·W^i`); the DIT pass does not read it.
 ///
+/// The DIT pass takes inputs in `(−2.71p, 2.71p)` (every value of the module docs' bounds is,
+/// and a `LAZY` pass's outputs). It reduces the first stage's `a₀` (`[−p/2, p/2]` give or
+/// take one) and keeps `a₂ ± t` lazy, then multiplies those by the outer twiddles
+/// ([`dit_reduce_a`] without its reduction): for inputs below `B·p` the products `t` by the
+/// inner twiddles are below `(0.5 + 0.1875B)p`, the lazy sums below `(B + 0.5 + 0.1875B)p`,
+/// their products below `(0.5 + 0.1875(1.1875B + 0.5))p`, and the outputs below `(1.5 +
+/// 0.1875B + 0.1875(1.1875B + 0.5))p`: `2.71p` for `B = 2.71` (a fixed point; every sum
+/// below `8p`, every product below `4p²`). Without `LAZY` (the transform's last pass) it
+/// reduces both `a₀ ± t` ([`dit_reduce_a`]): from inputs below `2.71p` the lazy sums are
+/// below `3.72p`, their products by `|w| ≤ p/2` below `1.2p`, the outputs in `(−1.7p,
+/// 1.7p)`, within the module docs' `(−2p, 2p)`.
+///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `4h`,
 /// `outer.len() >= 2h`, `inner.len() >= h`, and `cube` empty or `cube.len() >= h`.
 #[inline(always)]
-pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
+pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool, const LAZY: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
@@ -221,7 +235,9 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
 ) {
     // SAFETY: the caller's contract, passed on (with `cube.len() >= h` for the cube form).
     unsafe {
-        if DIT || cube.is_empty() {
+        if DIT && LAZY {
+            stage2_form::<V, true, true>(x, h, outer, inner, cube, p)
+        } else if DIT || cube.is_empty() {
             stage2_form::<V, DIT, false>(x, h, outer, inner, cube, p)
         } else {
             stage2_form::<V, DIT, true>(x, h, outer, inner, cube, p)
@@ -229,8 +245,8 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
     }
 }
 
-/// [`stage2`] in one form: `CUBE` (DIF only) the radix-4 butterfly with `cube`, else the
-/// two radix-2 stages.
+/// [`stage2`] in one form: `CUBE` the radix-4 butterfly with `cube` (DIF) or the `LAZY`
+/// pass (DIT), else the two radix-2 stages (DIF) or the last pass (DIT).
 ///
 /// # Safety
 /// As [`stage2`]'s, with `cube.len() >= h` if `CUBE`.
@@ -257,13 +273,20 @@ unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
         while i < h {
             // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
             // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and with `CUBE`
-            // `i + N <= h <= cube.len()`.
+            // (DIF) `i + N <= h <= cube.len()`.
             unsafe {
                 let p0 = base.add(j + i);
                 let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
                 let (a0, a1, a2, a3) = (V::load(p0), V::load(p1), V::load(p2), V::load(p3));
                 let (o0, w) = (V::load(wo.add(i)), V::load(wi.add(i)));
-                let (a0, a1, a2, a3) = if DIT {
+                let (a0, a1, a2, a3) = if DIT && CUBE {
+                    let o1 = V::load(wo.add(h + i));
+                    let r0 = reduce(a0, pv, piv);
+                    let (b0, b1) = butterfly::<V, true, true>(r0, a1, w, pv, piv);
+                    let (b2, b3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
+                    let (t0, t1) = (mulmod(b2, o0, pv, piv), mulmod(b3, o1, pv, piv));
+                    (V::add(b0, t0), V::add(b1, t1), V::sub(b0, t0), V::sub(b1, t1))
+                } else if DIT {
                     let o1 = V::load(wo.add(h + i));
                     let (a0, a1) = butterfly::<V, true, true>(a0, a1, w, pv, piv);
                     let (a2, a3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);

@@ -49,7 +49,7 @@ impl Fma {
     /// Two stages in one pass over blocks of `4h` (`fmacore::stage2`): `h ≥ 2` a power of
     /// two, `outer.len() >= 2h`, `inner.len() >= h`, for DIF `cube.len() >= h`, `x.len()` a
     /// multiple of `4h`.
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
@@ -66,7 +66,7 @@ impl Fma {
         );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves NEON; the assertions are `fmacore::stage2`'s contract.
-        unsafe { stage2::<DIT>(x, h, outer, inner, cube, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
     /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1`: forward (DIF) `h = 2` then
@@ -313,7 +313,7 @@ unsafe fn stage2_lower_half(
 /// # Safety
 /// NEON available; `fmacore::stage2`'s contract with `N = 2`.
 #[target_feature(enable = "neon")]
-unsafe fn stage2<const DIT: bool>(
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
@@ -322,7 +322,7 @@ unsafe fn stage2<const DIT: bool>(
     p: f64,
 ) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2::<float64x2_t, DIT>(x, h, outer, inner, cube, p) }
+    unsafe { fmacore::stage2::<float64x2_t, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
