@@ -453,6 +453,7 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
     let piv = _mm256_set1_pd(1.0 / p);
     let base = x.as_mut_ptr().cast::<f64>();
     let w1 = _mm256_set1_pd(f64::from_bits(w[1]));
+    let w1q = _mm256_mul_pd(w1, piv); // its quotient, for `mulmod_q`
     // The 4×4 transpose of four vectors (an involution): rows ↔ columns.
     let transpose = |r: [__m256d; 4]| {
         let t0 = _mm256_unpacklo_pd(r[0], r[1]);
@@ -489,7 +490,7 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
                 // h = 1 lazy: u0..u3 in `(−4p, 4p)`; h = 2: `u0 ± u2`, `u1 ± u3·w₁`.
                 let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
                 let (u2, u3) = (_mm256_add_pd(c[2], c[3]), _mm256_sub_pd(c[2], c[3]));
-                let t = fmacore::mulmod(u3, w1, pv, piv);
+                let t = fmacore::mulmod_q(u3, w1, w1q, pv);
                 [
                     red(_mm256_add_pd(u0, u2)),
                     red(_mm256_add_pd(u1, t)),
@@ -501,7 +502,7 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
                 // `e2 ± e3`.
                 let (e0, e2) = (_mm256_add_pd(c[0], c[2]), _mm256_sub_pd(c[0], c[2]));
                 let e1 = _mm256_add_pd(c[1], c[3]);
-                let e3 = fmacore::mulmod(_mm256_sub_pd(c[1], c[3]), w1, pv, piv);
+                let e3 = fmacore::mulmod_q(_mm256_sub_pd(c[1], c[3]), w1, w1q, pv);
                 [
                     red(_mm256_add_pd(e0, e1)),
                     red(_mm256_sub_pd(e0, e1)),
