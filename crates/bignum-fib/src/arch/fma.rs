@@ -230,7 +230,8 @@ impl Fma4 {
     /// is) and `h = 1` in one pass over blocks of four: forward (DIF) `h = 2` then `h = 1`,
     /// inverse (`DIT`) `h = 1` then `h = 2`, as [`Fma4::stage`] and [`Fma4::radix2`] one
     /// after the other but without the product by `w[0] = 1` and with fewer reductions (the
-    /// same residues, in `[−p/2, p/2]` give or take one). `x.len()` a multiple of 16.
+    /// same residues: forward in `[−p/2, p/2]` give or take one, inverse in `(−1.75p, 1.75p)`).
+    /// `x.len()` a multiple of 16.
     pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
         assert!(x.len().is_multiple_of(16) && w.len() >= 2);
         assert!(f64::from_bits(w[0]) == 1.0, "tail4: the first twiddle must be 1");
@@ -487,15 +488,18 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
             // below `2p²`: `mulmod` in `(−1.25p, 1.25p)`; `reduce` takes `|s| < 8p`, and
             // every sum it is given is below `4p + 4p` or `4p + 1.25p`.
             let y = if DIT {
-                // h = 1 lazy: u0..u3 in `(−4p, 4p)`; h = 2: `u0 ± u2`, `u1 ± u3·w₁`.
-                let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
-                let (u2, u3) = (_mm256_add_pd(c[2], c[3]), _mm256_sub_pd(c[2], c[3]));
+                // h = 1 lazy: u0..u3 in `(−4p, 4p)`; h = 2: `u0 ± u2`, `u1 ± u3·w₁` from u0, u1,
+                // u2 reduced (`[−p/2, p/2]` give or take one) and `|u3·w₁| < 2p²`
+                // (`(−1.25p, 1.25p)`): the outputs in `(−1.75p, 1.75p)`, with three
+                // reductions where reducing the four outputs took four.
+                let (u0, u1) = (red(_mm256_add_pd(c[0], c[1])), red(_mm256_sub_pd(c[0], c[1])));
+                let (u2, u3) = (red(_mm256_add_pd(c[2], c[3])), _mm256_sub_pd(c[2], c[3]));
                 let t = fmacore::mulmod_q(u3, w1, w1q, pv);
                 [
-                    red(_mm256_add_pd(u0, u2)),
-                    red(_mm256_add_pd(u1, t)),
-                    red(_mm256_sub_pd(u0, u2)),
-                    red(_mm256_sub_pd(u1, t)),
+                    _mm256_add_pd(u0, u2),
+                    _mm256_add_pd(u1, t),
+                    _mm256_sub_pd(u0, u2),
+                    _mm256_sub_pd(u1, t),
                 ]
             } else {
                 // h = 2 lazy: e0, e1, e2 in `(−4p, 4p)`, e3 = (c1 − c3)·w₁; h = 1: `e0 ± e1`,
