@@ -312,6 +312,15 @@ impl Engine {
         }
     }
 
+    /// Whether the engine's forward radix-4 passes take the `cube` twiddles ([`Tables`]).
+    fn has_radix4_cube(self) -> bool {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+        if let Engine::Fma(..) = self {
+            return true;
+        }
+        false
+    }
+
     /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
     fn index(self) -> usize {
         match self {
@@ -464,20 +473,27 @@ impl Engine {
     }
 
     /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
-    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`.
+    /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`. The FMA engine's DIF
+    /// pass takes `cube` too ([`Tables`]; the others do not read it), and its DIT pass with
+    /// `LAZY` reduces one input of four, for outputs in `(−2.71p, 2.71p)` that only further
+    /// DIT passes read (`fmacore::stage2`).
     #[inline(always)]
-    fn stage2<const DIT: bool>(
+    fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         f: Field,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
     ) {
         match self {
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-            Engine::Fma(t, _) if h >= 4 => t.stage2::<DIT>(x, h, outer, inner, f.p as f64),
+            Engine::Fma(t, _) if h >= 4 => {
+                t.stage2::<DIT, LAZY>(x, h, outer, inner, cube, f.p as f64)
+            }
             _ => {
+                let _ = cube;
                 if DIT {
                     self.stage::<true>(f, x, h, inner);
                     self.stage::<true>(f, x, 2 * h, outer);
@@ -651,11 +667,36 @@ pub(crate) fn engine_name() -> &'static str {
 
 /// Twiddle tables for transforms up to `len` coefficients: `fwd[k][h + i] = w_{2h}^i` and
 /// `inv[k][h + i] = w_{2h}^{−i}` modulo prime `k`, in the engine's form, for
-/// `h = 1, 2, 4, …, len/2`.
+/// `h = 1, 2, 4, …, len/2`; for the FMA engine's forward radix-4 passes also
+/// `cube[k][h + i] = w_{4h}^{3i}` for `h = 1, 2, …, min(len, CUBE_MAX_LEN)/4`
+/// (`fmacore::stage2`; empty for the other engines).
 struct Tables {
     len: usize,
     fwd: Vec<Vec<u64>>,
     inv: Vec<Vec<u64>>,
+    cube: Vec<Vec<u64>>,
+}
+
+/// The longest transform whose forward radix-4 passes all have the `cube` twiddles of
+/// [`Tables`] (`fmacore::stage2`): every transform of [`fma_wide_product`] (`2¹⁷`), for
+/// `2¹⁶` values per prime (512 KiB); the top passes of longer ones take the radix-2 form,
+/// and their tables (four primes at F(10⁹)'s `2²⁴` points) no more memory.
+const CUBE_MAX_LEN: usize = 1 << 17;
+
+/// A forward transform's twiddles, as [`Tables`] holds them for one prime: `tw[h + i] =
+/// w_{2h}^i` and `cube[h + i] = w_{4h}^{3i}` (empty where the engine has no use for it).
+#[derive(Clone, Copy)]
+struct Fwd<'a> {
+    tw: &'a [u64],
+    cube: &'a [u64],
+}
+
+impl<'a> Fwd<'a> {
+    /// The `cube` twiddles of the radix-4 pass on blocks of `4h`, `w_{4h}^{3i}` for `i < h`
+    /// (empty if the table has none: another engine's, or `4h` above [`CUBE_MAX_LEN`]).
+    fn cube(self, h: usize) -> &'a [u64] {
+        self.cube.get(h..2 * h).unwrap_or(&[])
+    }
 }
 
 impl Tables {
@@ -665,19 +706,26 @@ impl Tables {
         let size = len.max(2);
         let mut fwd = Vec::with_capacity(e.fields().len());
         let mut inv = Vec::with_capacity(e.fields().len());
+        let mut cubes = Vec::with_capacity(e.fields().len());
+        let with_cube = e.has_radix4_cube();
         let mut level = Vec::new();
         for (k, &f) in e.fields().iter().enumerate() {
             let (mut t, mut u) = (Vec::with_capacity(size), Vec::with_capacity(size));
+            let mut c = Vec::with_capacity(if with_cube { size.min(CUBE_MAX_LEN) / 2 } else { 0 });
             let mut h = match old {
                 Some(o) if o.len >= 2 => {
                     t.extend_from_slice(&o.fwd[k][..o.len]);
                     u.extend_from_slice(&o.inv[k][..o.len]);
+                    c.extend_from_slice(&o.cube[k][..o.cube[k].len().min(o.len / 2)]);
                     o.len
                 }
                 _ => {
                     let one = e.twiddle(f, 1);
                     t.extend([0, one]);
                     u.extend([0, one]);
+                    if with_cube {
+                        c.push(0);
+                    }
                     2
                 }
             };
@@ -698,12 +746,26 @@ impl Tables {
                 // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
                 u.push(e.twiddle(f, 1));
                 u.extend(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
+                if with_cube && h < CUBE_MAX_LEN {
+                    // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
+                    // −`level[3i − h]` (w_{2h}^h = −1).
+                    c.extend((0..h / 2).map(|i| {
+                        let x = if 3 * i < h { level[3 * i] } else { f.p - level[3 * i - h] };
+                        e.twiddle(f, x)
+                    }));
+                }
                 h *= 2;
             }
             fwd.push(t);
             inv.push(u);
+            cubes.push(c);
         }
-        Tables { len, fwd, inv }
+        Tables { len, fwd, inv, cube: cubes }
+    }
+
+    /// The forward twiddles for prime `k`.
+    fn fwd(&self, k: usize) -> Fwd<'_> {
+        Fwd { tw: &self.fwd[k], cube: &self.cube[k] }
     }
 }
 
@@ -828,18 +890,26 @@ fn radix2_stage(f: Field, x: &mut [u64]) {
 }
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
-fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    let tw = tab.tw;
     let n = x.len();
     if n <= BLOCK {
         let mut h = n / 2;
         while h > 1 {
             if h >= 8 {
-                e.stage2::<false>(f, x, h / 2, &tab[h..2 * h], &tab[h / 2..h]);
+                e.stage2::<false, false>(
+                    f,
+                    x,
+                    h / 2,
+                    &tw[h..2 * h],
+                    &tw[h / 2..h],
+                    tab.cube(h / 2),
+                );
                 h /= 4;
-            } else if h == 2 && e.tail4::<false>(f, x, &tab[2..4]) {
+            } else if h == 2 && e.tail4::<false>(f, x, &tw[2..4]) {
                 h = 0; // with `h = 1`
             } else {
-                e.stage::<false>(f, x, h, &tab[h..2 * h]);
+                e.stage::<false>(f, x, h, &tw[h..2 * h]);
                 h /= 2;
             }
         }
@@ -849,13 +919,13 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     } else if n / 4 >= BLOCK {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
-        e.stage2::<false>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
         for q in x.chunks_exact_mut(h) {
             forward(e, f, q, tab);
         }
     } else {
         let h = n / 2;
-        e.stage::<false>(f, x, h, &tab[h..n]);
+        e.stage::<false>(f, x, h, &tw[h..n]);
         let (lo, hi) = x.split_at_mut(h);
         forward(e, f, lo, tab);
         forward(e, f, hi, tab);
@@ -864,6 +934,14 @@ fn forward(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
 fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+    inverse_lazy(e, f, x, tab, false);
+}
+
+/// [`inverse`]; with `lazy` the FMA engine's outputs may be in `(−2.71p, 2.71p)` instead of
+/// `(−2p, 2p)` (its radix-4 passes other than the last reduce one input of four instead of
+/// two; see `fmacore::stage2`), for the inner calls of the recursion, whose outputs only
+/// further passes read.
+fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy: bool) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = 2;
@@ -874,7 +952,12 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
         }
         while h < n {
             if h >= 4 && 4 * h <= n {
-                e.stage2::<true>(f, x, h, &tab[2 * h..4 * h], &tab[h..2 * h]);
+                let (o, i) = (&tab[2 * h..4 * h], &tab[h..2 * h]);
+                if lazy || 4 * h < n {
+                    e.stage2::<true, true>(f, x, h, o, i, &[]);
+                } else {
+                    e.stage2::<true, false>(f, x, h, o, i, &[]);
+                }
                 h *= 4;
             } else {
                 e.stage::<true>(f, x, h, &tab[h..2 * h]);
@@ -884,14 +967,19 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
     } else if n / 4 >= BLOCK {
         let h = n / 4;
         for q in x.chunks_exact_mut(h) {
-            inverse(e, f, q, tab);
+            inverse_lazy(e, f, q, tab, true);
         }
-        e.stage2::<true>(f, x, h, &tab[2 * h..n], &tab[h..2 * h]);
+        let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
+        if lazy {
+            e.stage2::<true, true>(f, x, h, o, i, &[]);
+        } else {
+            e.stage2::<true, false>(f, x, h, o, i, &[]);
+        }
     } else {
         let h = n / 2;
         let (lo, hi) = x.split_at_mut(h);
-        inverse(e, f, lo, tab);
-        inverse(e, f, hi, tab);
+        inverse_lazy(e, f, lo, tab, true);
+        inverse_lazy(e, f, hi, tab, true);
         e.stage::<true>(f, x, h, &tab[h..n]);
     }
 }
@@ -900,11 +988,11 @@ fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 /// is zero: not read, so it need not be written (see [`Fma::stage2_lower_half`]); the top
 /// radix-4 pass reads the lower half only, then the quarters transform as in [`forward`].
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: &[u64]) {
+fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) {
     let n = x.len();
     debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
     let h = n / 4;
-    t.stage2_lower_half(x, h, &tab[2 * h..n], &tab[h..2 * h], f.p as f64);
+    t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
     for q in x.chunks_exact_mut(h) {
         forward(Engine::Fma(t, 5), f, q, tab);
     }
@@ -985,7 +1073,7 @@ fn transform_with(e: Engine, x: &[u64], n: usize) -> Transformed {
             let f = fields[k];
             let mut v = Vec::with_capacity(n);
             e.load_into(f, x, &mut v, n);
-            forward(e, f, &mut v, &tabs.fwd[k]);
+            forward(e, f, &mut v, tabs.fwd(k));
             v
         })
         .collect();
@@ -1011,11 +1099,11 @@ fn cyclic(
             let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
             let mut x = scratch::take(n);
             load(a, &mut x);
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match b {
                 Some(Ok(b)) => {
                     load(b, &mut other);
-                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    forward(e, f, &mut other, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&other));
                 }
                 Some(Err(t)) => {
@@ -1353,7 +1441,7 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                             e.fold(f, out, None, Some(lo), hi, alpha[l], w);
                         }
                     }
-                    forward(e, f, out, &tabs.fwd[k]);
+                    forward(e, f, out, tabs.fwd(k));
                 };
                 fold(&x, da, piece);
                 match b {
@@ -1368,10 +1456,10 @@ fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u6
                 e.pointwise(f, piece, Some(&tw.inv[k][l - 1]));
             }
             // Piece 0 (in `x`): the cyclic convolution of length N/2.
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match b {
                 Some(_) => {
-                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    forward(e, f, &mut y, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&y));
                 }
                 None => e.pointwise(f, &mut x, None),
@@ -1552,11 +1640,11 @@ fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         .map(|(k, &f)| {
             let mut x = scratch::take(n);
             load(f, &pa, &mut x);
-            forward(e, f, &mut x, &tabs.fwd[k]);
+            forward(e, f, &mut x, tabs.fwd(k));
             match &pb {
                 Some(pb) => {
                     load(f, pb, &mut other);
-                    forward(e, f, &mut other, &tabs.fwd[k]);
+                    forward(e, f, &mut other, tabs.fwd(k));
                     e.pointwise(f, &mut x, Some(&other));
                 }
                 None => e.pointwise(f, &mut x, None),
@@ -1735,9 +1823,9 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             x[i] = (v as f64).to_bits();
         }
         if half {
-            forward_lower_half(t, f, x, &tabs.fwd[k]);
+            forward_lower_half(t, f, x, tabs.fwd(k));
         } else {
-            forward(e, f, x, &tabs.fwd[k]);
+            forward(e, f, x, tabs.fwd(k));
         }
     };
     let count4 = count.next_multiple_of(4).min(n);
@@ -2664,6 +2752,57 @@ mod tests {
         }
     }
 
+    /// The FMA engine's `cube` twiddles against powers of the root: `w_{4h}^{3i}` for every
+    /// `h < len/2`, `i < h` (the other engines have none), up to [`CUBE_MAX_LEN`]; and its
+    /// forward transforms without them (the radix-2 form of the passes past
+    /// `CUBE_MAX_LEN`) against those with them (not under Miri: safe arithmetic, no vector
+    /// engine there).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn cube_twiddles_are_cubes_of_the_roots() {
+        for e in engines() {
+            if e.has_radix4_cube() && !emulated() {
+                let long = Tables::new(e, 2 * CUBE_MAX_LEN, None);
+                assert!(long.cube.iter().all(|c| c.len() == CUBE_MAX_LEN / 2), "{e:?}");
+            }
+            let tabs = Tables::new(e, 1 << 10, None);
+            let mut next = xorshift(7);
+            for (k, &f) in e.fields().iter().enumerate().filter(|_| e.has_radix4_cube()) {
+                // 2¹⁰ (stage by stage) and, natively, 2¹⁴ (recursing, a radix-4 top pass).
+                for log in if emulated() { 10..=10 } else { 10..=14 } {
+                    let tabs = Tables::new(e, 1 << log, None);
+                    let x: Vec<u64> = (0..1u64 << log).map(|_| e.encode(next() % f.p)).collect();
+                    let (mut with, mut without) = (x.clone(), x);
+                    forward(e, f, &mut with, tabs.fwd(k));
+                    forward(e, f, &mut without, Fwd { tw: &tabs.fwd[k], cube: &[] });
+                    let plain = |v: &[u64]| v.iter().map(|&x| e.unload(f, x)).collect::<Vec<_>>();
+                    assert_eq!(plain(&with), plain(&without), "{e:?} 2^{log}");
+                }
+            }
+            for (k, &f) in e.fields().iter().enumerate() {
+                let c = &tabs.cube[k];
+                if !e.has_radix4_cube() {
+                    assert!(c.is_empty(), "{e:?}");
+                    continue;
+                }
+                assert_eq!(c.len(), 1 << 9, "{e:?}");
+                let mut h = 1;
+                while h < 1 << 9 {
+                    let w = f.root(4 * h as u64);
+                    for i in 0..h {
+                        let want = pow_mod(w, 3 * i as u64, f.p);
+                        assert_eq!(
+                            e.unload(f, c[h + i]),
+                            want,
+                            "{e:?} prime {k}, h = {h}, i = {i}"
+                        );
+                    }
+                    h *= 2;
+                }
+            }
+        }
+    }
+
     #[test]
     fn transforms_round_trip() {
         let logs: &[u32] = if cfg!(miri) { &[1, 2, 3, 5] } else { &[1, 2, 3, 4, 5, 8, 12, 13, 14] };
@@ -2674,13 +2813,14 @@ mod tests {
                 // Grown from a shorter table: the same.
                 let grown = Tables::new(e, n, Some(&Tables::new(e, (n / 4).max(2), None)));
                 assert!(grown.fwd == tabs.fwd && grown.inv == tabs.inv, "{e:?} 2^{log}");
+                assert!(grown.cube == tabs.cube, "{e:?} 2^{log} cube");
                 for (k, &f) in e.fields().iter().enumerate() {
                     let m = u128::from(f.p);
                     let x: Vec<u64> = (0..n as u64)
                         .map(|i| (u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % m) as u64)
                         .collect();
                     let mut y: Vec<u64> = x.iter().map(|&v| e.encode(v)).collect();
-                    forward(e, f, &mut y, &tabs.fwd[k]);
+                    forward(e, f, &mut y, tabs.fwd(k));
                     inverse(e, f, &mut y, &tabs.inv[k]);
                     y.iter_mut().for_each(|v| *v = e.unload(f, *v));
                     for (a, b) in x.iter().zip(&y) {
@@ -2866,9 +3006,9 @@ mod tests {
                     let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
                     let (wf, wi): (Vec<u64>, Vec<u64>) = (mont(&tabs.fwd[k]), mont(&tabs.inv[k]));
                     let mut want = plain.clone();
-                    forward(p, f, &mut want, &wf);
+                    forward(p, f, &mut want, Fwd { tw: &wf, cube: &[] });
                     let mut got: Vec<u64> = enc(&v);
-                    forward(e, f, &mut got, &tabs.fwd[k]);
+                    forward(e, f, &mut got, tabs.fwd(k));
                     assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
                     let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
                     assert_eq!(got_plain, want, "{e:?} 2^{log} forward");
@@ -2896,6 +3036,56 @@ mod tests {
                     }
                     let got_plain: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
                     assert_eq!(got_plain, want, "{e:?} 2^{log} inverse");
+                }
+            }
+        }
+    }
+
+    /// The FMA engines' DIT radix-4 passes at their input bound `(−2.71p, 2.71p)`
+    /// (`fmacore::stage2`): the `LAZY` pass keeps its outputs within it and the last pass
+    /// within `(−2p, 2p)`, both with the residues of the portable engine's two stages.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_dit_passes_accept_their_lazy_bounds() {
+        let mut next = xorshift(2024);
+        for e in engines().into_iter().filter(|e| e.has_radix4_cube()) {
+            // h = 4 (four lanes), 8 and 16 (eight lanes, where AVX-512F may be used).
+            for h in [4usize, 8, 16] {
+                let n = 8 * h;
+                let tabs = Tables::new(e, n, None);
+                for (k, &f) in e.fields().iter().enumerate() {
+                    let m = f.p as f64;
+                    let top = (2.71 * m) as i64 - 1;
+                    let edge = [top, -top, 2 * f.p as i64, -(2 * f.p as i64)];
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| match next() % 3 {
+                            0 => edge[i % edge.len()],
+                            _ => (next() % (2 * top as u64 + 1)) as i64 - top,
+                        })
+                        .collect();
+                    let plain: Vec<u64> =
+                        v.iter().map(|&x| x.rem_euclid(f.p as i64) as u64).collect();
+                    let mont = |t: &[u64]| -> Vec<u64> {
+                        t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect()
+                    };
+                    let wi = mont(&tabs.inv[k]);
+                    let mut want = plain.clone();
+                    Engine::Portable.stage::<true>(f, &mut want, h, &wi[h..2 * h]);
+                    Engine::Portable.stage::<true>(f, &mut want, 2 * h, &wi[2 * h..4 * h]);
+                    let (o, i) = (&tabs.inv[k][2 * h..4 * h], &tabs.inv[k][h..2 * h]);
+                    for (lazy, bound) in [(true, 2.71), (false, 2.0)] {
+                        let mut got: Vec<u64> = v.iter().map(|&x| (x as f64).to_bits()).collect();
+                        if lazy {
+                            e.stage2::<true, true>(f, &mut got, h, o, i, &[]);
+                        } else {
+                            e.stage2::<true, false>(f, &mut got, h, o, i, &[]);
+                        }
+                        let worst =
+                            got.iter().map(|&b| f64::from_bits(b).abs() / m).fold(0.0, f64::max);
+                        assert!(worst < bound, "{e:?} h = {h} lazy {lazy}: |x| = {worst}p");
+                        let got: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                        assert_eq!(got, want, "{e:?} h = {h} lazy {lazy}");
+                    }
                 }
             }
         }

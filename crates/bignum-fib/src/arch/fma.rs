@@ -55,17 +55,18 @@ impl Fma {
     }
 
     /// Two stages in one pass (see [`Fma4::stage2`]).
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         match self.v4 {
-            Some(t) if h >= 8 => t.stage2::<DIT>(x, h, outer, inner, p),
-            _ => self.v3.stage2::<DIT>(x, h, outer, inner, p),
+            Some(t) if h >= 8 => t.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
+            _ => self.v3.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
         }
     }
 
@@ -82,11 +83,12 @@ impl Fma {
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         match self.v4 {
-            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, p),
-            _ => self.v3.stage2_lower_half(x, h, outer, inner, p),
+            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, cube, p),
+            _ => self.v3.stage2_lower_half(x, h, outer, inner, cube, p),
         }
     }
 
@@ -202,46 +204,58 @@ impl Fma4 {
 
     /// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length
     /// `2h` with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`;
-    /// with `DIT` the stage `h` then `2h`. `h ≥ 4` a power of two, `x.len()` a multiple of
-    /// `4h`.
-    pub(crate) fn stage2<const DIT: bool>(
+    /// with `DIT` the stage `h` then `2h`; DIF takes the `h` twiddles `cube` too (`W^3i`,
+    /// see `fmacore::stage2`). `h ≥ 4` a power of two, `x.len()` a multiple of `4h`.
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(
+            DIT || cube.is_empty() || cube.len() >= h,
+            "stage2: {} cube twiddles, h = {h}",
+            cube.len()
+        );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX2 + FMA; the assertions bound every access (see `stage2`).
-        unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
-    /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1` in one pass over blocks of four:
-    /// forward (DIF) `h = 2` then `h = 1`, inverse (`DIT`) `h = 1` then `h = 2`, as
-    /// [`Fma4::stage`] and [`Fma4::radix2`] one after the other but with one reduction fewer
-    /// per pair (the same residues, in the same bounds). `x.len()` a multiple of 16.
+    /// The stages `h = 2` (twiddles `w[..2]`, `w[0]` the twiddle 1, as the tables' `w_4⁰`
+    /// is) and `h = 1` in one pass over blocks of four: forward (DIF) `h = 2` then `h = 1`,
+    /// inverse (`DIT`) `h = 1` then `h = 2`, as [`Fma4::stage`] and [`Fma4::radix2`] one
+    /// after the other but without the product by `w[0] = 1` and with fewer reductions (the
+    /// same residues: forward in `[−p/2, p/2]` give or take one, inverse in `(−1.75p, 1.75p)`).
+    /// `x.len()` a multiple of 16.
     pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
         assert!(x.len().is_multiple_of(16) && w.len() >= 2);
+        assert!(f64::from_bits(w[0]) == 1.0, "tail4: the first twiddle must be 1");
         // SAFETY: `self` proves AVX2 + FMA; the assertion is `tail4`'s contract.
         unsafe { tail4::<DIT>(x, w, p) }
     }
 
     /// The forward two stages of one block whose upper half is zero (not read; see
-    /// `fmacore::stage2_lower_half`): `h ≥ 4` a power of two, `x.len() == 4h`.
+    /// `fmacore::stage2_lower_half`, with the `cube` twiddles of `fmacore::stage2`): `h ≥ 4`
+    /// a power of two, `x.len() == 4h`.
     pub(crate) fn stage2_lower_half(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 4 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(cube.len() >= h, "stage2_lower_half: {} cube twiddles for h = {h}", cube.len());
         assert!(x.len() == 4 * h);
         // SAFETY: `self` proves AVX2 + FMA; the assertions are the kernel's contract.
-        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+        unsafe { stage2_lower_half(x, h, outer, inner, cube, p) }
     }
 
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
@@ -419,19 +433,28 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 /// AVX2 and FMA available; `x.len()` a multiple of `4h`, `h ≥ 4` a power of two,
 /// `outer.len() >= 2h`, `inner.len() >= h`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract, with `h ≥ 4 = N`.
-    unsafe { fmacore::stage2::<__m256d, DIT>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2::<__m256d, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
-/// AVX2 and FMA available; `x.len()` a multiple of 16, `w.len() >= 2`.
+/// AVX2 and FMA available; `x.len()` a multiple of 16, `w.len() >= 2` (`w[0]`, the twiddle
+/// 1, is not read).
 #[target_feature(enable = "avx2,fma")]
 unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
     let pv = _mm256_set1_pd(p);
     let piv = _mm256_set1_pd(1.0 / p);
     let base = x.as_mut_ptr().cast::<f64>();
-    let (w0, w1) = (_mm256_set1_pd(f64::from_bits(w[0])), _mm256_set1_pd(f64::from_bits(w[1])));
+    let w1 = _mm256_set1_pd(f64::from_bits(w[1]));
+    let w1q = _mm256_mul_pd(w1, piv); // its quotient, for `mulmod_q`
     // The 4×4 transpose of four vectors (an involution): rows ↔ columns.
     let transpose = |r: [__m256d; 4]| {
         let t0 = _mm256_unpacklo_pd(r[0], r[1]);
@@ -458,29 +481,38 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
                 _mm256_loadu_pd(p.add(8)),
                 _mm256_loadu_pd(p.add(12)),
             ]);
-            let radix2 = |a: __m256d, b: __m256d| {
-                let s = fmacore::reduce(_mm256_add_pd(a, b), pv, piv);
-                (s, fmacore::reduce(_mm256_sub_pd(a, b), pv, piv))
-            };
-            // One reduction fewer per pair than the two passes: the sums that the next
-            // stage reduces anyway stay lazy (`fmacore`'s bounds: every value in `(−2p, 2p)`
-            // on input, a lazy sum of two in `(−4p, 4p)`, and `reduce` takes `|s| < 8p`).
+            let red = |s: __m256d| fmacore::reduce(s, pv, piv);
+            // The twiddles of `h = 2` are `w[0] = 1` (no product) and `w[1]`; of `h = 1`,
+            // none. Bounds (`fmacore`'s): every input in `(−2p, 2p)`, a lazy sum or
+            // difference of two in `(−4p, 4p)`, a product by `|w₁| ≤ p/2` of one of those
+            // below `2p²`: `mulmod` in `(−1.25p, 1.25p)`; `reduce` takes `|s| < 8p`, and
+            // every sum it is given is below `4p + 4p` or `4p + 1.25p`.
             let y = if DIT {
-                // h = 1: u0, u1 (the DIT butterflies' `a`) lazy; u2, u3 (their `b`) reduced,
-                // so `|u2·w| < p²`, and `u0 ± u2·w` in `(−4.875p, 4.875p)`.
-                let (u0, u1) = (_mm256_add_pd(c[0], c[1]), _mm256_sub_pd(c[0], c[1]));
-                let (u2, u3) = radix2(c[2], c[3]);
-                let (y0, y2) = fmacore::butterfly::<__m256d, true, false>(u0, u2, w0, pv, piv);
-                let (y1, y3) = fmacore::butterfly::<__m256d, true, false>(u1, u3, w1, pv, piv);
-                [y0, y1, y2, y3]
+                // h = 1 lazy: u0..u3 in `(−4p, 4p)`; h = 2: `u0 ± u2`, `u1 ± u3·w₁` from u0, u1,
+                // u2 reduced (`[−p/2, p/2]` give or take one) and `|u3·w₁| < 2p²`
+                // (`(−1.25p, 1.25p)`): the outputs in `(−1.75p, 1.75p)`, with three
+                // reductions where reducing the four outputs took four.
+                let (u0, u1) = (red(_mm256_add_pd(c[0], c[1])), red(_mm256_sub_pd(c[0], c[1])));
+                let (u2, u3) = (red(_mm256_add_pd(c[2], c[3])), _mm256_sub_pd(c[2], c[3]));
+                let t = fmacore::mulmod_q(u3, w1, w1q, pv);
+                [
+                    _mm256_add_pd(u0, u2),
+                    _mm256_add_pd(u1, t),
+                    _mm256_sub_pd(u0, u2),
+                    _mm256_sub_pd(u1, t),
+                ]
             } else {
-                // h = 2 with lazy sums e0, e1 (`(−4p, 4p)`, their sum within `8p`); the
-                // differences' products `|(a − b)·w| < 2p²` are in `(−1.25p, 1.25p)`.
-                let (e0, e2) = fmacore::butterfly::<__m256d, false, true>(c[0], c[2], w0, pv, piv);
-                let (e1, e3) = fmacore::butterfly::<__m256d, false, true>(c[1], c[3], w1, pv, piv);
-                let (y0, y1) = radix2(e0, e1);
-                let (y2, y3) = radix2(e2, e3);
-                [y0, y1, y2, y3]
+                // h = 2 lazy: e0, e1, e2 in `(−4p, 4p)`, e3 = (c1 − c3)·w₁; h = 1: `e0 ± e1`,
+                // `e2 ± e3`.
+                let (e0, e2) = (_mm256_add_pd(c[0], c[2]), _mm256_sub_pd(c[0], c[2]));
+                let e1 = _mm256_add_pd(c[1], c[3]);
+                let e3 = fmacore::mulmod_q(_mm256_sub_pd(c[1], c[3]), w1, w1q, pv);
+                [
+                    red(_mm256_add_pd(e0, e1)),
+                    red(_mm256_sub_pd(e0, e1)),
+                    red(_mm256_add_pd(e2, e3)),
+                    red(_mm256_sub_pd(e2, e3)),
+                ]
             };
             let r = transpose(y);
             _mm256_storeu_pd(p, r[0]);
@@ -495,9 +527,16 @@ unsafe fn tail4<const DIT: bool>(x: &mut [u64], w: &[u64], p: f64) {
 /// # Safety
 /// AVX2 and FMA available; `fmacore::stage2_lower_half`'s contract with `N = 4`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2_lower_half(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2_lower_half::<__m256d>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety

@@ -25,18 +25,24 @@ impl Fma8 {
     }
 
     /// As `Fma4::stage2`, for `h ≥ 8`.
-    pub(crate) fn stage2<const DIT: bool>(
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 8 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(
+            DIT || cube.is_empty() || cube.len() >= h,
+            "stage2: {} cube twiddles, h = {h}",
+            cube.len()
+        );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves AVX-512F; the assertions bound every access (see `stage2`).
-        unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
     /// As `Fma4::stage2_lower_half`, for `h ≥ 8`.
@@ -46,12 +52,14 @@ impl Fma8 {
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 8 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(cube.len() >= h, "stage2_lower_half: {} cube twiddles for h = {h}", cube.len());
         assert!(x.len() == 4 * h);
         // SAFETY: `self` proves AVX-512F; the assertions are the kernel's contract.
-        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+        unsafe { stage2_lower_half(x, h, outer, inner, cube, p) }
     }
 
     /// `out[i] = s·(a[i] + t·y[i]) mod p` (see `fmacore::comb`; `a = None`: in place) for
@@ -248,18 +256,32 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 /// # Safety
 /// AVX-512F available; `fmacore::stage2_lower_half`'s contract with `N = 8`.
 #[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2_lower_half(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2_lower_half::<__m512d>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2_lower_half::<__m512d>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
 /// AVX-512F available; `x.len()` a multiple of `4h`, `h ≥ 8` a power of two,
 /// `outer.len() >= 2h`, `inner.len() >= h`.
 #[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract (`N = 8`).
-    unsafe { fmacore::stage2::<__m512d, DIT>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2::<__m512d, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety

@@ -29,7 +29,9 @@
 //!   leaves `a ± t` unreduced (`|·| < 2.875p`); the second stage reduces its `a` instead of
 //!   its outputs (`reduce(a) ± t`, one reduction where two were): `|reduce(a)| ≤ p/2` (give
 //!   or take one), `|b·w| < 1.44p²` so `|t| < 1.04p`, and the outputs are in
-//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`.
+//!   `(−1.54p, 1.54p)`. So an inverse transform too keeps its values in `(−2p, 2p)`; its
+//!   radix-4 passes other than the last may instead reduce one input of four (`LAZY`, see
+//!   [`stage2`]), their outputs in `(−2.71p, 2.71p)`, which the DIT passes take too.
 //! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
 //!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
 //!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
@@ -89,6 +91,21 @@ pub(crate) unsafe fn mulmod<V: Lanes>(a: V, b: V, p: V, pinv: V) -> V {
         let h = V::mul(a, b);
         let l = V::fmsub(a, b, h);
         let q = V::round(V::mul(h, pinv));
+        V::add(V::fnmadd(q, p, h), l)
+    }
+}
+
+/// [`mulmod`] by a constant `b` whose quotient `bq = fl(b·fl(1/p))` is computed once: the
+/// quotient estimate `round(fl(a·bq))` is within three roundings of `a·b/p` as `mulmod`'s
+/// is (so the bounds are the same), and it does not wait for `h = fl(a·b)`: a dependency
+/// chain shorter by one product.
+#[inline(always)]
+pub(crate) unsafe fn mulmod_q<V: Lanes>(a: V, b: V, bq: V, p: V) -> V {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        let h = V::mul(a, b);
+        let l = V::fmsub(a, b, h);
+        let q = V::round(V::mul(a, bq));
         V::add(V::fnmadd(q, p, h), l)
     }
 }
@@ -170,45 +187,137 @@ pub(crate) unsafe fn stage<V: Lanes, const DIT: bool>(x: &mut [u64], h: usize, w
     }
 }
 
+/// The outputs of the DIF radix-4 butterfly on `(a₀, a₁, a₂, a₃)` from `b₀ = a₀ + a₂`,
+/// `b₁ = a₁ + a₃`, `u = a₀ − a₂` (lazy, `(−4p, 4p)`) and `v = J·(a₁ − a₃)` (a `mulmod`,
+/// `(−1.25p, 1.25p)`), with the twiddles `[W^i, W^2i, W^3i]`: `(b₀ + b₁, W^2i·(b₀ − b₁),
+/// W^i·(u + v), W^3i·(u − v))`, the values of the two radix-2 stages (the second pair's
+/// outer twiddle `W^(i+h)` is `J·W^i`, and the inner one times `W^i` is `W^3i`), with one
+/// reduction and four products where those took two and four. Bounds (see the module
+/// docs): `|b₀ + b₁| < 8p` for `reduce`; `|(b₀ − b₁)·W^2i| < 4p²`: `(−2p, 2p)`;
+/// `|(u ± v)·w| < 5.25p·p/2 < 2.7p²`: `(−1.5p, 1.5p)`.
+#[inline(always)]
+pub(crate) unsafe fn dif4<V: Lanes>(
+    b0: V,
+    b1: V,
+    u: V,
+    v: V,
+    [w1, w2, w3]: [V; 3],
+    p: V,
+    pinv: V,
+) -> (V, V, V, V) {
+    // SAFETY: register operations of `V` (see `mulmod`).
+    unsafe {
+        (
+            reduce(V::add(b0, b1), p, pinv),
+            mulmod(V::sub(b0, b1), w2, p, pinv),
+            mulmod(V::add(u, v), w1, p, pinv),
+            mulmod(V::sub(u, v), w3, p, pinv),
+        )
+    }
+}
+
 /// Two stages in one pass over blocks of `4h` (radix 4): DIF the stage of half-length `2h`
-/// with the `2h` twiddles `outer`, then the stage `h` with the `h` twiddles `inner`; with
-/// `DIT` the stage `h` then `2h`.
+/// with the `2h` twiddles `outer` (`W^i`, `W` of order `4h`), then the stage `h` with the
+/// `h` twiddles `inner` (`W^2i`); with `DIT` the stage `h` then `2h`. The DIF pass takes
+/// `cube` (`W^3i`, `i < h`) too, for the radix-4 butterfly's form with one product by the
+/// fourth root of unity `J = W^h = outer[h]` (see [`dif4`]), or if `cube` is empty (the
+/// longest transforms' top passes, whose tables would take the memory), the two radix-2
+/// stages one after the other (`outer[h + i] = J·W^i`); the DIT pass does not read it.
+///
+/// The DIT pass takes inputs in `(−2.71p, 2.71p)` (every value of the module docs' bounds is,
+/// and a `LAZY` pass's outputs). It reduces the first stage's `a₀` (`[−p/2, p/2]` give or
+/// take one) and keeps `a₂ ± t` lazy, then multiplies those by the outer twiddles
+/// ([`dit_reduce_a`] without its reduction): for inputs below `B·p` the products `t` by the
+/// inner twiddles are below `(0.5 + 0.1875B)p`, the lazy sums below `(B + 0.5 + 0.1875B)p`,
+/// their products below `(0.5 + 0.1875(1.1875B + 0.5))p`, and the outputs below `(1.5 +
+/// 0.1875B + 0.1875(1.1875B + 0.5))p`: `2.71p` for `B = 2.71` (a fixed point; every sum
+/// below `8p`, every product below `4p²`). Without `LAZY` (the transform's last pass) it
+/// reduces both `a₀ ± t` ([`dit_reduce_a`]): from inputs below `2.71p` the lazy sums are
+/// below `3.72p`, their products by `|w| ≤ p/2` below `1.2p`, the outputs in `(−1.7p,
+/// 1.7p)`, within the module docs' `(−2p, 2p)`.
 ///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `4h`,
-/// `outer.len() >= 2h`, `inner.len() >= h`.
+/// `outer.len() >= 2h`, `inner.len() >= h`, and `cube` empty or `cube.len() >= h`.
 #[inline(always)]
-pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
+pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool, const LAZY: bool>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
     inner: &[u64],
+    cube: &[u64],
     p: f64,
 ) {
-    // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    // SAFETY: the caller's contract, passed on (with `cube.len() >= h` for the cube form).
+    unsafe {
+        if DIT && LAZY {
+            stage2_form::<V, true, true>(x, h, outer, inner, cube, p)
+        } else if DIT || cube.is_empty() {
+            stage2_form::<V, DIT, false>(x, h, outer, inner, cube, p)
+        } else {
+            stage2_form::<V, DIT, true>(x, h, outer, inner, cube, p)
+        }
+    }
+}
+
+/// [`stage2`] in one form: `CUBE` the radix-4 butterfly with `cube` (DIF) or the `LAZY`
+/// pass (DIT), else the two radix-2 stages (DIF) or the last pass (DIT).
+///
+/// # Safety
+/// As [`stage2`]'s, with `cube.len() >= h` if `CUBE`.
+#[inline(always)]
+unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
+    // SAFETY: register set-up (the caller has `V`'s extension); `outer[h]` is in bounds
+    // (`outer.len() >= 2h`).
+    let (pv, piv, jv) =
+        unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
+    // SAFETY: register operation (`J`'s quotient for `mulmod_q`).
+    let jq = unsafe { V::mul(jv, piv) };
     let base = x.as_mut_ptr().cast::<f64>();
     let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let wc = cube.as_ptr().cast::<f64>();
     let n = x.len();
     let mut j = 0;
     while j < n {
         let mut i = 0;
         while i < h {
             // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
-            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and with `CUBE`
+            // (DIF) `i + N <= h <= cube.len()`.
             unsafe {
                 let p0 = base.add(j + i);
                 let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
                 let (a0, a1, a2, a3) = (V::load(p0), V::load(p1), V::load(p2), V::load(p3));
-                let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
-                let w = V::load(wi.add(i));
-                let (a0, a1, a2, a3) = if DIT {
+                let (o0, w) = (V::load(wo.add(i)), V::load(wi.add(i)));
+                let (a0, a1, a2, a3) = if DIT && CUBE {
+                    let o1 = V::load(wo.add(h + i));
+                    let r0 = reduce(a0, pv, piv);
+                    let (b0, b1) = butterfly::<V, true, true>(r0, a1, w, pv, piv);
+                    let (b2, b3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
+                    let (t0, t1) = (mulmod(b2, o0, pv, piv), mulmod(b3, o1, pv, piv));
+                    (V::add(b0, t0), V::add(b1, t1), V::sub(b0, t0), V::sub(b1, t1))
+                } else if DIT {
+                    let o1 = V::load(wo.add(h + i));
                     let (a0, a1) = butterfly::<V, true, true>(a0, a1, w, pv, piv);
                     let (a2, a3) = butterfly::<V, true, true>(a2, a3, w, pv, piv);
                     let (a0, a2) = dit_reduce_a::<V>(a0, a2, o0, pv, piv);
                     let (a1, a3) = dit_reduce_a::<V>(a1, a3, o1, pv, piv);
                     (a0, a1, a2, a3)
+                } else if CUBE {
+                    let w3 = V::load(wc.add(i));
+                    let (b0, b1) = (V::add(a0, a2), V::add(a1, a3));
+                    let u = V::sub(a0, a2);
+                    let v = mulmod_q(V::sub(a1, a3), jv, jq, pv);
+                    dif4(b0, b1, u, v, [o0, w, w3], pv, piv)
                 } else {
+                    let o1 = V::load(wo.add(h + i));
                     let (a0, a2) = butterfly::<V, false, true>(a0, a2, o0, pv, piv);
                     let (a1, a3) = butterfly::<V, false, true>(a1, a3, o1, pv, piv);
                     let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
@@ -227,39 +336,42 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool>(
 }
 
 /// The forward [`stage2`] of one block of `4h` whose upper half is zero (not read: the
-/// caller need not have written it): the first stage's butterflies `(a, 0)` are `(a, a·w)`,
-/// so it loads the lower half only, multiplies by the `outer` twiddles and writes all four
-/// quarters. Its values are within the bounds of [`stage2`]'s (`a` unreduced in `(−2p, 2p)`,
-/// the products `|a·w| < p²`).
+/// caller need not have written it): with `a₂ = a₃ = 0` the radix-4 butterfly ([`dif4`])
+/// takes `b₀ = u = a₀`, `b₁ = a₁`, `v = J·a₁`, so it loads the lower half only and writes
+/// all four quarters. Its values are within the bounds of [`stage2`]'s (`a` unreduced in
+/// `(−2p, 2p)`, `|a₁·J| < p²`).
 ///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len() == 4h`, `outer.len() >=
-/// 2h`, `inner.len() >= h`.
+/// 2h`, `inner.len() >= h`, `cube.len() >= h`.
 #[inline(always)]
 pub(crate) unsafe fn stage2_lower_half<V: Lanes>(
     x: &mut [u64],
     h: usize,
     outer: &[u64],
     inner: &[u64],
+    cube: &[u64],
     p: f64,
 ) {
-    // SAFETY: register set-up (the caller has `V`'s extension).
-    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    // SAFETY: register set-up (the caller has `V`'s extension); `outer[h]` is in bounds.
+    let (pv, piv, jv) =
+        unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
+    // SAFETY: register operation (`J`'s quotient for `mulmod_q`).
+    let jq = unsafe { V::mul(jv, piv) };
     let base = x.as_mut_ptr().cast::<f64>();
     let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
+    let wc = cube.as_ptr().cast::<f64>();
     let mut i = 0;
     while i < h {
         // SAFETY: `i + N <= h` and `x.len() == 4h`: the four `N`-lane accesses lie in `x`;
-        // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`.
+        // `i + N <= h <= outer.len(), inner.len(), cube.len()`.
         unsafe {
             let p0 = base.add(i);
             let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
             let (a0, a1) = (V::load(p0), V::load(p1));
-            let (o0, o1) = (V::load(wo.add(i)), V::load(wo.add(h + i)));
-            let w = V::load(wi.add(i));
-            let (a2, a3) = (mulmod(a0, o0, pv, piv), mulmod(a1, o1, pv, piv));
-            let (a0, a1) = butterfly::<V, false, false>(a0, a1, w, pv, piv);
-            let (a2, a3) = butterfly::<V, false, false>(a2, a3, w, pv, piv);
+            let tw = [V::load(wo.add(i)), V::load(wi.add(i)), V::load(wc.add(i))];
+            let v = mulmod_q(a1, jv, jq, pv);
+            let (a0, a1, a2, a3) = dif4(a0, a1, a0, v, tw, pv, piv);
             V::store(p0, a0);
             V::store(p1, a1);
             V::store(p2, a2);

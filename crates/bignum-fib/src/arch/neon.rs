@@ -47,19 +47,26 @@ impl Fma {
     }
 
     /// Two stages in one pass over blocks of `4h` (`fmacore::stage2`): `h ≥ 2` a power of
-    /// two, `outer.len() >= 2h`, `inner.len() >= h`, `x.len()` a multiple of `4h`.
-    pub(crate) fn stage2<const DIT: bool>(
+    /// two, `outer.len() >= 2h`, `inner.len() >= h`, for DIF `cube.len() >= h`, `x.len()` a
+    /// multiple of `4h`.
+    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 2 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(
+            DIT || cube.is_empty() || cube.len() >= h,
+            "stage2: {} cube twiddles, h = {h}",
+            cube.len()
+        );
         assert!(x.len().is_multiple_of(4 * h));
         // SAFETY: `self` proves NEON; the assertions are `fmacore::stage2`'s contract.
-        unsafe { stage2::<DIT>(x, h, outer, inner, p) }
+        unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
     }
 
     /// The stages `h = 2` (twiddles `w[..2]`) and `h = 1`: forward (DIF) `h = 2` then
@@ -76,19 +83,22 @@ impl Fma {
     }
 
     /// The forward two stages of one block whose upper half is zero (not read; see
-    /// `fmacore::stage2_lower_half`): `h ≥ 2` a power of two, `x.len() == 4h`.
+    /// `fmacore::stage2_lower_half`, with the `cube` twiddles of `fmacore::stage2`): `h ≥ 2`
+    /// a power of two, `x.len() == 4h`.
     pub(crate) fn stage2_lower_half(
         self,
         x: &mut [u64],
         h: usize,
         outer: &[u64],
         inner: &[u64],
+        cube: &[u64],
         p: f64,
     ) {
         assert!(h >= 2 && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+        assert!(cube.len() >= h, "stage2_lower_half: {} cube twiddles for h = {h}", cube.len());
         assert!(x.len() == 4 * h);
         // SAFETY: `self` proves NEON; the assertions are the kernel's contract.
-        unsafe { stage2_lower_half(x, h, outer, inner, p) }
+        unsafe { stage2_lower_half(x, h, outer, inner, cube, p) }
     }
 
     /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
@@ -288,17 +298,31 @@ unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
 /// # Safety
 /// NEON available; `fmacore::stage2_lower_half`'s contract with `N = 2`.
 #[target_feature(enable = "neon")]
-unsafe fn stage2_lower_half(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2_lower_half(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2_lower_half::<float64x2_t>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2_lower_half::<float64x2_t>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
 /// NEON available; `fmacore::stage2`'s contract with `N = 2`.
 #[target_feature(enable = "neon")]
-unsafe fn stage2<const DIT: bool>(x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], p: f64) {
+unsafe fn stage2<const DIT: bool, const LAZY: bool>(
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: the caller's contract.
-    unsafe { fmacore::stage2::<float64x2_t, DIT>(x, h, outer, inner, p) }
+    unsafe { fmacore::stage2::<float64x2_t, DIT, LAZY>(x, h, outer, inner, cube, p) }
 }
 
 /// # Safety
