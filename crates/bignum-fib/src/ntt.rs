@@ -1828,7 +1828,11 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
             forward(e, f, x, tabs.fwd(k));
         }
     };
-    let count4 = count.next_multiple_of(4).min(n);
+    // The coefficients rounded up to a multiple of every vector width (2, 4, 8): `garner5`
+    // then covers them all (the values past `count` are those of zero coefficients, and
+    // unused), so the scalar digits below, ten `pow_mod`s each, run only where `n` is not a
+    // multiple of 8.
+    let count8 = count.next_multiple_of(8).min(n);
     let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
     let residues: Vec<Vec<u64>> = FIELDS52
         .iter()
@@ -1861,11 +1865,11 @@ fn fma_wide_product(t: Fma, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let mut residues = residues;
     let [y1, y2, y3, y4, y5] = &mut residues[..] else { unreachable!("five primes") };
     let ys = [
-        &mut y1[..count4],
-        &mut y2[..count4],
-        &mut y3[..count4],
-        &mut y4[..count4],
-        &mut y5[..count4],
+        &mut y1[..count8],
+        &mut y2[..count8],
+        &mut y3[..count8],
+        &mut y4[..count8],
+        &mut y5[..count8],
     ];
     let done = t.garner5(ys, &g);
     for i in done..count {
