@@ -138,9 +138,9 @@ impl Kernels for Ssse3 {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
         // SAFETY: `self` proves SSSE3; `dst` is exactly the encoded length of `src` (the
         // caller's contract); `&mut` excludes overlap.
-        let (s, n, d, len) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
         unsafe {
             if n <= 24 {
                 encode_short_ssse3(alphabet, s, n, d, len, pad)
