@@ -3095,6 +3095,46 @@ mod tests {
         }
     }
 
+    /// The FMA engines' DIT radix-2 stage at its input bound `(−2.71p, 2.71p)`
+    /// (`fmacore::stage`, which reduces `a` instead of both outputs): outputs within
+    /// `(−1.52p, 1.52p)`, with the residues of the portable engine's stage.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fma_dit_stage_accepts_the_lazy_bound() {
+        let mut next = xorshift(2411);
+        for e in engines().into_iter().filter(|e| e.has_radix4_cube()) {
+            // h = 4 (four lanes, two NEON vectors), 8 and 16 (eight lanes, AVX-512F).
+            for h in [4usize, 8, 16] {
+                let n = 4 * h;
+                let tabs = Tables::new(e, 2 * h, None);
+                for (k, &f) in e.fields().iter().enumerate() {
+                    let m = f.p as f64;
+                    let top = (2.71 * m) as i64 - 1;
+                    let edge = [top, -top, 2 * f.p as i64, -(2 * f.p as i64), 0];
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| match next() % 3 {
+                            0 => edge[i % edge.len()],
+                            _ => (next() % (2 * top as u64 + 1)) as i64 - top,
+                        })
+                        .collect();
+                    let plain: Vec<u64> =
+                        v.iter().map(|&x| x.rem_euclid(f.p as i64) as u64).collect();
+                    let w = &tabs.inv[k][h..2 * h];
+                    let wm: Vec<u64> = w.iter().map(|&t| f.to_mont(e.unload(f, t))).collect();
+                    let mut want = plain.clone();
+                    Engine::Portable.stage::<true>(f, &mut want, h, &wm);
+                    let mut got: Vec<u64> = v.iter().map(|&x| (x as f64).to_bits()).collect();
+                    e.stage::<true>(f, &mut got, h, w);
+                    let worst =
+                        got.iter().map(|&b| f64::from_bits(b).abs() / m).fold(0.0, f64::max);
+                    assert!(worst < 1.52, "{e:?} h = {h}: |x| = {worst}p");
+                    let got: Vec<u64> = got.iter().map(|&x| e.unload(f, x)).collect();
+                    assert_eq!(got, want, "{e:?} h = {h}");
+                }
+            }
+        }
+    }
+
     /// The wide products at their longest transform (`2²³`, past F(10⁹)'s products), with
     /// all-ones operands, whose middle coefficients are the largest the CRT bound covers:
     /// `(B^m − 1)² = B^2m − 2B^m + 1` (`2⁸` points under qemu-user; not under Miri: safe

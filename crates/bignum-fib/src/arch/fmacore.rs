@@ -156,6 +156,12 @@ pub(crate) unsafe fn dit_reduce_a<V: Lanes>(a: V, b: V, w: V, p: V, pinv: V) -> 
 /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h`
 /// twiddles (plain residues as `f64` bits).
 ///
+/// The DIT stage takes inputs in `(−2.71p, 2.71p)` (the `LAZY` radix-4 passes' outputs, see
+/// [`stage2`]) and reduces its input `a` instead of its two outputs ([`dit_reduce_a`]: two
+/// reductions per butterfly where three were): `|reduce(a)| ≤ p/2` give or take one,
+/// `|b·w| < 2.71p·p/2 < 1.36p²` so `|b·w mod p| < (0.5 + 0.375·1.36)p = 1.01p`, and the
+/// outputs are in `(−1.52p, 1.52p)`, within the module docs' `(−2p, 2p)`.
+///
 /// # Safety
 /// `V`'s extension available; `h ≥ V::N` a power of two, `x.len()` a multiple of `2h`,
 /// `w.len() >= h`.
@@ -177,7 +183,11 @@ pub(crate) unsafe fn stage<V: Lanes, const DIT: bool>(x: &mut [u64], h: usize, w
                 let pa = base.add(j + i);
                 let pb = base.add(j + h + i);
                 let (a, b, wv) = (V::load(pa), V::load(pb), V::load(wp.add(i)));
-                let (s, d) = butterfly::<V, DIT, false>(a, b, wv, pv, piv);
+                let (s, d) = if DIT {
+                    dit_reduce_a(a, b, wv, pv, piv)
+                } else {
+                    butterfly::<V, false, false>(a, b, wv, pv, piv)
+                };
                 V::store(pa, s);
                 V::store(pb, d);
             }
