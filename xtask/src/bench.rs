@@ -17,6 +17,7 @@
 
 mod json;
 mod plan;
+mod record;
 mod report;
 
 use std::collections::BTreeMap;
@@ -35,6 +36,67 @@ pub struct Options {
     pub quick: bool,
     /// Bench targets of `benches/` to run (all when empty), e.g. `nabhash`.
     pub benches: Vec<String>,
+    /// Store the run as the CPU's record, `benches/results/<slug>.jsonl`.
+    pub record: bool,
+}
+
+/// Where the records of each CPU live.
+pub fn results_dir() -> PathBuf {
+    root().join("benches/results")
+}
+
+/// Where every run writes its own rows, as a record (`live` in `--diff`).
+fn live_path() -> PathBuf {
+    root().join("target/bench-report/run.jsonl")
+}
+
+/// A record by name: `live` (the last run), a CPU's slug, or a path.
+fn record_by_name(name: &str) -> Result<record::Record, String> {
+    let path = match name {
+        "live" => live_path(),
+        n if !n.contains('/') && !n.ends_with(".jsonl") => results_dir().join(format!("{n}.jsonl")),
+        n => PathBuf::from(n),
+    };
+    record::read(&path)
+}
+
+/// `cargo xtask bench --diff A B`: the rows that moved beyond their confidence intervals.
+pub fn diff(a: &str, b: &str) -> Result<(), String> {
+    let (ra, rb) = (record_by_name(a)?, record_by_name(b)?);
+    print!("{}", record::diff_text(&ra, &rb, a, b));
+    Ok(())
+}
+
+/// `git rev-parse --short=10 HEAD`, with `-dirty` when tracked files differ from it.
+fn commit() -> String {
+    let head =
+        output(Command::new("git").current_dir(root()).args(["rev-parse", "--short=10", "HEAD"]))
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_else(|| "unknown".into());
+    let dirty = output(Command::new("git").current_dir(root()).args([
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+    ]))
+    .is_some_and(|s| !s.trim().is_empty());
+    if dirty { format!("{head}-dirty") } else { head }
+}
+
+/// The version of an implementation: a peer's from `Cargo.lock`, ours from its crate's
+/// `Cargo.toml`.
+fn version_of(group: &str, function: &str, lock: &str) -> Option<String> {
+    if let Some(p) = plan::peer_of(function).filter(|p| !p.package.is_empty()) {
+        return plan::locked_version(lock, p.package, p.version);
+    }
+    let krate = group.split('/').next()?;
+    if !plan::is_ours(krate, group, function) {
+        return None;
+    }
+    let toml =
+        std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).ok()?;
+    toml.lines()
+        .find_map(|l| l.strip_prefix("version = "))
+        .map(|v| v.trim().trim_matches('"').to_owned())
 }
 
 /// Criterion's timing options for a process: the headline's, or the tiers' shorter ones.
@@ -246,6 +308,10 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         );
     }
     let started = SystemTime::now();
+    let run_date = output(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%MZ"]))
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_default();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim().to_owned();
     let clock = Instant::now();
     let mut times: Vec<(String, String)> = Vec::new();
 
@@ -359,7 +425,14 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         "steps".into(),
         times.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
     ));
-    let cx = report::Context {
+    let options: String = [
+        if opts.quick { " --quick" } else { "" }.to_string(),
+        opts.benches.iter().map(|b| format!(" --crate {b}")).collect::<String>(),
+    ]
+    .concat()
+    .trim()
+    .to_owned();
+    let mut cx = report::Context {
         machine,
         probes: probes.into_iter().map(|(k, v)| (k, resolve_glibc(v))).collect(),
         skipped,
@@ -370,7 +443,60 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             opts.benches.iter().map(|b| format!(" --crate {b}")).collect::<String>()
         ),
         lock,
+        live_slug: String::new(),
+        cpus: Vec::new(),
     };
+    // The run as a record, and the CPU's record with it.
+    let this = record::this_machine();
+    let live = record::Record {
+        machine: this.clone(),
+        runs: vec![record::Run {
+            commit: commit(),
+            date: run_date.clone(),
+            options: options.clone(),
+            quick: opts.quick,
+            crates: opts.benches.clone(),
+            load: load.clone(),
+        }],
+        rows: runs_entries
+            .iter()
+            .flat_map(|(section, es)| es.iter().map(move |e| (section, e)))
+            .map(|(section, e)| record::Row {
+                commit: commit(),
+                date: run_date.clone(),
+                run: options.clone(),
+                section: section.clone(),
+                group: e.group.clone(),
+                input: e.param.clone(),
+                implementation: e.function.clone(),
+                version: version_of(&e.group, &e.function, &cx.lock),
+                median_ns: e.median_ns,
+                ci_low_ns: e.ci_low_ns,
+                ci_high_ns: e.ci_high_ns,
+                throughput: e.throughput,
+            })
+            .collect(),
+    };
+    record::write(&live_path(), &live)?;
+    let own = results_dir().join(format!("{}.jsonl", this.slug));
+    let previous = if own.exists() { Some(record::read(&own)?) } else { None };
+    let merged = record::merge(previous, live);
+    if opts.record {
+        record::write(&own, &merged)?;
+        eprintln!(
+            "xtask: recorded {} rows of {} in {}",
+            merged.rows.len(),
+            this.slug,
+            own.display()
+        );
+    }
+    let mut cpus: Vec<record::Record> = record::read_all(&results_dir())?
+        .into_values()
+        .filter(|r| r.machine.slug != this.slug)
+        .collect();
+    cpus.push(merged);
+    cx.cpus = cpus;
+    cx.live_slug = this.slug.clone();
     let out = root().join("target/bench-report");
     let md = report::write(&out, &runs_entries, &cx)?;
     eprintln!(
@@ -530,7 +656,18 @@ fn machine() -> report::Machine {
     report::Machine {
         lines: vec![
             ("date".into(), date.trim().into()),
-            ("CPU".into(), field("model name").unwrap_or_else(|| std::env::consts::ARCH.into())),
+            ("CPU".into(), {
+                let m = record::this_machine();
+                format!(
+                    "{} (`{}`: {} family {:#x} model {:#x} stepping {})",
+                    field("model name").unwrap_or_else(|| std::env::consts::ARCH.into()),
+                    m.slug,
+                    m.vendor,
+                    m.family,
+                    m.model,
+                    m.stepping
+                )
+            }),
             ("cores".into(), cores.to_string()),
             (
                 "load".into(),

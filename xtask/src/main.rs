@@ -4,7 +4,9 @@
 //!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
 //!   VM tests, the publish checks. With none of `--host/--arch/--vm/--publish` it runs everything. Installs what it needs.
 //!   Deletes each cross build once it has run, unless `--keep-builds`.
-//! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
+//! - `cargo xtask bench [--quick] [--crate NAME]... [--record]`: the criterion comparisons;
+//!   `--record` stores the run as the CPU's record in `benches/results/`.
+//! - `cargo xtask bench --diff A B`: rows that moved between two records.
 
 mod bench;
 mod emulate;
@@ -33,8 +35,14 @@ commands:
         kcapi's per-operation syscalls, bytes and CPU time against libkcapi (strace,
         getrusage), written to target/vm/kcapi-overhead.md for the bench report;
         XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
-  bench [--quick] [--crate NAME]...
-        the criterion comparisons of benches/ (all, or the named crates' benches)
+  bench [--quick] [--crate NAME]... [--record]
+        the criterion comparisons of benches/ (all, or the named crates' benches); the
+        report in target/bench-report/, the run's rows in target/bench-report/run.jsonl;
+        with --record, also stored as this CPU's record, benches/results/<cpu>.jsonl (a
+        full run replaces it, --quick or --crate replace only the rows they ran)
+  bench --diff A B
+        the rows that moved beyond their confidence intervals between two records: each a
+        CPU slug (benches/results/<slug>.jsonl), a path, or `live` (the last run)
 ";
 
 fn main() -> ExitCode {
@@ -86,6 +94,10 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             }
             test::run(test_options(&opts)?)
         }
+        "bench" if rest.first().is_some_and(|a| a == "--diff") => match rest {
+            [_, a, b] => bench::diff(a, b),
+            _ => Err(format!("--diff needs two records (a slug, a path or `live`)\n{USAGE}")),
+        },
         "bench" => bench::run_benches(bench_options(rest)?),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
@@ -135,11 +147,12 @@ fn test_options(args: &[String]) -> Result<test::Options, String> {
 }
 
 fn bench_options(args: &[String]) -> Result<bench::Options, String> {
-    let mut opts = bench::Options { quick: false, benches: Vec::new() };
+    let mut opts = bench::Options { quick: false, benches: Vec::new(), record: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => opts.quick = true,
+            "--record" => opts.record = true,
             "--crate" => opts.benches.push(it.next().ok_or("--crate needs a value")?.clone()),
             other => return Err(format!("unknown option `{other}` for bench\n{USAGE}")),
         }

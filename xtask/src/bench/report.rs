@@ -11,6 +11,7 @@ use std::time::SystemTime;
 
 use super::json::{self, Value};
 use super::plan::{self, Kind};
+use super::record::Record;
 
 /// One benchmark: `group/function/param` and its median time per iteration.
 #[derive(Debug, Clone)]
@@ -20,6 +21,9 @@ pub struct Entry {
     pub param: Option<String>,
     pub throughput: Throughput,
     pub median_ns: f64,
+    /// Criterion's 95 % confidence interval of the median.
+    pub ci_low_ns: f64,
+    pub ci_high_ns: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,7 +95,11 @@ fn read_entry(new: &Path, since: SystemTime) -> Result<Option<Entry>, String> {
         .at(&["median", "point_estimate"])
         .and_then(Value::as_f64)
         .ok_or_else(|| format!("{}: no median.point_estimate", new.display()))?;
-    Ok(Some(Entry { group, function, param, throughput, median_ns }))
+    let bound = |k: &str| {
+        e.at(&["median", "confidence_interval", k]).and_then(Value::as_f64).unwrap_or(median_ns)
+    };
+    let (ci_low_ns, ci_high_ns) = (bound("lower_bound"), bound("upper_bound"));
+    Ok(Some(Entry { group, function, param, throughput, median_ns, ci_low_ns, ci_high_ns }))
 }
 
 /// Facts about the machine and toolchain, printed at the top of the report.
@@ -114,6 +122,103 @@ pub struct Context {
     pub lock: String,
     /// Bench processes that failed (their tables are incomplete).
     pub failed: Vec<String>,
+    /// The live CPU's slug and every recorded CPU's results (`benches/results/`), the live
+    /// CPU's with this run's rows in place: the "Across CPUs" section joins them.
+    pub live_slug: String,
+    pub cpus: Vec<Record>,
+}
+
+impl Context {
+    /// A context with nothing but entries to read (the records of other CPUs).
+    fn bare() -> Context {
+        Context {
+            machine: Machine { lines: Vec::new() },
+            probes: BTreeMap::new(),
+            command: String::new(),
+            skipped: Vec::new(),
+            lock: String::new(),
+            failed: Vec::new(),
+            live_slug: String::new(),
+            cpus: Vec::new(),
+        }
+    }
+}
+
+/// One CPU's ratio (ours / best peer) for a row, and where its figure comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CpuRatio {
+    pub ratio: f64,
+    pub peer: String,
+    pub commit: String,
+    pub date: String,
+    /// Measured at an older commit than the record's newest run.
+    pub stale: bool,
+}
+
+/// `(section, table, ours, size)`: a row of the report, the same on every CPU.
+pub type RowKey = (String, String, String, String);
+
+/// Every row's ratio in one CPU's record.
+fn cpu_ratios(rec: &Record) -> BTreeMap<RowKey, CpuRatio> {
+    let runs = rec.sections();
+    let cx = Context::bare();
+    let mut out = BTreeMap::new();
+    for s in sections(&runs, &cx) {
+        // The bench processes that feed the section, where each row's commit is found.
+        let processes = if s.name == "default" {
+            vec!["default".to_string()]
+        } else {
+            vec![format!("cap-{}", s.name), format!("build-{}", s.name), "default".into()]
+        };
+        let find = |function: &str, param: &str| {
+            let base = function.strip_suffix(" (shared)").unwrap_or(function);
+            let base = base.strip_suffix(" (default build)").unwrap_or(base);
+            processes.iter().find_map(|proc| {
+                rec.rows.iter().find(|r| {
+                    &r.section == proc
+                        && r.implementation == base
+                        && r.input.as_deref().unwrap_or("-") == param
+                })
+            })
+        };
+        for t in tables(&s.entries) {
+            for o in &t.headline {
+                for p in &t.params {
+                    let Some((ratio, peer)) = t.ratio(o, p) else { continue };
+                    let (Some(a), b) = (find(o, p), find(peer, p)) else { continue };
+                    let stale = rec.is_stale(a) || b.is_some_and(|b| rec.is_stale(b));
+                    out.insert(
+                        (s.name.clone(), t.group.clone(), o.clone(), p.clone()),
+                        CpuRatio {
+                            ratio,
+                            peer: peer.to_owned(),
+                            commit: a.commit.clone(),
+                            date: a.date.clone(),
+                            stale,
+                        },
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The rows where ours loses (ratio below 1) on at least one of `cpus`, with every CPU's
+/// ratio (None where that CPU has no such row), the worst first.
+pub fn across(cpus: &[Record]) -> Vec<(RowKey, Vec<Option<CpuRatio>>)> {
+    let per_cpu: Vec<BTreeMap<RowKey, CpuRatio>> = cpus.iter().map(cpu_ratios).collect();
+    let keys: BTreeSet<&RowKey> = per_cpu.iter().flat_map(|m| m.keys()).collect();
+    let mut out: Vec<(RowKey, Vec<Option<CpuRatio>>)> = keys
+        .into_iter()
+        .map(|k| (k.clone(), per_cpu.iter().map(|m| m.get(k).cloned()).collect::<Vec<_>>()))
+        .filter(|(_, cells)| cells.iter().flatten().any(|c| c.ratio < 1.0))
+        .collect();
+    let worst = |cells: &[Option<CpuRatio>]| {
+        cells.iter().flatten().map(|c| c.ratio).fold(f64::INFINITY, f64::min)
+    };
+    out.sort_by(|a, b| worst(&a.1).partial_cmp(&worst(&b.1)).unwrap_or(std::cmp::Ordering::Equal));
+    out
 }
 
 /// One table: a criterion group, rows by parameter, a column per implementation.
@@ -623,7 +728,8 @@ pub fn write(
     }
     let _ = writeln!(md, "Peers not at their latest version: {NOT_UPDATED}\n");
     let _ = writeln!(html, "<p>Peers not at their latest version: {}</p>", md_inline(NOT_UPDATED));
-    html += "<p>Sections: <a href=\"#losses\">where we lose</a>";
+    html +=
+        "<p>Sections: <a href=\"#losses\">where we lose</a> · <a href=\"#across\">across CPUs</a>";
     for s in &sections {
         let _ = write!(html, " · <a href=\"#{}\">{}</a>", s.name, esc(&s.title));
     }
@@ -743,6 +849,9 @@ pub fn write(
         );
     }
     html += "</table>\n";
+    let (across_md, across_html) = across_section(cx);
+    md += &across_md;
+    html += &across_html;
     md += &body_md;
     html += &body_html;
     html += "</body></html>\n";
@@ -751,6 +860,106 @@ pub fn write(
     let html_path = out.join("index.html");
     std::fs::write(&html_path, html).map_err(|e| format!("{}: {e}", html_path.display()))?;
     Ok(md_path)
+}
+
+/// One CPU's figure for a row of the "Across CPUs" table.
+fn across_cell(c: &Option<CpuRatio>) -> String {
+    match c {
+        None => "—".into(),
+        Some(c) => format!(
+            "{:.2}× ({}) at {} {}{}",
+            c.ratio,
+            c.peer,
+            c.commit,
+            c.date.get(..10).unwrap_or(&c.date),
+            if c.stale { ", stale" } else { "" }
+        ),
+    }
+}
+
+/// The "Across CPUs" section (Markdown, HTML): which CPUs were joined, every row that loses on
+/// any of them, and the rows that lose on another CPU but not on the live one.
+fn across_section(cx: &Context) -> (String, String) {
+    let mut md = String::from("\n## Across CPUs\n\n");
+    let mut html = String::from("<h2 id=across>Across CPUs</h2>\n");
+    // The live CPU first, then the others by slug.
+    let mut cpus: Vec<&Record> = cx.cpus.iter().collect();
+    cpus.sort_by_key(|r| (r.machine.slug != cx.live_slug, r.machine.slug.clone()));
+    let describe = |r: &Record| {
+        let m = &r.machine;
+        let newest = r.runs.iter().max_by(|a, b| a.date.cmp(&b.date));
+        format!(
+            "`{}`{} ({} family {:#x} model {:#x} stepping {}, \"{}\"): {} rows, newest run {} at {}",
+            m.slug,
+            if m.slug == cx.live_slug { " (live: this run over its record)" } else { "" },
+            m.vendor,
+            m.family,
+            m.model,
+            m.stepping,
+            m.model_name,
+            r.rows.len(),
+            newest.map_or("-", |n| n.options.as_str()),
+            newest.map_or("?".into(), |n| format!("{} {}", n.commit, n.date)),
+        )
+    };
+    let intro = format!(
+        "The live CPU is `{}`. Each recorded CPU's rows (`benches/results/<slug>.jsonl`) go \
+         through the same tables as this run's; a row is listed when ours is slower than the \
+         best peer of its section on any of them. Each figure says the commit and date it was \
+         measured at; `stale` marks a figure that the record's newest run did not measure \
+         again. CPUs:",
+        cx.live_slug
+    );
+    let _ = writeln!(md, "{intro}\n");
+    let _ = writeln!(html, "<p>{}</p>\n<ul>", md_inline(&intro));
+    for r in &cpus {
+        let _ = writeln!(md, "- {}", describe(r));
+        let _ = writeln!(html, "<li>{}</li>", md_inline(&describe(r)));
+    }
+    html += "</ul>\n";
+    let records: Vec<Record> = cpus.iter().map(|r| (*r).clone()).collect();
+    let rows = across(&records);
+    let _ = writeln!(md, "\n{} rows lose on at least one CPU, worst first.\n", rows.len());
+    let _ = writeln!(html, "<p>{} rows lose on at least one CPU, worst first.</p>", rows.len());
+    let mut head: Vec<String> =
+        ["section", "table", "ours", "size"].iter().map(|s| s.to_string()).collect();
+    head.extend(cpus.iter().map(|r| r.machine.slug.clone()));
+    let _ = writeln!(md, "| {} |\n|{}", head.join(" | "), "---|".repeat(head.len()));
+    let _ = writeln!(
+        html,
+        "<table class=losses><tr>{}</tr>",
+        head.iter().map(|h| format!("<th>{}</th>", esc(h))).collect::<String>()
+    );
+    let mut elsewhere = Vec::new();
+    for ((section, group, ours, param), cells) in &rows {
+        let mut row = vec![section.clone(), group.clone(), ours.clone(), show_param(param)];
+        row.extend(cells.iter().map(across_cell));
+        let _ = writeln!(md, "| {} |", row.join(" | "));
+        let _ = writeln!(
+            html,
+            "<tr>{}</tr>",
+            row.iter().map(|c| format!("<td{}>{}</td>", cell_class(c), esc(c))).collect::<String>()
+        );
+        let here = cells.first().and_then(Option::as_ref);
+        let live_first = cpus.first().is_some_and(|r| r.machine.slug == cx.live_slug);
+        if live_first && here.is_some_and(|h| h.ratio >= 1.0) {
+            elsewhere.push(row);
+        }
+    }
+    html += "</table>\n";
+    let line = format!(
+        "Of these, {} rows lose on another recorded CPU but not on this one (`{}`):",
+        elsewhere.len(),
+        cx.live_slug
+    );
+    let _ = writeln!(md, "\n{line}\n");
+    let _ = writeln!(html, "<p>{}</p>\n<ul>", md_inline(&line));
+    for r in &elsewhere {
+        let _ = writeln!(md, "- {} · {} · {} · {}: {}", r[0], r[1], r[2], r[3], r[4..].join(" / "));
+        let _ = writeln!(html, "<li>{}</li>", esc(&r.join(" · ")));
+    }
+    html += "</ul>\n";
+    (md, html)
 }
 
 /// Best-peer ratio cells (`0.85× (peer)`) are marked in the HTML: below 1 red, else green.
@@ -923,6 +1132,8 @@ mod tests {
             param: Some(size.to_string()),
             throughput: Throughput::Bytes(size as f64),
             median_ns: ns,
+            ci_low_ns: ns,
+            ci_high_ns: ns,
         }
     }
 
@@ -982,6 +1193,74 @@ mod tests {
         assert_eq!(magnitude("4K-64K"), Some(65536.0));
         assert_eq!(magnitude("fast"), None);
         assert!(plot(t).contains(">4K-64K</text>"));
+    }
+
+    #[test]
+    fn across_cpus_joins_rows_by_section_table_and_size() {
+        use super::super::record::tests::{row, run};
+        use super::super::record::{Machine, Record};
+        let cpu = |slug: &str, runs, rows| Record {
+            machine: Machine { slug: slug.into(), ..Machine::default() },
+            runs,
+            rows,
+        };
+        // Zen 5: ours wins 16 B and loses 64 B; its 4096 B row was measured at an older
+        // commit than the record's newest run (stale) and loses.
+        let mut stale_ours = row("default", "b64/encode", "4096", "b64", 300.0);
+        stale_ours.commit = "c0".into();
+        let amd = cpu(
+            "amd-zen5",
+            vec![run("c0", "2026-11-01T00:00Z", ""), run("c1", "2026-11-28T00:00Z", "--quick")],
+            vec![
+                row("default", "b64/encode", "16", "b64", 5.0),
+                row("default", "b64/encode", "16", "base64-simd", 10.0),
+                row("default", "b64/encode", "64", "b64", 20.0),
+                row("default", "b64/encode", "64", "base64-simd", 10.0),
+                stale_ours,
+                row("default", "b64/encode", "4096", "base64-simd", 200.0),
+            ],
+        );
+        // Cascade Lake: ours loses 16 B, wins 64 B; its 256 B row exists only there.
+        let intel = cpu(
+            "intel-cascadelake",
+            vec![run("c1", "2026-11-27T00:00Z", "")],
+            vec![
+                row("default", "b64/encode", "16", "b64", 20.0),
+                row("default", "b64/encode", "16", "base64-simd", 10.0),
+                row("default", "b64/encode", "64", "b64", 5.0),
+                row("default", "b64/encode", "64", "base64-simd", 10.0),
+                row("default", "b64/encode", "256", "b64", 40.0),
+                row("default", "b64/encode", "256", "base64-simd", 20.0),
+            ],
+        );
+        let rows = across(&[amd.clone(), intel.clone()]);
+        let sizes: Vec<&str> = rows.iter().map(|(k, _)| k.3.as_str()).collect();
+        // Worst first: 0.5 (16 on Intel, 64 on AMD, 256 on Intel), then 0.67 (4096, AMD).
+        assert_eq!(sizes.len(), 4, "{sizes:?}");
+        assert_eq!(sizes[3], "4096");
+        let get = |size: &str| &rows.iter().find(|(k, _)| k.3 == size).unwrap().1;
+        // Side by side: the 16 B row has both CPUs' ratios.
+        let r16 = get("16");
+        assert!((r16[0].as_ref().unwrap().ratio - 2.0).abs() < 1e-9);
+        assert!((r16[1].as_ref().unwrap().ratio - 0.5).abs() < 1e-9);
+        assert_eq!(r16[1].as_ref().unwrap().peer, "base64-simd");
+        // Present on one CPU only.
+        let r256 = get("256");
+        assert!(r256[0].is_none() && r256[1].is_some());
+        // The stale row is marked so, with its own commit.
+        let r4096 = get("4096")[0].as_ref().unwrap();
+        assert!(r4096.stale);
+        assert_eq!(r4096.commit, "c0");
+        assert!(!r16[0].as_ref().unwrap().stale);
+        assert!(across_cell(&get("4096")[0]).ends_with(", stale"));
+        // The report section: live CPU first; 16 and 256 lose elsewhere but not here (256 has
+        // no live figure, so it is not counted as winning here).
+        let mut cx = Context::bare();
+        cx.live_slug = "amd-zen5".into();
+        cx.cpus = vec![intel, amd];
+        let (md, _) = across_section(&cx);
+        assert!(md.contains("| section | table | ours | size | amd-zen5 | intel-cascadelake |"));
+        assert!(md.contains("Of these, 1 rows lose on another recorded CPU but not on this one"));
     }
 
     #[test]
