@@ -188,12 +188,33 @@ fn light_profile(cmd: &mut Command) {
     }
 }
 
-fn features(cmd: &mut Command, b: &Build) {
-    if b.full {
-        cmd.args(["--features", "gmp,peers-simdutf"]);
-    } else {
-        cmd.arg("--no-default-features");
+/// The benches crate's features for a build of `benches`: the heavy peers of the selected
+/// crates only (a `--crate b64` run builds no bignum or tokio peer), none for a tier build.
+fn features(cmd: &mut Command, b: &Build, benches: &[&str]) {
+    cmd.arg("--no-default-features");
+    let list = if b.full { peer_features(benches) } else { Vec::new() };
+    if !list.is_empty() {
+        cmd.args(["--features", &list.join(",")]);
     }
+}
+
+/// The optional peers (features of `benches/Cargo.toml`) each bench target needs.
+fn peer_features(benches: &[&str]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for b in benches {
+        let needs: &[&'static str] = match *b {
+            "bignum-fib" => &["peers-bignum", "gmp"],
+            "b64" => &["peers-simdutf"],
+            "splice-pool" | "kcapi" => &["peers-io"],
+            _ => &[],
+        };
+        for f in needs {
+            if !out.contains(f) {
+                out.push(*f);
+            }
+        }
+    }
+    out
 }
 
 /// Builds `benches` of `b` and its `backends` probe (a bench target, so that it shares their
@@ -203,7 +224,7 @@ fn build(b: &Build, benches: &[&str]) -> Result<BTreeMap<String, PathBuf>, Strin
     let mut cmd = build_cargo(b);
     cmd.args(["bench", "--package", "benches", "--no-run"]);
     cmd.args(["--message-format", "json-render-diagnostics"]);
-    features(&mut cmd, b);
+    features(&mut cmd, b, benches);
     cmd.args(["--target", &host_triple()?]);
     light_profile(&mut cmd);
     for bench in benches.iter().chain(&["backends"]) {
@@ -292,13 +313,14 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     let pick = |from: &[&'static str]| -> Vec<&'static str> {
         from.iter().copied().filter(|b| selected.contains(b)).collect()
     };
-    // GMP is a peer of bignum-fib (the benches' `gmp` feature links Debian's libgmp).
+    // GMP is a peer of bignum-fib (the benches' `gmp` feature links Debian's libgmp): needed
+    // only when bignum-fib's benches run.
     crate::install::ensure(&crate::install::Needs {
         targets: Vec::new(),
         lints: false,
         miri: false,
         vm: false,
-        gmp: true,
+        gmp: selected.contains(&"bignum-fib"),
         publish: false,
     })?;
     if let Some(v) = std::env::var_os("NAB_MAX_ISA") {
@@ -678,5 +700,18 @@ fn machine() -> report::Machine {
             ("glibc".into(), glibc.lines().next().unwrap_or("").trim().into()),
             ("rustc".into(), rustc.trim().into()),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_crate_run_builds_only_its_peers() {
+        assert_eq!(super::peer_features(&["b64"]), ["peers-simdutf"]);
+        assert!(super::peer_features(&["nabhash", "memops"]).is_empty());
+        assert_eq!(
+            super::peer_features(&["bignum-fib", "kcapi", "splice-pool"]),
+            ["peers-bignum", "gmp", "peers-io"]
+        );
     }
 }

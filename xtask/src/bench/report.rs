@@ -431,14 +431,40 @@ impl Table<'_> {
                 let (Some(a), Some(b)) = (self.cell(o, p), self.cell(who, p)) else { continue };
                 out.push(Loss {
                     ratio: r,
+                    noise: a.ci_low_ns <= b.ci_high_ns && b.ci_low_ns <= a.ci_high_ns,
                     section: section.to_owned(),
                     group: self.group.clone(),
                     ours: o.clone(),
                     param: p.clone(),
-                    ours_value: self.show_unit(a),
+                    ours_value: self.show_interval(a),
                     peer: who.to_owned(),
-                    peer_value: self.show_unit(b),
+                    peer_value: self.show_interval(b),
                 });
+            }
+        }
+        out
+    }
+
+    /// The value with its confidence interval, in the table's unit.
+    fn show_interval(&self, e: &Entry) -> String {
+        let at = |ns: f64| Entry { median_ns: ns, ..e.clone() };
+        let (lo, hi) = (self.show(&at(e.ci_low_ns)), self.show(&at(e.ci_high_ns)));
+        // A speed's interval runs the other way from the time's.
+        let (lo, hi) = if self.unit == "time" { (lo, hi) } else { (hi, lo) };
+        format!("{} [{lo}, {hi}]", self.show_unit(e))
+    }
+
+    /// `(rows with a ratio, rows ours wins or ties within 3 %, sum of ln ratio)` of the
+    /// headline implementations against the best peer.
+    fn score(&self) -> (usize, usize, f64) {
+        let mut out = (0, 0, 0.0);
+        for o in &self.headline {
+            for p in &self.params {
+                if let Some((r, _)) = self.ratio(o, p) {
+                    out.0 += 1;
+                    out.1 += usize::from(r >= 0.97);
+                    out.2 += r.ln();
+                }
             }
         }
         out
@@ -519,6 +545,8 @@ struct Section<'a> {
 /// A row where ours is slower than the best peer.
 struct Loss {
     ratio: f64,
+    /// The two medians' confidence intervals overlap: the loss may be noise.
+    noise: bool,
     section: String,
     group: String,
     ours: String,
@@ -737,6 +765,8 @@ pub fn write(
 
     // Render every section first: the summary of losses comes from their tables.
     let mut losses = Vec::new();
+    // (section, crate) -> (rows, wins, sum of ln ratio)
+    let mut scores: Vec<(String, String, (usize, usize, f64))> = Vec::new();
     let mut body_md = String::new();
     let mut body_html = String::new();
     for s in &sections {
@@ -756,6 +786,11 @@ pub fn write(
             let _ = writeln!(body_html, "<h3>{} ({})</h3>", esc(krate), esc(&s.name));
             for t in ts {
                 losses.extend(t.losses(&s.name));
+                let sc = t.score();
+                match scores.iter_mut().find(|(a, b, _)| a == &s.name && b == krate) {
+                    Some((_, _, acc)) => *acc = (acc.0 + sc.0, acc.1 + sc.1, acc.2 + sc.2),
+                    None => scores.push((s.name.clone(), krate.to_string(), sc)),
+                }
                 let (header, rows) = (t.header(&cx.lock), t.rows());
                 let _ = writeln!(body_md, "#### {}\n\n{}\n", t.group, t.caption());
                 let _ = writeln!(body_md, "| {} |", header.join(" | "));
@@ -810,12 +845,39 @@ pub fn write(
         }
     }
 
+    let _ = writeln!(
+        md,
+        "## Summary\n\nPer section and crate: the rows where ours wins or ties (within 3 %) \
+         against the best peer, and the geometric mean of ours / best peer over them.\n\n\
+         | section | crate | wins or ties | geomean |\n|---|---|---|---|"
+    );
+    html += "<h2 id=summary>Summary</h2>\n<p>Per section and crate: the rows where ours wins or \
+             ties (within 3 %) against the best peer, and the geometric mean of ours / best peer \
+             over them.</p>\n<table><tr><th>section</th><th>crate</th><th>wins or ties</th>\
+             <th>geomean</th></tr>\n";
+    for (section, krate, (n, wins, ln)) in scores.iter().filter(|s| s.2.0 > 0) {
+        let geo = format!("{:.2}×", (ln / *n as f64).exp());
+        let won = format!("{wins} of {n}");
+        let _ = writeln!(md, "| {section} | {krate} | {won} | {geo} |");
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{won}</td><td{}>{geo}</td></tr>",
+            esc(section),
+            esc(krate),
+            if ln < &0.0 { " class=lose" } else { " class=win" }
+        );
+    }
+    md += "\n";
+    html += "</table>\n";
     losses.sort_by(|a, b| a.ratio.partial_cmp(&b.ratio).unwrap_or(std::cmp::Ordering::Equal));
     let _ = writeln!(
         md,
         "## Where we lose\n\n{} rows where ours is slower than the best peer of the same \
-         section, slowest first.\n",
-        losses.len()
+         section, slowest first ({} of them within noise: the two medians' 95 % confidence \
+         intervals overlap). The rows that lose on another recorded CPU but not on this one \
+         are listed under Across CPUs, below.\n",
+        losses.len(),
+        losses.iter().filter(|l| l.noise).count()
     );
     let _ = writeln!(
         html,
@@ -823,7 +885,17 @@ pub fn write(
          of the same section, slowest first.</p>",
         losses.len()
     );
-    let head = ["ratio", "section", "table", "ours", "size", "ours", "best peer", "peer"];
+    let head = [
+        "ratio",
+        "noise",
+        "section",
+        "table",
+        "ours",
+        "size",
+        "ours: median [95 % CI]",
+        "best peer",
+        "peer: median [95 % CI]",
+    ];
     let _ = writeln!(md, "| {} |\n|{}", head.join(" | "), "---|".repeat(head.len()));
     let _ = writeln!(
         html,
@@ -833,6 +905,7 @@ pub fn write(
     for l in &losses {
         let row = [
             format!("{:.2}×", l.ratio),
+            if l.noise { "within noise".into() } else { String::new() },
             l.section.clone(),
             l.group.clone(),
             l.ours.clone(),
