@@ -1095,7 +1095,20 @@ fn plot(t: &Table) -> String {
     } else {
         (0.0, nice_ceiling(vmax))
     };
-    let px = |x: f64| left + (x.max(1.0).log2() - x0) / (x1 - x0).max(1e-9) * (w - left - right);
+    let log_px =
+        |x: f64| left + (x.max(1.0).log2() - x0) / (x1 - x0).max(1e-9) * (w - left - right);
+    // Sizes close on a log axis (4097 and 4098) would share a pixel and overprint their
+    // labels: then every size gets its own evenly spaced step instead.
+    let categorical = xs.windows(2).any(|p| log_px(p[1]) - log_px(p[0]) < MIN_LABEL_GAP);
+    let steps = (xs.len().max(2) - 1) as f64;
+    let px = |x: f64| {
+        if categorical {
+            let i = xs.iter().position(|v| *v == x).unwrap_or(0) as f64;
+            left + i / steps * (w - left - right)
+        } else {
+            log_px(x)
+        }
+    };
     let py = |v: f64| {
         let f = if log_y { (v.log10() - y0) / (y1 - y0) } else { (v - y0) / (y1 - y0) };
         h - bottom - f * (h - top - bottom)
@@ -1112,11 +1125,12 @@ fn plot(t: &Table) -> String {
     let _ = writeln!(
         s,
         "<path d=\"M{ax0},{ay1} V{ay0} H{ax1}\" fill=\"none\" stroke=\"#333\"/>\n\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} (log scale)</text>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} ({})</text>\n\
          <text transform=\"translate(14,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
         (ax0 + ax1) / 2.0,
         h - 10.0,
         if t.unit == "GB/s" { "input size in bytes" } else { "parameter" },
+        if categorical { "one step per size" } else { "log scale" },
         (ay0 + ay1) / 2.0,
         if t.unit == "time" { "median time (ns, log)".to_string() } else { t.unit.to_string() }
     );
@@ -1140,7 +1154,7 @@ fn plot(t: &Table) -> String {
         let label = match v {
             v if log_y && (1.0..1e7).contains(&v) => format!("{v:.0}"),
             v if log_y => format!("{v:e}"),
-            v => format!("{v:.3}"),
+            v => plain_number(v),
         };
         let _ = writeln!(
             s,
@@ -1183,6 +1197,17 @@ fn plot(t: &Table) -> String {
     }
     s += "</svg>\n";
     s
+}
+
+/// Narrowest gap between two sizes' positions on a plot's x axis, in pixels.
+const MIN_LABEL_GAP: f64 = 30.0;
+
+/// A tick label without trailing zeros: `10`, `2.5`, `0.125` (never `10.000`, which reads as
+/// ten thousand in much of the world).
+fn plain_number(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" { "0".into() } else { s.to_owned() }
 }
 
 /// The smallest of 1, 2, 5 × 10^k at or above `v`.
@@ -1334,6 +1359,31 @@ mod tests {
         let (md, _) = across_section(&cx);
         assert!(md.contains("| section | table | ours | size | amd-zen5 | intel-cascadelake |"));
         assert!(md.contains("Of these, 1 rows lose on another recorded CPU but not on this one"));
+    }
+
+    #[test]
+    fn near_sizes_get_steps_of_their_own_and_labels_are_plain() {
+        let es: Vec<Entry> = [16, 4096, 4097, 4098, 65536]
+            .iter()
+            .map(|n| entry("b64/decode", "b64", *n, 9.0))
+            .collect();
+        let svg = plot(&tables(&es)[0]);
+        assert!(svg.contains("one step per size"));
+        let xs: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.starts_with("<line") && l.contains("text-anchor=\"middle\""))
+            .map(|l| l.split("x1=\"").nth(1).unwrap().split('"').next().unwrap())
+            .collect();
+        assert_eq!(xs.len(), 5, "{svg}");
+        let distinct: BTreeSet<&&str> = xs.iter().collect();
+        assert_eq!(distinct.len(), 5, "{xs:?}");
+        let wide: Vec<Entry> =
+            [16, 1024, 65536].iter().map(|n| entry("b64/decode", "b64", *n, 9.0)).collect();
+        assert!(plot(&tables(&wide)[0]).contains("log scale"));
+        assert_eq!(plain_number(10.0), "10");
+        assert_eq!(plain_number(2.5), "2.5");
+        assert_eq!(plain_number(0.0), "0");
+        assert_eq!(plain_number(0.125), "0.125");
     }
 
     #[test]
