@@ -283,6 +283,33 @@ fn tier(name: &str) -> Option<&'static Tier> {
     TIERS.iter().find(|t| t.name == name)
 }
 
+/// The x86 level a backend name (as the `backends` probe prints it, e.g. `avx512bw`,
+/// `mulx-adx, NTT avx512ifma`) needs: 0 portable, 2 SSE4/SSSE3/AES-NI, 3 AVX2/FMA/BMI2,
+/// 4 AVX-512 F/BW, 5 beyond x86-64-v4 (VBMI, VAES, IFMA). The highest over its words.
+pub fn backend_rank(name: &str) -> u8 {
+    name.split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .map(|w| match w {
+            w if w.contains("vbmi") || w.contains("vaes") || w.contains("ifma") => 5,
+            w if w.contains("avx512") || w.contains("fma512") => 4,
+            w if w.contains("avx2") || w.contains("fma") || w.contains("mulx") => 3,
+            w if w.contains("ssse3") || w.contains("sse4") || w.contains("aesni") => 2,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The level of a tier name, as [`backend_rank`] counts (`native`: everything).
+pub fn tier_rank(tier: &str) -> u8 {
+    match tier {
+        "x86-64-v2" => 2,
+        "x86-64-v3" => 3,
+        "x86-64-v4" => 4,
+        "portable" => 0,
+        _ => 5,
+    }
+}
+
 /// The version of `package` matching `req` (a prefix such as `0.22`) in `Cargo.lock`.
 pub fn locked_version(lock: &str, package: &str, req: &str) -> Option<String> {
     let mut name = None;
@@ -319,6 +346,19 @@ mod tests {
         let native = tier_build_filter(tier("native").unwrap());
         assert!(native.contains("nabhash") && native.contains("memchr"));
         assert!(!native.contains("malachite") && !native.contains("simdutf"));
+    }
+
+    #[test]
+    fn backends_against_their_tier() {
+        // nabhash's AES-NI backend is right at v2 (a CPU without VAES runs it uncapped too).
+        assert!(backend_rank("aesni") <= tier_rank("x86-64-v2"));
+        assert!(backend_rank("avx2") > tier_rank("x86-64-v2"));
+        assert!(backend_rank("avx512bw") <= tier_rank("x86-64-v4"));
+        assert!(backend_rank("avx512vbmi") > tier_rank("x86-64-v4"));
+        assert!(backend_rank("vaes512") > tier_rank("x86-64-v4"));
+        assert!(backend_rank("mulx-adx, NTT avx512ifma") > tier_rank("x86-64-v4"));
+        assert!(backend_rank("mulx-adx, NTT portable") <= tier_rank("x86-64-v3"));
+        assert_eq!(backend_rank("portable"), 0);
     }
 
     #[test]
