@@ -15,6 +15,7 @@
 //! - the peers that gain nothing from a tier (GMP, malachite, num-bigint, dashu, foldhash) are
 //!   the headline's rows, marked `(shared)`.
 
+mod entry;
 mod json;
 mod plan;
 mod record;
@@ -27,10 +28,7 @@ use std::process::{Command, Stdio};
 use std::time::{Instant, SystemTime};
 
 use crate::util::{cargo, output, root, show};
-use plan::{Build, Tier};
-
-/// The bench targets of `benches/`, one per crate, in report order.
-pub const BENCHES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib", "splice-pool", "kcapi"];
+use plan::{BENCHES, Build, Tier};
 
 pub struct Options {
     pub quick: bool,
@@ -64,6 +62,33 @@ fn record_by_name(name: &str) -> Result<record::Record, String> {
 pub fn diff(a: &str, b: &str) -> Result<(), String> {
     let (ra, rb) = (record_by_name(a)?, record_by_name(b)?);
     print!("{}", record::diff_text(&ra, &rb, a, b));
+    Ok(())
+}
+
+/// The crates whose READMEs carry a speed table (`<!-- speed:begin -->` ... `end`).
+const README_CRATES: &[(&str, &str)] = &[
+    ("nabhash", "crates/nabhash/README.md"),
+    ("b64", "crates/b64/README.md"),
+    ("memops", "crates/memops/README.md"),
+    ("bignum-fib", "crates/bignum-fib/README.md"),
+    ("splice-pool", "crates/splice-pool/README.md"),
+];
+
+/// `cargo xtask bench --readme`: fills each crate README's speed table from the records of
+/// every CPU in `benches/results/` (also done by every `--record` run).
+pub fn fill_readmes() -> Result<(), String> {
+    let cpus: Vec<record::Record> = record::read_all(&results_dir())?.into_values().collect();
+    for (krate, path) in README_CRATES {
+        let path = root().join(path);
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Some(new) = report::fill_markers(&text, &report::readme_table(krate, &cpus)) else {
+            continue;
+        };
+        if new != text {
+            std::fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("xtask: speed table of {} from {} records", path.display(), cpus.len());
+        }
+    }
     Ok(())
 }
 
@@ -393,7 +418,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
     let runs = root().join("target/bench-runs");
     let mut skipped = Vec::new();
     let mut failed = Vec::new();
-    let mut runs_entries: BTreeMap<String, Vec<report::Entry>> = BTreeMap::new();
+    let mut runs_entries: BTreeMap<String, Vec<entry::Entry>> = BTreeMap::new();
     let mut probes: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (i, p) in processes.iter().enumerate() {
         let dir = runs.join(&p.name);
@@ -517,10 +542,25 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         .filter(|r| r.machine.slug != this.slug)
         .collect();
     cpus.push(merged);
+    let compared: Vec<String> = cpus
+        .iter()
+        .map(|r| {
+            let newest = r.runs.iter().map(|run| run.date.as_str()).max().unwrap_or("?");
+            if r.machine.slug == this.slug {
+                format!("`{}` (this CPU: this run over its record)", r.machine.slug)
+            } else {
+                format!("`{}` (newest run {newest})", r.machine.slug)
+            }
+        })
+        .collect();
+    cx.machine.lines.push(("records".into(), compared.join(", ")));
     cx.cpus = cpus;
     cx.live_slug = this.slug.clone();
     let out = root().join("target/bench-report");
     let md = report::write(&out, &runs_entries, &cx)?;
+    if opts.record {
+        fill_readmes()?;
+    }
     eprintln!(
         "xtask: {} benchmarks in {} s; report: {} and {}",
         runs_entries.values().map(Vec::len).sum::<usize>(),

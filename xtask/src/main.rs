@@ -40,6 +40,9 @@ commands:
         report in target/bench-report/, the run's rows in target/bench-report/run.jsonl;
         with --record, also stored as this CPU's record, benches/results/<cpu>.jsonl (a
         full run replaces it, --quick or --crate replace only the rows they ran)
+  bench --readme
+        fills the speed table of each crate README (between <!-- speed:begin --> and
+        <!-- speed:end -->) from every CPU's record (a --record run does it too)
   bench --diff A B
         the rows that moved beyond their confidence intervals between two records: each a
         CPU slug (benches/results/<slug>.jsonl), a path, or `live` (the last run)
@@ -98,6 +101,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             [_, a, b] => bench::diff(a, b),
             _ => Err(format!("--diff needs two records (a slug, a path or `live`)\n{USAGE}")),
         },
+        "bench" if rest.first().is_some_and(|a| a == "--readme") => bench::fill_readmes(),
         "bench" => bench::run_benches(bench_options(rest)?),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");

@@ -7,6 +7,9 @@
 //! name and that is not ours is shown from the default build, marked `(shared)`, and listed in
 //! the report as unclassified.
 
+/// The bench targets of `benches/`, one per crate, in report order.
+pub const BENCHES: &[&str] = &["nabhash", "b64", "memops", "bignum-fib", "splice-pool", "kcapi"];
+
 /// A build of the bench crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Build {

@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::entry::{Entry, Throughput};
 use super::json::{self, Value};
-use super::report::{Entry, Throughput};
 
 pub const SCHEMA: u32 = 1;
 

@@ -9,40 +9,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::entry::{Entry, Throughput};
 use super::json::{self, Value};
 use super::plan::{self, Kind};
 use super::record::Record;
-
-/// One benchmark: `group/function/param` and its median time per iteration.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    pub group: String,
-    pub function: String,
-    pub param: Option<String>,
-    pub throughput: Throughput,
-    pub median_ns: f64,
-    /// Criterion's 95 % confidence interval of the median.
-    pub ci_low_ns: f64,
-    pub ci_high_ns: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Throughput {
-    Bytes(f64),
-    Elements(f64),
-    None,
-}
-
-impl Entry {
-    /// Speed in the table's unit: GB/s, Melem/s, or operations per second.
-    fn speed(&self) -> f64 {
-        match self.throughput {
-            Throughput::Bytes(b) => b / self.median_ns,
-            Throughput::Elements(e) => e / self.median_ns * 1e3,
-            Throughput::None => 1e9 / self.median_ns,
-        }
-    }
-}
 
 /// Reads every `new/benchmark.json` + `new/estimates.json` pair under `dir` written at or after
 /// `since`.
@@ -574,7 +544,7 @@ fn sections<'a>(runs: &BTreeMap<String, Vec<Entry>>, cx: &'a Context) -> Vec<Sec
             glibc_line(&probe("default")),
         ],
         entries: default.clone(),
-        crates: super::BENCHES.to_vec(),
+        crates: plan::BENCHES.to_vec(),
         plots: true,
     }];
     for tier in plan::TIERS {
@@ -936,6 +906,79 @@ pub fn write(
     let html_path = out.join("index.html");
     std::fs::write(&html_path, html).map_err(|e| format!("{}: {e}", html_path.display()))?;
     Ok(md_path)
+}
+
+/// The speed table of a crate's README: per recorded CPU and section, the rows ours wins or
+/// ties (within 3 %) against the best peer, the geometric mean of the ratios and the worst row.
+pub fn readme_table(krate: &str, cpus: &[Record]) -> String {
+    let mut out = String::from(
+        "| CPU | section | wins or ties | geomean vs best peer | worst row |\n|---|---|---|---|---|\n",
+    );
+    let mut any = false;
+    for rec in cpus {
+        let newest = rec.runs.iter().max_by(|a, b| a.date.cmp(&b.date));
+        let mut by_section: BTreeMap<&str, Vec<(&RowKey, &CpuRatio)>> = BTreeMap::new();
+        let ratios = cpu_ratios(rec);
+        for (k, r) in &ratios {
+            if k.1.split('/').next() == Some(krate) {
+                by_section.entry(k.0.as_str()).or_default().push((k, r));
+            }
+        }
+        // The headline first, then the tiers in their order.
+        let order = |s: &str| {
+            if s == "default" {
+                0
+            } else {
+                1 + plan::TIERS.iter().position(|t| t.name == s).unwrap_or(9)
+            }
+        };
+        let mut sections: Vec<_> = by_section.into_iter().collect();
+        sections.sort_by_key(|(s, _)| order(s));
+        for (section, rows) in sections {
+            any = true;
+            let wins = rows.iter().filter(|(_, r)| r.ratio >= 0.97).count();
+            let geo =
+                (rows.iter().map(|(_, r)| r.ratio.ln()).sum::<f64>() / rows.len() as f64).exp();
+            let (wk, wr) = rows
+                .iter()
+                .min_by(|a, b| {
+                    a.1.ratio.partial_cmp(&b.1.ratio).unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .expect("a section has rows");
+            let _ = writeln!(
+                out,
+                "| `{}`{} | {} | {wins} of {} | {geo:.2}× | {} {} at {}: {:.2}× ({}) |",
+                rec.machine.slug,
+                newest.map_or(String::new(), |n| format!(
+                    " ({} {})",
+                    n.commit,
+                    n.date.get(..10).unwrap_or(&n.date)
+                )),
+                if section == "default" { "default build" } else { section },
+                rows.len(),
+                wk.1.trim_start_matches(&format!("{krate}/")),
+                wk.2,
+                show_param(&wk.3),
+                wr.ratio,
+                wr.peer
+            );
+        }
+    }
+    if !any {
+        out = "No CPU has a record of this crate's benches yet (`cargo xtask bench --record`).\n"
+            .into();
+    }
+    out
+}
+
+/// `text` with what lies between `<!-- speed:begin -->` and `<!-- speed:end -->` replaced by
+/// `table`; `None` when the markers are missing.
+pub fn fill_markers(text: &str, table: &str) -> Option<String> {
+    const BEGIN: &str = "<!-- speed:begin -->";
+    const END: &str = "<!-- speed:end -->";
+    let b = text.find(BEGIN)? + BEGIN.len();
+    let e = b + text[b..].find(END)?;
+    Some(format!("{}\n{}{}", &text[..b], table, &text[e..]))
 }
 
 /// One CPU's figure for a row of the "Across CPUs" table.
@@ -1387,6 +1430,31 @@ mod tests {
         assert_eq!(plain_number(2.5), "2.5");
         assert_eq!(plain_number(0.0), "0");
         assert_eq!(plain_number(0.125), "0.125");
+    }
+
+    #[test]
+    fn readme_tables_fill_their_markers() {
+        use super::super::record::tests::{row, run};
+        use super::super::record::{Machine, Record};
+        let rec = Record {
+            machine: Machine { slug: "amd-zen5".into(), ..Machine::default() },
+            runs: vec![run("c1", "2026-11-28T18:00Z", "--quick")],
+            rows: vec![
+                row("default", "b64/encode", "16", "b64", 5.0),
+                row("default", "b64/encode", "16", "base64-simd", 10.0),
+                row("default", "b64/encode", "64", "b64", 20.0),
+                row("default", "b64/encode", "64", "base64-simd", 10.0),
+            ],
+        };
+        let t = readme_table("b64", std::slice::from_ref(&rec));
+        assert!(t.contains("| `amd-zen5` (c1 2026-11-28) | default build | 1 of 2 | 1.00× | encode b64 at 64: 0.50× (base64-simd) |"), "{t}");
+        assert!(readme_table("memops", &[rec]).starts_with("No CPU has a record"));
+        let readme = "# x\n<!-- speed:begin -->\nold\n<!-- speed:end -->\ntail\n";
+        assert_eq!(
+            fill_markers(readme, "new\n").unwrap(),
+            "# x\n<!-- speed:begin -->\nnew\n<!-- speed:end -->\ntail\n"
+        );
+        assert!(fill_markers("no markers", "t").is_none());
     }
 
     #[test]
