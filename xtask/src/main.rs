@@ -5,8 +5,10 @@
 //!   VM tests, the publish checks. With none of `--host/--arch/--vm/--publish` it runs everything. Installs what it needs.
 //!   Deletes each cross build once it has run, unless `--keep-builds`.
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
+//! - `cargo xtask cycles [--edges]`: the module-cycle check of the lint stage, alone.
 
 mod bench;
+mod cycles;
 mod emulate;
 mod install;
 mod matrix;
@@ -35,6 +37,9 @@ commands:
         XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
+  cycles [--edges]
+        the module-cycle check of the lint stage alone: fails on modules of a crate that import
+        each other in a cycle, and names each cycle; --edges also prints every edge
 ";
 
 fn main() -> ExitCode {
@@ -87,6 +92,11 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             test::run(test_options(&opts)?)
         }
         "bench" => bench::run_benches(bench_options(rest)?),
+        "cycles" => match rest {
+            [] => cycles::run(false),
+            [edges] if edges == "--edges" => cycles::run(true),
+            [other, ..] => Err(format!("unknown option `{other}` for cycles\n{USAGE}")),
+        },
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())
