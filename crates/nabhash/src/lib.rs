@@ -211,7 +211,9 @@ mod arch;
 mod buffer;
 mod dispatch;
 mod hasher;
+mod kernels;
 mod portable;
+mod v1;
 pub mod v2;
 
 pub use hasher::{FixedState, NabHasher};
@@ -219,132 +221,17 @@ pub use hasher::{FixedState, NabHasher};
 #[cfg(feature = "std")]
 pub use hasher::{HashMap, HashMapExt, HashSet, HashSetExt, RandomState};
 
-use buffer::BlockBuffer;
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
+#[doc(hidden)]
+pub use v1::hash_with;
+pub use v1::{Digest, hash};
 
 /// One AES encryption round, `AESENC(state, key)`, computed by the portable backend. For
 /// tests that check the documented algorithms step by step.
 #[doc(hidden)]
 pub fn aes_round(state: [u8; 16], key: [u8; 16]) -> [u8; 16] {
     portable::aesenc(state, key)
-}
-
-/// The v1 state: four 16-byte lanes in memory order.
-type State = [[u8; 16]; 4];
-
-/// v1's initial lane value: the SHA-1 round constants 5a827999 6ed9eba1 8f1bbcdc ca62c1d6,
-/// big-endian (spec, "The v1 algorithm").
-pub(crate) const IV_LANE: [u8; 16] = [
-    0x5a, 0x82, 0x79, 0x99, 0x6e, 0xd9, 0xeb, 0xa1, 0x8f, 0x1b, 0xbc, 0xdc, 0xca, 0x62, 0xc1, 0xd6,
-];
-
-/// Block size of v1 in bytes: four lanes of 16.
-pub(crate) const BLOCK: usize = 64;
-
-/// The NABHash v1 digest of `data`.
-///
-/// ```
-/// let d = nabhash::hash(&[0xde, 0xad, 0xbe, 0xef]);
-/// assert_eq!(d, [0x90, 0x41, 0xd0, 0xd4, 0x40, 0xfe, 0x93, 0xf6,
-///                0x95, 0x15, 0xb7, 0x71, 0x61, 0x9a, 0xa5, 0x4c]);
-/// ```
-#[inline]
-pub fn hash(data: &[u8]) -> [u8; 16] {
-    hash_with(Backend::detect(), data)
-}
-
-/// [`hash`] computed by a given backend (for tests and benches).
-#[doc(hidden)]
-pub fn hash_with(backend: Backend, data: &[u8]) -> [u8; 16] {
-    backend.v1_hash(data)
-}
-
-/// Streaming NABHash v1.
-///
-/// Any split of the input into [`update`](Digest::update) calls gives the same digest as
-/// [`hash`] of the whole. [`finalize`](Digest::finalize) does not disturb the state: it can be
-/// called at any point, any number of times, and more input may follow.
-///
-/// ```
-/// use std::io::Write;
-///
-/// let mut d = nabhash::Digest::new();
-/// d.write_all(b"abc")?;
-/// let first = d.finalize();
-/// assert_eq!(first, d.finalize());
-/// assert_eq!(first, nabhash::hash(b"abc"));
-/// d.update(b"def");
-/// assert_eq!(d.finalize(), nabhash::hash(b"abcdef"));
-/// # Ok::<(), std::io::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct Digest {
-    state: State,
-    buffer: BlockBuffer<BLOCK>,
-    /// Total bytes seen (v1 uses the length modulo 2^64).
-    len: u64,
-    backend: Backend,
-}
-
-impl Digest {
-    /// A digest of the empty input, using the fastest backend of this CPU.
-    pub fn new() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-
-    /// A digest that uses `backend` (for tests and benches).
-    #[doc(hidden)]
-    pub fn with_backend(backend: Backend) -> Self {
-        Digest { state: [IV_LANE; 4], buffer: BlockBuffer::new(), len: 0, backend }
-    }
-
-    /// Appends `data` to the input.
-    pub fn update(&mut self, data: &[u8]) {
-        self.len = self.len.wrapping_add(data.len() as u64);
-        let (state, backend) = (&mut self.state, self.backend);
-        self.buffer.update(data, |blocks| backend.compress(state, blocks));
-    }
-
-    /// The digest of everything passed to [`update`](Digest::update) so far.
-    pub fn finalize(&self) -> [u8; 16] {
-        let mut state = self.state;
-        let pending = self.buffer.pending();
-        if !pending.is_empty() {
-            let mut block = [0u8; BLOCK];
-            block[..pending.len()].copy_from_slice(pending);
-            self.backend.compress(&mut state, &block);
-        }
-        self.backend.finish(&state, self.len)
-    }
-
-    /// Forgets all input, as if newly created (the backend is kept).
-    pub fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl Default for Digest {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::io::Write for Digest {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.update(buf);
-        Ok(buf.len())
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.update(buf);
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 // The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift

@@ -160,103 +160,12 @@
 //! about 0.25 ns on an empty input (it mixes two secret words); v2's floor is the seed's key
 //! round and four dependent rounds after it, whatever the length.
 
+pub(crate) mod generic;
+pub(crate) mod state;
+
+use self::state::{BLOCK, CHUNK, MID, V2State, pad};
 use crate::buffer::BlockBuffer;
 use crate::dispatch::Backend;
-
-mod generic;
-pub(crate) use self::generic::AesLane;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::absorb_tail;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::upto_mid_loaded;
-pub(crate) use self::generic::{absorb, finish, key, mid, short, upto_mid};
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::{one_shot, seeded};
-
-/// Lanes of the long-input state.
-pub(crate) const LANES: usize = 8;
-/// The longest input of the medium path ([`mid`]).
-pub(crate) const MID: usize = 64;
-/// Bytes per chunk (one AES lane).
-pub(crate) const CHUNK: usize = 16;
-/// Bytes per block: one chunk for each lane.
-pub(crate) const BLOCK: usize = LANES * CHUNK;
-
-/// `C[0..19]`: SplitMix64 outputs from state 0, two per constant (see the module docs).
-pub(crate) const CONSTANTS: [[u8; 16]; 19] = {
-    let mut c = [[0u8; 16]; 19];
-    let mut state: u64 = 0;
-    let mut j = 0;
-    while j < 19 {
-        let mut half = 0;
-        while half < 2 {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            let bytes = z.to_le_bytes();
-            let mut b = 0;
-            while b < 8 {
-                c[j][8 * half + b] = bytes[b];
-                b += 1;
-            }
-            half += 1;
-        }
-        j += 1;
-    }
-    c
-};
-
-/// `a ^ b` on 16 bytes.
-#[inline(always)]
-pub(crate) fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
-    core::array::from_fn(|i| a[i] ^ b[i])
-}
-
-/// The long-input state: lane keys, the AES lanes and the additive lanes.
-#[derive(Clone, Debug)]
-pub(crate) struct V2State {
-    pub(crate) k: [[u8; 16]; LANES],
-    pub(crate) a: [[u8; 16]; LANES],
-    pub(crate) b: [[u8; 16]; LANES],
-}
-
-impl V2State {
-    /// Step 1 for the seed key `key`.
-    #[inline]
-    pub(crate) fn new(key: &[u8; 16]) -> Self {
-        V2State {
-            k: core::array::from_fn(|i| xor16(key, &CONSTANTS[3 + i])),
-            a: core::array::from_fn(|i| xor16(key, &CONSTANTS[11 + i])),
-            b: [[0; 16]; LANES],
-        }
-    }
-}
-
-/// Zero-pads `data` (at most 16 bytes) to one chunk.
-///
-/// By overlapping loads from both ends (the NabHasher way), not a byte copy: a copy of
-/// `n` bytes is several small stores, and the 16-byte load of the chunk that follows cannot
-/// take its bytes from them (a store-forwarding miss, about 15 cycles on x86).
-#[inline(always)]
-pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
-    let n = data.len();
-    debug_assert!(n <= 16);
-    let le64 = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
-    let le32 = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes"));
-    let x: u128 = if n >= 8 {
-        // Bytes 8..n are the top n - 8 bytes of the last 8.
-        let top = if n > 8 { le64(n - 8) >> (8 * (16 - n)) } else { 0 };
-        u128::from(le64(0)) | u128::from(top) << 64
-    } else if n >= 4 {
-        let top = if n > 4 { le32(n - 4) >> (8 * (8 - n)) } else { 0 };
-        u128::from(le32(0)) | u128::from(top) << 32
-    } else {
-        data.iter().rev().fold(0u128, |x, &b| x << 8 | u128::from(b))
-    };
-    x.to_le_bytes()
-}
 
 /// The NABHash v2 digest of `data` with `seed`.
 ///
@@ -382,19 +291,5 @@ impl std::io::Write for Digest {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// `pad` against a byte copy, at every length and with every byte distinct.
-    #[test]
-    fn pad_is_a_zero_padded_copy() {
-        let data: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
-        for n in 0..=16 {
-            let mut want = [0u8; 16];
-            want[..n].copy_from_slice(&data[..n]);
-            assert_eq!(super::pad(&data[..n]), want, "length {n}");
-        }
     }
 }
