@@ -106,10 +106,10 @@
 //! - **Lanes XORed, not folded by a tree of `AESENC(x, y)`**: the lane passed as `y` enters
 //!   only by XOR at every level, so a tree needs the same rounds before and after it and adds
 //!   three serial rounds where the XOR adds none.
-//! - **Thresholds.** 16 bytes ([`CHUNK`](state::CHUNK), one AES block) is the short path;
-//!   64 bytes ([`MID`](state::MID)) is the most the medium path's four overlapping 16-byte
+//! - **Thresholds.** 16 bytes (`state::CHUNK`, one AES block) is the short path;
+//!   64 bytes (`state::MID`) is the most the medium path's four overlapping 16-byte
 //!   pieces cover, and it spares those inputs the long path's eight-lane setup, partial-chunk
-//!   masking and fold; the long path's block is 128 bytes ([`BLOCK`](state::BLOCK): one chunk
+//!   masking and fold; the long path's block is 128 bytes (`state::BLOCK`: one chunk
 //!   per lane, the 8 lanes in two 512-bit registers).
 //!
 //! # The call path
