@@ -139,8 +139,8 @@ enum Tok {
 }
 
 /// The tokens of a source file with their lines: identifiers (keywords included, `r#` dropped),
-/// string literals, and the punctuation the scanner looks at; comments, numbers, character
-/// literals, lifetimes and other punctuation are dropped.
+/// string literals and punctuation (what the scanner does not look at as `?`); comments,
+/// numbers, character literals and lifetimes are dropped.
 fn tokenize(src: &str) -> Vec<(Tok, usize)> {
     let s: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
@@ -227,12 +227,13 @@ fn tokenize(src: &str) -> Vec<(Tok, usize)> {
                 ('$', _) => "$",
                 ('=', _) => "=",
                 ('.', _) => ".",
-                _ => "",
+                ('<', _) => "<",
+                ('>', _) => ">",
+                // Other punctuation matters only as "not `::`" before a path.
+                _ => "?",
             };
             i += if p == "::" { 2 } else { 1 };
-            if !p.is_empty() {
-                out.push((Tok::Punct(p), line));
-            }
+            out.push((Tok::Punct(p), line));
         }
     }
     out
@@ -1045,6 +1046,18 @@ mod tests {
             ("src/other.rs", "pub fn h() { crate::b::g() }\n"),
         ]);
         assert_eq!(edges(&g), ["b -> a", "c -> b"]);
+    }
+
+    #[test]
+    fn paths_after_generics_and_references_are_edges() {
+        let g = load(&[
+            ("src/lib.rs", "mod a;\nmod b;\nmod c;\nmod d;\n"),
+            ("src/a.rs", "fn f() -> usize { core::mem::size_of::<crate::b::S>() }\n"),
+            ("src/b.rs", "pub struct S;\nfn g<'a>(_: &'a crate::c::T) {}\n"),
+            ("src/c.rs", "pub struct T;\nfn h() -> Vec<crate::d::U> { Vec::new() }\n"),
+            ("src/d.rs", "pub struct U;\n"),
+        ]);
+        assert_eq!(edges(&g), ["a -> b", "b -> c", "c -> d"]);
     }
 
     #[test]
