@@ -213,6 +213,8 @@ fn tokenize(src: &str) -> Vec<(Tok, usize)> {
         } else {
             let p = match (c, next) {
                 (':', ':') => "::",
+                ('-', '>') => "->",
+                ('=', '>') => "=>",
                 ('{', _) => "{",
                 ('}', _) => "}",
                 ('(', _) => "(",
@@ -232,7 +234,7 @@ fn tokenize(src: &str) -> Vec<(Tok, usize)> {
                 // Other punctuation matters only as "not `::`" before a path.
                 _ => "?",
             };
-            i += if p == "::" { 2 } else { 1 };
+            i += if matches!(p, "::" | "->" | "=>") { 2 } else { 1 };
             out.push((Tok::Punct(p), line));
         }
     }
@@ -742,10 +744,20 @@ fn matching(toks: &[(Tok, usize)], open: usize) -> usize {
 /// The index after the item that starts at `i`: after its `;`, or after its body's `}`; in a
 /// list (`in_list`: a field, a variant, a match arm), after its `,` or before the list's end.
 fn item_end(toks: &[(Tok, usize)], mut i: usize, in_list: bool) -> usize {
+    // Open `<` of generics: a `,` inside them does not end the item.
+    let mut angle = 0usize;
     while i < toks.len() {
         match toks[i].0 {
             Tok::Punct(";") => return i + 1,
-            Tok::Punct(",") if in_list => return i + 1,
+            Tok::Punct("<") => {
+                angle += 1;
+                i += 1;
+            }
+            Tok::Punct(">") => {
+                angle = angle.saturating_sub(1);
+                i += 1;
+            }
+            Tok::Punct(",") if in_list && angle == 0 => return i + 1,
             Tok::Punct("}" | ")" | "]") => return i,
             Tok::Punct("{") => return matching(toks, i) + 1,
             Tok::Punct("(" | "[") => i = matching(toks, i) + 1,
@@ -979,7 +991,9 @@ mod tests {
                 "pub struct Y;\nmod inner;\n\
                  #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::a::X;\n    \
                  fn t() { crate::a::f(); }\n}\n\
-                 #[cfg(all(test, feature = \"x\"))]\nuse crate::a::X as Z;\n",
+                 #[cfg(all(test, feature = \"x\"))]\nuse crate::a::X as Z;\n\
+                 impl Y {\n    #[cfg(test)]\n    fn t() -> Result<(), crate::a::X> { crate::a::f() }\n    \
+                 fn u(&self) {}\n}\n",
             ),
             ("src/b/inner.rs", "#![cfg(test)]\nuse crate::a::X;\n"),
             ("src/fixtures.rs", "use crate::a::X;\nuse crate::b::Y;\n"),
