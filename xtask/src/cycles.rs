@@ -39,9 +39,9 @@ pub fn run(edges: bool) -> Result<(), String> {
     for member in members(&manifest, &root) {
         for target in targets(&root.join(&member)) {
             let graph = Graph::load(&target, &read);
+            let rel = target.strip_prefix(&root).unwrap_or(&target);
             crates += 1;
             if edges {
-                let rel = target.strip_prefix(&root).unwrap_or(&target);
                 for (&(a, b), (f, l)) in &graph.edges {
                     let f = f.strip_prefix(&root).unwrap_or(f);
                     let (a, b) = (graph.name(a), graph.name(b));
@@ -50,7 +50,6 @@ pub fn run(edges: bool) -> Result<(), String> {
             }
             modules += graph.modules.len();
             for cycle in graph.cycles() {
-                let rel = target.strip_prefix(&root).unwrap_or(&target);
                 report += &format!("{}: {}\n", rel.display(), cycle.show(&root));
             }
         }
@@ -301,7 +300,8 @@ struct RawPath {
     line: usize,
 }
 
-/// A name a `use` brings into a module (`None`: a glob), and the path it comes from.
+/// A name a `use` brings into a module (`None`: a glob, or `as _`), and the path it comes
+/// from.
 #[derive(Clone, Debug)]
 struct Binding {
     name: Option<String>,
@@ -330,7 +330,7 @@ struct Graph {
 }
 
 /// A cycle: modules and, for each step, the file and line of one edge.
-pub struct Cycle {
+struct Cycle {
     steps: Vec<(String, String, PathBuf, usize)>,
     /// Every module of the strongly connected component, when there are more than the cycle's.
     knot: Vec<String>,
