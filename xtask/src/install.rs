@@ -7,6 +7,10 @@ use std::process::Command;
 use crate::matrix::Target;
 use crate::util::{on_path, output, run};
 
+/// The Debian packages the VM stage (`vm.rs`) needs. Declared here, not in `vm.rs`, because
+/// `vm.rs` uses this module (`is_root`, `dpkg_installed`): the arrow runs one way.
+pub const VM_PACKAGES: &[&str] = &["qemu-system-x86", "busybox-static", "cpio", "kmod", "xz-utils"];
+
 /// What a set of stages needs.
 #[derive(Default)]
 pub struct Needs {
@@ -19,7 +23,7 @@ pub struct Needs {
     /// The publish stage: nightly (for `cargo doc` with `--cfg docsrs`), the MSRV toolchain,
     /// and the std of the off-Linux target it checks.
     pub publish: bool,
-    /// The kernel-VM stage: qemu-system, static busybox, kmod, xz (`vm::PACKAGES`).
+    /// The kernel-VM stage: qemu-system, static busybox, kmod, xz ([`VM_PACKAGES`]).
     pub vm: bool,
     /// GMP's headers and library, for the benches' GMP peer, and glibc's debug symbols, which
     /// name the glibc variants each bench tier ran.
@@ -51,7 +55,7 @@ fn ensure_apt(needs: &Needs) -> Result<(), String> {
         }
     }
     if needs.vm {
-        for pkg in crate::vm::PACKAGES {
+        for pkg in VM_PACKAGES {
             if !dpkg_installed(pkg) {
                 want(pkg);
             }

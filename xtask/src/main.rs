@@ -7,8 +7,10 @@
 //! - `cargo xtask bench [--quick] [--crate NAME]... [--record]`: the criterion comparisons;
 //!   `--record` stores the run as the CPU's record in `benches/results/`.
 //! - `cargo xtask bench --diff A B`: rows that moved between two records.
+//! - `cargo xtask cycles [--edges]`: the module-cycle check of the lint stage, alone.
 
 mod bench;
+mod cycles;
 mod emulate;
 mod install;
 mod matrix;
@@ -46,6 +48,9 @@ commands:
   bench --diff A B
         the rows that moved beyond their confidence intervals between two records: each a
         CPU slug (benches/results/<slug>.jsonl), a path, or `live` (the last run)
+  cycles [--edges]
+        the module-cycle check of the lint stage alone: fails on modules of a crate that import
+        each other in a cycle, and names each cycle; --edges also prints every edge
 ";
 
 fn main() -> ExitCode {
@@ -103,6 +108,11 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         },
         "bench" if rest.first().is_some_and(|a| a == "--readme") => bench::fill_readmes(),
         "bench" => bench::run_benches(bench_options(rest)?),
+        "cycles" => match rest {
+            [] => cycles::run(false),
+            [edges] if edges == "--edges" => cycles::run(true),
+            [other, ..] => Err(format!("unknown option `{other}` for cycles\n{USAGE}")),
+        },
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

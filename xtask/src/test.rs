@@ -549,13 +549,17 @@ pub fn vm_stage_main(args: &[String]) -> std::process::ExitCode {
     }
 }
 
-/// `cargo fmt --check` and clippy with warnings denied.
+/// `cargo fmt --check`, clippy with warnings denied, and the module-cycle check
+/// (`xtask cycles`, run by the copy of this binary so that its output goes to the job's log).
 fn lint_cmds() -> Vec<Command> {
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--check"]);
     let mut clippy = cargo();
     clippy.args(["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"]);
-    vec![fmt, clippy]
+    let xtask = timer_exe().unwrap_or_else(|_| "xtask".into());
+    let mut cycles = Command::new(xtask);
+    cycles.arg("cycles").current_dir(root());
+    vec![fmt, clippy, cycles]
 }
 
 /// What publishing needs, checked before anything is published: for every crate of

@@ -26,9 +26,6 @@ use std::time::{Duration, Instant};
 
 use crate::util::{output, root, run, show};
 
-/// The Debian packages the VM stage needs (checked and installed by `install::ensure`).
-pub const PACKAGES: &[&str] = &["qemu-system-x86", "busybox-static", "cpio", "kmod", "xz-utils"];
-
 /// libkcapi, the peer of the VM bench (`vm-test --bench` only): its static library.
 const BENCH_PACKAGE: &str = "libkcapi-dev";
 

@@ -10,7 +10,6 @@
 //! indirect jump, with the digest back in two registers. When the build decides the backend
 //! ([`FIXED_BY_BUILD`]) the kernel is called directly, with no pointer load.
 
-use crate::State;
 #[cfg(target_arch = "aarch64")]
 use crate::arch::aarch64::aes::Aes;
 #[cfg(all(target_arch = "riscv64", target_feature = "zkne"))]
@@ -22,8 +21,10 @@ use crate::arch::x86_64::{
 };
 use core::sync::atomic::{AtomicPtr, Ordering};
 
+use crate::kernels::{Kernels, V2Fn};
 use crate::portable::Portable;
-use crate::v2::V2State;
+use crate::v1::state::State;
+use crate::v2::state::{MID, V2State};
 
 /// Runs `$body` with `$t` bound to the token of `$backend`'s kind.
 macro_rules! each_backend {
@@ -177,15 +178,6 @@ impl Backend {
     }
 }
 
-/// A backend's v2 of `data` with `seed` (of at most [`MID`](crate::v2::MID) bytes for
-/// [`Kernels::v2_upto_mid_fn`]'s), the digest as a little-endian `u128` (two registers; a
-/// `[u8; 16]` comes back through memory).
-///
-/// # Safety
-///
-/// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
-pub(crate) type V2Fn = unsafe fn(data: &[u8], seed: u64) -> u128;
-
 /// Whether the build decides [`Backend::detect`]'s answer for v2's kernels: the portable
 /// backend forced, AES enabled by `-C target-feature`/`target-cpu`, or an architecture
 /// without run-time detection (riscv64's Zkne is compile-time only).
@@ -193,7 +185,7 @@ const FIXED_BY_BUILD: bool = cfg!(nabhash_backend = "portable")
     || !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
     || nab_isa::Features::COMPILE_TIME.contains(nab_isa::Features::AES);
 
-/// Index of the kernel for inputs of up to [`MID`](crate::v2::MID) bytes in [`V2_KERNELS`].
+/// Index of the kernel for inputs of up to [`MID`] bytes in [`V2_KERNELS`].
 const UPTO_MID: usize = 0;
 /// Index of the kernel for longer inputs in [`V2_KERNELS`].
 const LONG: usize = 1;
@@ -240,84 +232,19 @@ fn v2_cached<const K: usize>(data: &[u8], seed: u64) -> u128 {
     unsafe { f(data, seed) }
 }
 
-/// v2 of `data` (at most [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// v2 of `data` (at most [`MID`] bytes) with `seed`, by the dispatched
 /// backend's short kernel.
 #[inline(always)]
 pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
-    debug_assert!(data.len() <= crate::v2::MID);
+    debug_assert!(data.len() <= MID);
     v2_cached::<UPTO_MID>(data, seed)
 }
 
-/// v2 of `data` (more than [`MID`](crate::v2::MID) bytes) with `seed`, by the dispatched
+/// v2 of `data` (more than [`MID`] bytes) with `seed`, by the dispatched
 /// backend's long kernel.
 #[inline(always)]
 pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
     v2_cached::<LONG>(data, seed)
-}
-
-/// The operations every backend implements, with the same meaning as the portable ones.
-pub(crate) trait Kernels: Copy {
-    /// v1 step 2 over every whole 64-byte block of `blocks`.
-    fn v1_compress(self, state: &mut State, blocks: &[u8]);
-    /// v1 steps 3–5.
-    fn v1_finish(self, state: &State, len: u64) -> [u8; 16];
-    /// v1 of a whole input (one-shot). Backends may keep the state in registers throughout.
-    #[inline]
-    fn v1_hash(self, data: &[u8]) -> [u8; 16] {
-        let mut state = [crate::IV_LANE; 4];
-        let whole = data.len() - data.len() % crate::BLOCK;
-        let (body, tail) = data.split_at(whole);
-        self.v1_compress(&mut state, body);
-        if !tail.is_empty() {
-            let mut block = [0u8; crate::BLOCK];
-            block[..tail.len()].copy_from_slice(tail);
-            self.v1_compress(&mut state, &block);
-        }
-        self.v1_finish(&state, data.len() as u64)
-    }
-    /// v2's seed key `K`.
-    fn v2_key(self, seed: u64) -> [u8; 16];
-    /// v2 of an input of at most 16 bytes, zero-padded in `x`.
-    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16];
-    /// v2 of an input of at most 16 bytes, read from `data` itself.
-    #[inline]
-    fn v2_short_slice(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        self.v2_short(key, &crate::v2::pad(data), data.len() as u64)
-    }
-    /// v2 of an input of 17 to 64 bytes.
-    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16];
-    /// v2 of a whole input (one-shot) with seed key `key`.
-    #[inline]
-    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        if data.len() <= crate::v2::CHUNK {
-            return self.v2_short_slice(key, data);
-        }
-        if data.len() <= crate::v2::MID {
-            return self.v2_mid(key, data);
-        }
-        let mut st = crate::v2::V2State::new(key);
-        self.v2_absorb(&mut st, data);
-        self.v2_finish(&st, data.len() as u64)
-    }
-    /// v2 of `data` with `seed`; backends override it to derive the key in registers.
-    #[inline]
-    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        if data.len() <= crate::v2::MID {
-            // SAFETY: the function is this backend's, and `self` proves the CPU supports it.
-            return unsafe { self.v2_upto_mid_fn()(data, seed) }.to_le_bytes();
-        }
-        self.v2_hash(&self.v2_key(seed), data)
-    }
-    /// This backend's v2 of at most [`MID`](crate::v2::MID) bytes with the seed (key and
-    /// rounds in one call), as a pointer that [`v2_upto_mid`] caches.
-    fn v2_upto_mid_fn(self) -> V2Fn;
-    /// This backend's v2 of more than [`MID`](crate::v2::MID) bytes with the seed (any
-    /// length works), as a pointer that [`v2_long`] caches.
-    fn v2_long_fn(self) -> V2Fn;
-    /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
-    fn v2_absorb(self, st: &mut V2State, data: &[u8]);
-    /// v2 step 3.
-    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16];
 }
 
 /// Every backend usable on this CPU, portable first, then in increasing order of preference.
@@ -356,7 +283,7 @@ mod tests {
             for &seed in seeds {
                 let want = Backend::PORTABLE.v2_hash_seeded(seed, &data[..n]);
                 for call in 0..2 {
-                    let got = if n <= crate::v2::MID {
+                    let got = if n <= MID {
                         v2_upto_mid(&data[..n], seed)
                     } else {
                         v2_long(&data[..n], seed)

@@ -81,10 +81,8 @@
 //! # Which to use
 //!
 //! - [`hash`] / [`Digest`]: NABHash v1, to match checksums of files hashed by other v1 tools.
-//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded and runs
-//!   at AES speed. The SMHasher3 tests the first v2 failed (Sparse, Permutation, TwoBytes)
-//!   pass since issue 22's changes (see its docs), and so does the whole default set
-//!   (`Overall result: pass (188 / 188 passed)`).
+//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded, runs at
+//!   AES speed and passes SMHasher3's default set (`Overall result: pass (188 / 188 passed)`).
 //! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: a keyed
 //!   hasher for hash tables (below). It is not v2: hash tables hash short keys, where one
 //!   folded multiply beats four AES rounds and inlines into the caller in every build.
@@ -144,12 +142,12 @@
 //! differently** (like foldhash, ahash and rapidhash; std's `Hash` impls are prefix-free, so
 //! `Hash` needs nothing more). [`v2::Digest`] is the split-invariant streaming digest.
 //!
-//! **Speed, and why two multiplies.** A `u64` key and a `str` key of up to 16 bytes each
-//! take two dependent folded multiplies, like foldhash's and rapidhash's quality variants;
-//! foldhash's fast variant takes one for a `u64`. One is not enough for a hash table's fixed
-//! key: with a fixed seed, flipping one input bit of `fm(x ^ a, k)` (foldhash-fast's `u64`
-//! path) leaves output bits flipping with a bias far above SMHasher's 1% (14% averaged over
-//! random seeds), while two pass (0.8%). Data times data does not rescue one multiply:
+//! **Why two multiplies.** A `u64` key and a `str` key of up to 16 bytes each take two
+//! dependent folded multiplies, like foldhash's and rapidhash's quality variants; foldhash's
+//! fast variant takes one for a `u64`. One is not enough for a hash table's fixed key: with a
+//! fixed seed, flipping one input bit of `fm(x ^ a, k)` (foldhash-fast's `u64` path) leaves
+//! output bits flipping with a bias far above SMHasher's 1% (14% averaged over random seeds),
+//! while two pass (0.8%). Data times data does not rescue one multiply:
 //! `fm(x ^ a, rotl(x, 32) ^ b)` has a 99.8% bias with a fixed seed, because flipping input
 //! bit `i` changes the product by `2^i * v + 2^(i+32) * u` and both terms carry the same input
 //! bits to the same product bits (true of any rotation); a byte swap instead of the rotation
@@ -159,51 +157,29 @@
 //! 65-71% (it passes with a fresh seed per sample, 0.8%: averaging over keys hides what a
 //! fixed key shows). Thirty-odd one-multiply designs were checked (`tests/quality`,
 //! `integers.rs`, fixed and random seeds); every one with one extra step or fewer after the
-//! multiply fails: `fm(x + a, bswap(x) + b)` 62-85%, then `h ^ (h >> 32)` 62-64%, `h ^
-//! rotl(h, 27)` 31-33%, `lo ^ hi ^ rotl(lo or hi, r)` 29-62%, an additive fold `lo + hi`
-//! 65-93%. The one that passes, `xr(fm(x + a, bswap(x) + b))` with `xr(h) = h ^ rotl(h, 21)
-//! ^ rotl(h, 43)` (worst bias 0.80-0.92%, what a random function shows over the check's 4096
-//! cells; for 32-bit keys the key must first fill both halves, `y = x | bswap(x)`, and the
-//! second factor be `rotl(y, 16) + b`), has one multiply's latency (`hash_one(u64)` in a
-//! chain 2.74 ns against 3.00) but three single-cycle steps and two register copies more
-//! than foldhash-fast (13 instructions against 5 in a default build): in the lookup rows it
-//! ties the two-multiply path (1000 keys 0.80-0.87x foldhash-fast, 1M keys 0.82-0.89x, each
-//! key from the last result 0.84-0.92x; load 9-13), so it is not used. So a `u64` costs what it costs in foldhash's and rapidhash's quality
-//! variants (the same instructions as foldhash-quality's: xor, multiply, xor, multiply, xor),
-//! one multiply more than foldhash-fast, and that multiply is what separates them in the
-//! `u64` rows below. Everything else is on the path foldhash takes: the hasher inlines into
-//! the map's lookup, the keys sit in the `BuildHasher`, the long-key path is an out-of-line
-//! call with its keys in registers, and a `str` key's `0xff` terminator joins the closing
-//! multiply's keys, off its dependency chain.
-//!
-//! Measured in the default build (no `target-cpu`; ns per operation, the minimum of 3000
-//! alternated batches of 1000 operations, on a loaded 2-core Zen 4 machine; issue 22's
-//! criterion rows agree within their noise): `hash_one(u64)` in a dependent chain 3.02 ns
-//! (foldhash-quality 3.00, rapidhash-quality 3.01, foldhash-fast 1.68); `HashMap<u64, _>`
-//! lookups, 1000 keys 3.63 (foldhash-fast 2.73), 1M keys 18.4 (15.1), each key from the last
-//! result 13.5 (11.5), inserts 15.7 (15.2); `HashMap<String, _>` lookups of 8, 16, 24, 32,
-//! 64 and 100-byte keys 8.35, 8.55, 10.9, 12.6, 15.5, 18.9 ns, against foldhash-fast's 9.00,
-//! 8.84, 11.3, 12.9, 16.1, 18.7 (1.0-1.08x), and in a dependent chain within 0.95-1.0x.
-//! A table lookup with a precomputed hash takes 2.2 (`u64`) and 6.9-10.3 (`String`) of those.
+//! multiply fails. The one that passes, `xr(fm(x + a, bswap(x) + b))` with
+//! `xr(h) = h ^ rotl(h, 21) ^ rotl(h, 43)`, has one multiply's latency but three
+//! single-cycle steps and two register copies more than foldhash-fast (13 instructions
+//! against 5 in a default build), and in the lookup benches it ties the two-multiply path, so
+//! it is not used. So a `u64` costs the same instructions as foldhash-quality's (xor,
+//! multiply, xor, multiply, xor), one multiply more than foldhash-fast. Everything else is on
+//! the path foldhash takes: the hasher inlines into the map's lookup, the keys sit in the
+//! `BuildHasher`, the long-key path is an out-of-line call with its keys in registers, and a
+//! `str` key's `0xff` terminator joins the closing multiply's keys, off its dependency chain.
+//! The comparison with foldhash and rapidhash: the `nabhash/hash_one-u64-chain` and
+//! `nabhash/hashmap-*` groups of `benches/nabhash.rs`.
 //!
 //! How a `String` lookup inlines is up to LLVM: std's `Hasher::write_str` (the bytes, then
-//! `0xff`) is an `#[inline]` default method, and its inline cost with this hasher is about
-//! 440 against a threshold of 325 (foldhash-fast's is 285: its `FixedState` seeds are
+//! `0xff`) is an `#[inline]` default method, and its inline cost with this hasher is above
+//! LLVM's default threshold (foldhash-fast's is below: its `FixedState` seeds are
 //! compile-time constants). In the benches it inlines; in other callers of a default build
 //! it may stay a call, with the hasher passed through memory.
 //!
-//! Long keys do not use AES (yet): when this hasher was designed, v2 failed SMHasher3, so it
-//! could not back a hasher that must pass it, and the folded-multiply lanes above are the
-//! definition at every length. v2 passes now, but its one-shot has a fixed cost of seven
-//! serial AES rounds: in the default build (the `vaes512` backend) 5.2 ns for 17 to 32
-//! bytes and 6.3 ns for 33 to 64 (v2's medium path), 9.1-9.4 ns for 65 to 100, 7.2 ns at 128
-//! and 8.4 ns at 256, against about 8.6 ns that the folded-multiply path spends on a 100-byte
-//! key inside a lookup; so AES would pay from about 128 bytes up.
-//! Inside a `HashMap<String, _>` lookup (the harness above, load 9), a hasher that runs
-//! `v2::hash` on the key took 17.6 ns at 64 bytes and 22.9 at 100, against this hasher's
-//! 15.2 and 18.2: at the lengths hash tables see, AES through v2's one-shot loses.
-//! Moving keys above a measured length to v2's AES lanes would change the hashes of those
-//! keys (and `tests/data/nabhasher.txt`) and needs a new SMHasher3 run.
+//! **Long keys do not use AES.** v2's one-shot has a fixed cost of seven serial AES rounds
+//! (the key round, three lane rounds and three closing ones on the medium path), more than
+//! the folded-multiply lanes spend on the key lengths hash tables see; AES would pay only
+//! from about 128 bytes up. Moving keys above a measured length to v2's AES lanes would change
+//! the hashes of those keys (and `tests/data/nabhasher.txt`) and needs a new SMHasher3 run.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -211,7 +187,9 @@ mod arch;
 mod buffer;
 mod dispatch;
 mod hasher;
+mod kernels;
 mod portable;
+mod v1;
 pub mod v2;
 
 pub use hasher::{FixedState, NabHasher};
@@ -219,132 +197,17 @@ pub use hasher::{FixedState, NabHasher};
 #[cfg(feature = "std")]
 pub use hasher::{HashMap, HashMapExt, HashSet, HashSetExt, RandomState};
 
-use buffer::BlockBuffer;
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
+#[doc(hidden)]
+pub use v1::hash_with;
+pub use v1::{Digest, hash};
 
 /// One AES encryption round, `AESENC(state, key)`, computed by the portable backend. For
 /// tests that check the documented algorithms step by step.
 #[doc(hidden)]
 pub fn aes_round(state: [u8; 16], key: [u8; 16]) -> [u8; 16] {
     portable::aesenc(state, key)
-}
-
-/// The v1 state: four 16-byte lanes in memory order.
-type State = [[u8; 16]; 4];
-
-/// v1's initial lane value: the SHA-1 round constants 5a827999 6ed9eba1 8f1bbcdc ca62c1d6,
-/// big-endian (spec, "The v1 algorithm").
-pub(crate) const IV_LANE: [u8; 16] = [
-    0x5a, 0x82, 0x79, 0x99, 0x6e, 0xd9, 0xeb, 0xa1, 0x8f, 0x1b, 0xbc, 0xdc, 0xca, 0x62, 0xc1, 0xd6,
-];
-
-/// Block size of v1 in bytes: four lanes of 16.
-pub(crate) const BLOCK: usize = 64;
-
-/// The NABHash v1 digest of `data`.
-///
-/// ```
-/// let d = nabhash::hash(&[0xde, 0xad, 0xbe, 0xef]);
-/// assert_eq!(d, [0x90, 0x41, 0xd0, 0xd4, 0x40, 0xfe, 0x93, 0xf6,
-///                0x95, 0x15, 0xb7, 0x71, 0x61, 0x9a, 0xa5, 0x4c]);
-/// ```
-#[inline]
-pub fn hash(data: &[u8]) -> [u8; 16] {
-    hash_with(Backend::detect(), data)
-}
-
-/// [`hash`] computed by a given backend (for tests and benches).
-#[doc(hidden)]
-pub fn hash_with(backend: Backend, data: &[u8]) -> [u8; 16] {
-    backend.v1_hash(data)
-}
-
-/// Streaming NABHash v1.
-///
-/// Any split of the input into [`update`](Digest::update) calls gives the same digest as
-/// [`hash`] of the whole. [`finalize`](Digest::finalize) does not disturb the state: it can be
-/// called at any point, any number of times, and more input may follow.
-///
-/// ```
-/// use std::io::Write;
-///
-/// let mut d = nabhash::Digest::new();
-/// d.write_all(b"abc")?;
-/// let first = d.finalize();
-/// assert_eq!(first, d.finalize());
-/// assert_eq!(first, nabhash::hash(b"abc"));
-/// d.update(b"def");
-/// assert_eq!(d.finalize(), nabhash::hash(b"abcdef"));
-/// # Ok::<(), std::io::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct Digest {
-    state: State,
-    buffer: BlockBuffer<BLOCK>,
-    /// Total bytes seen (v1 uses the length modulo 2^64).
-    len: u64,
-    backend: Backend,
-}
-
-impl Digest {
-    /// A digest of the empty input, using the fastest backend of this CPU.
-    pub fn new() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-
-    /// A digest that uses `backend` (for tests and benches).
-    #[doc(hidden)]
-    pub fn with_backend(backend: Backend) -> Self {
-        Digest { state: [IV_LANE; 4], buffer: BlockBuffer::new(), len: 0, backend }
-    }
-
-    /// Appends `data` to the input.
-    pub fn update(&mut self, data: &[u8]) {
-        self.len = self.len.wrapping_add(data.len() as u64);
-        let (state, backend) = (&mut self.state, self.backend);
-        self.buffer.update(data, |blocks| backend.compress(state, blocks));
-    }
-
-    /// The digest of everything passed to [`update`](Digest::update) so far.
-    pub fn finalize(&self) -> [u8; 16] {
-        let mut state = self.state;
-        let pending = self.buffer.pending();
-        if !pending.is_empty() {
-            let mut block = [0u8; BLOCK];
-            block[..pending.len()].copy_from_slice(pending);
-            self.backend.compress(&mut state, &block);
-        }
-        self.backend.finish(&state, self.len)
-    }
-
-    /// Forgets all input, as if newly created (the backend is kept).
-    pub fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl Default for Digest {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::io::Write for Digest {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.update(buf);
-        Ok(buf.len())
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.update(buf);
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 // The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift

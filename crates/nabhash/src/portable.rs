@@ -5,9 +5,10 @@
 //! Bytes are converted with explicit `from_le_bytes`/`to_le_bytes`, so the result is the
 //! same on big- and little-endian machines.
 
-use crate::State;
-use crate::dispatch::{Kernels, V2Fn};
-use crate::v2::{self, AesLane, V2State};
+use crate::kernels::{Kernels, V2Fn};
+use crate::v1::state::State;
+use crate::v2::generic::{self, AesLane};
+use crate::v2::state::{self, V2State};
 
 /// Multiplies by `x` (i.e. 2) in GF(2^8) modulo the AES polynomial x^8 + x^4 + x^3 + x + 1.
 const fn xtime(x: u8) -> u8 {
@@ -123,22 +124,22 @@ impl Kernels for Portable {
         finish(state, len)
     }
     fn v2_key(self, seed: u64) -> [u8; 16] {
-        v2::key::<Lane>(seed)
+        generic::key::<Lane>(seed)
     }
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-        v2::short::<Lane>(key, x, len)
+        generic::short::<Lane>(key, x, len)
     }
     fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        v2::mid::<Lane>(key, data)
+        generic::mid::<Lane>(key, data)
     }
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
-        v2::absorb::<Lane>(st, data)
+        generic::absorb::<Lane>(st, data)
     }
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
-        v2::finish::<Lane>(st, len)
+        generic::finish::<Lane>(st, len)
     }
     fn v2_upto_mid_fn(self) -> V2Fn {
-        |data, seed| v2::upto_mid::<Lane>(seed, data)
+        |data, seed| generic::upto_mid::<Lane>(seed, data)
     }
     fn v2_long_fn(self) -> V2Fn {
         |data, seed| u128::from_le_bytes(Portable.v2_hash_seeded(seed, data))
@@ -164,7 +165,7 @@ impl AesLane for Lane {
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        Lane(v2::xor16(&self.0, &other.0))
+        Lane(state::xor16(&self.0, &other.0))
     }
     #[inline(always)]
     fn add64(self, other: Self) -> Self {

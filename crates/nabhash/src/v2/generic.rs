@@ -2,7 +2,7 @@
 //! a tiny vector trait per ISA). Each backend instantiates these functions inside its own
 //! `#[target_feature]` entry points; everything here is `#[inline(always)]`.
 
-use super::{CHUNK, LANES, V2State};
+use super::state::{CHUNK, CONSTANTS, LANES, MID, V2State, pad};
 
 /// A 16-byte AES lane and the four operations v2 needs on it.
 pub(crate) trait AesLane: Copy {
@@ -74,7 +74,7 @@ pub(crate) fn absorb<V: AesLane>(st: &mut V2State, data: &[u8]) {
 #[inline(always)]
 pub(crate) fn absorb_tail<V: AesLane>(st: &mut V2State, tail: &[u8]) {
     for (lane, chunk) in tail.chunks(CHUNK).enumerate() {
-        absorb_chunk::<V>(st, lane, &super::pad(chunk));
+        absorb_chunk::<V>(st, lane, &pad(chunk));
     }
 }
 
@@ -98,7 +98,7 @@ pub(crate) fn finish<V: AesLane>(st: &V2State, len: u64) -> [u8; 16] {
 /// `K[0] = K ^ C[3]`.
 #[inline(always)]
 pub(crate) fn closing_keys(k0: &[u8; 16]) -> [[u8; 16]; 3] {
-    let c = &super::CONSTANTS;
+    let c = &CONSTANTS;
     [2, 1, 0].map(|j| core::array::from_fn(|i| k0[i] ^ c[3][i] ^ c[j][i]))
 }
 
@@ -113,7 +113,7 @@ pub(crate) fn short<V: AesLane>(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 
 /// [`short`] with the key in a lane and the digest left in one.
 #[inline(always)]
 fn short_lane<V: AesLane>(key: V, x: V, len: u64) -> V {
-    let k = |i: usize| key.xor(V::load(&super::CONSTANTS[3 + i]));
+    let k = |i: usize| key.xor(V::load(&CONSTANTS[3 + i]));
     // The length after the first and after the second round: `AESENC(y, K[i]) ^ L` is
     // `AESENC(y, K[i] ^ L)`, off the dependency chain.
     let l = V::load(&len_lane(len));
@@ -124,7 +124,7 @@ fn short_lane<V: AesLane>(key: V, x: V, len: u64) -> V {
 /// The seed's key: `K = AESENC(S ^ C[0], C[1])`.
 #[inline(always)]
 pub(crate) fn key<V: AesLane>(seed: u64) -> [u8; 16] {
-    let c = &super::CONSTANTS;
+    let c = &CONSTANTS;
     let s = V::load(&seed_lane(seed));
     let mut out = [0u8; 16];
     s.xor(V::load(&c[0])).aesenc(V::load(&c[1])).store(&mut out);
@@ -148,7 +148,7 @@ fn seed_lane(seed: u64) -> [u8; 16] {
     s
 }
 
-/// The whole hash of an input of 17 to [`MID`](super::MID) bytes for seed key `key`: two
+/// The whole hash of an input of 17 to [`MID`] bytes for seed key `key`: two
 /// lanes (up to 32 bytes: the first and the last 16 bytes) or four (the first 32 and the
 /// last 32, overlapping under 64), loaded in place; three rounds per lane, the length in the
 /// first two round keys; the lanes XORed; the three closing rounds.
@@ -163,8 +163,8 @@ pub(crate) fn mid<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 #[inline(always)]
 fn mid_lane<V: AesLane>(kk: V, data: &[u8]) -> V {
     let n = data.len();
-    debug_assert!(n > CHUNK && n <= super::MID);
-    let c = &super::CONSTANTS;
+    debug_assert!(n > CHUNK && n <= MID);
+    let c = &CONSTANTS;
     let l = V::load(&len_lane(n as u64));
     let at = |i: usize| V::load(data[i..i + CHUNK].try_into().expect("16 bytes"));
     // `P ^ A[i]`, then `AESENC` with `K[i] ^ L`, `K[i] ^ L`, `K[i]`.
@@ -183,12 +183,12 @@ fn mid_lane<V: AesLane>(kk: V, data: &[u8]) -> V {
     x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0))
 }
 
-/// The whole of v2 for `data` of at most [`MID`](super::MID) bytes and `seed`, as a
+/// The whole of v2 for `data` of at most [`MID`] bytes and `seed`, as a
 /// little-endian `u128`: the key (kept in a lane), then [`short`] or [`mid`]. What the
 /// short call path of [`crate::v2::hash`] runs.
 #[inline(always)]
 pub(crate) fn upto_mid<V: AesLane>(seed: u64, data: &[u8]) -> u128 {
-    upto_mid_loaded::<V>(seed, data, |d| V::load(&super::pad(d)))
+    upto_mid_loaded::<V>(seed, data, |d| V::load(&pad(d)))
 }
 
 /// [`upto_mid`] with inputs of at most 16 bytes read, zero-padded, by `load_short` (a
@@ -199,8 +199,8 @@ pub(crate) fn upto_mid_loaded<V: AesLane>(
     data: &[u8],
     load_short: impl FnOnce(&[u8]) -> V,
 ) -> u128 {
-    debug_assert!(data.len() <= super::MID);
-    let c = &super::CONSTANTS;
+    debug_assert!(data.len() <= MID);
+    let c = &CONSTANTS;
     let key = V::load(&seed_lane(seed)).xor(V::load(&c[0])).aesenc(V::load(&c[1]));
     let h = if data.len() <= CHUNK {
         short_lane::<V>(key, load_short(data), data.len() as u64)
@@ -220,7 +220,7 @@ pub(crate) fn upto_mid_loaded<V: AesLane>(
 #[inline(always)]
 pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     debug_assert!(data.len() > CHUNK);
-    let c = &super::CONSTANTS;
+    let c = &CONSTANTS;
     let kk = V::load(key);
     let k: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[3 + i])));
     let mut a: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[11 + i])));
@@ -283,8 +283,8 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 pub(crate) fn seeded<V: AesLane>(seed: u64, data: &[u8]) -> [u8; 16] {
     let key = key::<V>(seed);
     if data.len() <= CHUNK {
-        short::<V>(&key, &super::pad(data), data.len() as u64)
-    } else if data.len() <= super::MID {
+        short::<V>(&key, &pad(data), data.len() as u64)
+    } else if data.len() <= MID {
         mid::<V>(&key, data)
     } else {
         one_shot::<V>(&key, data)

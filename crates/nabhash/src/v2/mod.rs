@@ -13,52 +13,21 @@
 //!
 //! v1 uses each data block only as an AES round *key* (XORed after the S-box), with one round
 //! per block and lane, so a difference in one block is cancelled by a chosen difference in the
-//! next (it fails SMHasher's Sparse and Permutation tests). v2:
+//! next. v2:
 //!
 //! - XORs data into the lane *before* the round, so it passes through the S-box;
-//! - also adds each chunk into a second accumulator per lane (two 64-bit additions). To
-//!   cancel a difference with the next chunk of the same lane, that chunk's difference would
-//!   have to equal the round's output difference as an XOR and be its negation as an addition;
-//! - has 8 independent lanes (two zmm registers), so the AES units set the pace, not one
+//! - also adds each chunk into a second accumulator per lane (two 64-bit additions): to cancel
+//!   a difference with the next chunk of the same lane, that chunk's difference would have to
+//!   equal the round's output difference as an XOR and be its negation as an addition;
+//! - has 8 independent lanes (two 512-bit registers), so the AES units set the pace, not one
 //!   round's latency;
 //! - derives the round keys from the seed through an AES round, so the seed is in every round
 //!   key and in the initial state;
-//! - finishes each lane with two more keyed rounds and only then XORs the 8 lanes together,
-//!   followed by three closing keyed rounds (see "Why the finish is shaped this way" below).
+//! - finishes each lane with two more keyed rounds, XORs the 8 lanes together and closes with
+//!   three keyed rounds (the invariants below say why).
 //!
-//! v2 is a fast, well-mixed hash with a seed. It is **not** a cryptographic MAC.
-//!
-//! **v2's digests changed** (issue 22), three times: the first v2 closed with one round after the
-//! lane XOR and failed 15 of SMHasher3's 188 tests; it now closes with three (step 3 below).
-//! Then short inputs took the length after their first round, and SMHasher3's TwoBytes set
-//! (all keys of 2 to 20 bytes with one or two non-zero bytes, every length in one set) found
-//! 20 full 128-bit collisions: keys of *different lengths* whose zero-padded blocks differ in
-//! at most 4 bytes. After one AES round such a difference, when the 4 bytes sit on one
-//! diagonal, can come out as a single byte (MixColumns has branch number 5: 4 active bytes in,
-//! 1 out), and that byte is the length's difference `le(n) ^ le(n')`: the pair collides with
-//! probability about 2^-32, and TwoBytes offers about 2^32 such pairs. (Not the additive lane:
-//! a lane that absorbs one chunk `c` gives `AESENC(A ^ c, K) ^ c`, whose collisions need `c`
-//! to differ in 5 or more bytes.) The length now joins after the first round *and again after
-//! the second*: a pair that the first cancels differs by the length again after the second
-//! round, so a collision needs a two-round trail from at most 4 active bytes to 1 (at least 5
-//! active S-boxes). Among the TwoBytes keys of 11 to 16 bytes (33.5 million, seed 0) the full
-//! collisions went from 15 to none, and all 86.5 million keys of 2 to 20 bytes have none.
-//! Tried and dropped: the length only after the second round (no collisions, but SMHasher3's
-//! Permutation failed on 4-byte blocks: two rounds after the length are too few), and the
-//! length through one or two AES rounds of its own, `M(n)`, after the first (`M(n) ^ M(n')`
-//! then has the very shape of a one-round difference: 3.9 million and 90 collisions).
-//! The third change: inputs of 17 to 64 bytes have their own path (the "medium inputs" below):
-//! the pieces go into two or four lanes in parallel, each through three rounds with the
-//! length in the first two round keys (as short inputs take it), then the lane XOR and the same
-//! three closing rounds as long inputs. The lanes meet after three rounds and the last data
-//! passes six, as on the long path, but with no eight-lane setup, partial-chunk masking or
-//! eight-lane fold, and (with a call of its own, without the long path's stack frame) the
-//! one-shot of 17-32 bytes went from 9.3 to 5.2 ns and of 33-64 bytes from 9.3 to 6.3 ns
-//! (harness, min of 300 alternated batches, default build, `vaes512` tier, load 7).
-//! SMHasher3's default set on this design: `Overall result: pass (188 / 188 passed)`, no
-//! test marked `!!!!!` (`../shared/tools/smhasher3/run libnabshim.a --ncpu=2 NABHash-v2`).
-//! v2 is this crate's own and unpublished, so
-//! `tests/data/nabhash-v2.txt` was regenerated; v1 is frozen and unchanged.
+//! v2 is a fast, well-mixed hash with a seed. It is **not** a cryptographic MAC. It is this
+//! crate's own and unpublished; v1 is frozen.
 //!
 //! # The v2 algorithm (normative)
 //!
@@ -77,10 +46,7 @@
 //! **Short inputs (length `n <= 16`).** `x` is the input zero-padded to 16 bytes, and
 //! `L = le(n) || 0^64`. The digest is
 //! `AESENC(AESENC(AESENC(AESENC(x ^ K[0], K[1]) ^ L, K[2]) ^ L, K[3]), K[4])`: four rounds,
-//! the length after the first and the second (after the first only, keys of different
-//! lengths collided; see above).
-//! With three rounds, 4-byte keys (one input column, so after round 1 each column depends on
-//! one input byte) showed 3–9× too many collisions in the low 32 bits (the Window check).
+//! the length after the first and the second.
 //!
 //! **Medium inputs (`16 < n <= 64`).** The input is read as 16-byte pieces loaded in place,
 //! overlapping where `n` is not a multiple of 16: for `n <= 32`, `P[0]` = bytes `0..16` and
@@ -107,156 +73,69 @@
 //! generated by the portable implementation (`cargo run --example v2_vectors`) and checked on
 //! every architecture.
 //!
-//! # Why the finish is shaped this way
+//! # Invariants, and where the round counts come from
 //!
-//! - **Three rounds after the lane XOR.** With one, SMHasher3 failed the first v2 on Sparse
-//!   (3 bits in 48-, 64- and 96-byte keys), Permutation (4- and 8-byte blocks) and TwoBytes
-//!   (20-byte keys): low-32-bit collisions up to 1.33x the expected count, and a biased
-//!   distribution of differences. The property they exploit: after one AES round each 4-byte
-//!   column of the digest depends on only 4 bytes (one diagonal) of `X`, and
-//!   `X = G[0] ^ ... ^ G[7]` is a sum of per-lane functions of disjoint chunks. So a
-//!   32-bit partial collision of `G[0](a) ^ G[1](b)` repeats for every value of the other
-//!   lanes' chunks, and collisions of the low 32 bits come in clusters instead of
-//!   independently. Two rounds make every output byte depend on all 16 bytes of `X`; the
-//!   third is margin (in the same SMHasher3 run, 48-byte Sparse keys went from 1.33x to
-//!   1.007x the expected low-32-bit collisions). It costs two AES latencies per hash.
-//! - **Six rounds after the last data.** A lane's last chunk passes its own round in step 2,
-//!   then `F`, `G` and the three closing rounds. The additive lane `B` passes five. Short
-//!   inputs take four rounds (three were not enough, see above); medium inputs (17 to 64
-//!   bytes) six: three in their lane, three closing.
+//! Each round count follows from an argument below, or is the fewest with which SMHasher3's
+//! default set passes (188/188, no test marked `!!!!!`); then the test that failed with one
+//! round less is named.
+//!
 //! - **Lanes meet only after three rounds.** The lanes are combined by XOR, which is linear,
 //!   so a difference in one lane could be cancelled by the same difference in another. After
-//!   one round a one-byte difference spreads to one column: its value is set by one S-box
-//!   difference, so two lanes agree with probability near 2^-7. After two rounds it is set by
-//!   five S-box differences (about 2^-30). After three, by 21 (below 2^-90). `G` is that third
-//!   round.
-//! - **Why not a tree of `AESENC(x, y)`.** The earlier draft of v2 folded the lanes that way.
-//!   The lane passed as `y` enters only by XOR at every level, so it needs the same rounds
-//!   before and after the tree as here, and the tree adds three serial rounds where the XOR
-//!   fold adds none. In one harness run (medians, 256-byte input, this machine's Zen 4): such
-//!   a tree 5.68 ns, this shape 5.44 ns, gxhash128 5.07 ns.
+//!   one round a one-byte difference spreads to one column and is set by one S-box
+//!   difference (two lanes agree with probability near 2^-7); after two rounds by five S-box
+//!   differences (about 2^-30); after three by 21 (below 2^-90). `G` is that third round; a
+//!   medium input's `H` takes three rounds for the same reason.
+//! - **Three rounds after the lane XOR.** After one AES round each 4-byte column of the
+//!   digest depends on one diagonal (4 bytes) of `X`, and `X` is a sum of per-lane functions
+//!   of disjoint chunks, so a 32-bit partial collision of two lanes repeats for every value of
+//!   the others and low-32-bit collisions come in clusters (one closing round failed Sparse,
+//!   Permutation and TwoBytes). Two rounds make every output byte depend on all of `X`; the
+//!   third is margin.
+//! - **Six rounds after the last data** on the long and medium paths: the chunk's own round
+//!   (or three lane rounds), `F`, `G`, and the three closing rounds; the additive lane `B`
+//!   passes five. Short inputs take four: with three, 4-byte keys (one input column) showed
+//!   3-9x too many low-32-bit collisions (the Window check).
+//! - **The length joins twice** (after the first and the second round of short inputs, in the
+//!   first two round keys of medium ones). Keys of different lengths whose zero-padded
+//!   blocks differ in at most 4 bytes on one diagonal can, after one round, differ in a single
+//!   byte (MixColumns' branch number is 5), which the length difference `le(n) ^ le(n')` then
+//!   cancels with probability about 2^-32; TwoBytes offers about 2^32 such pairs. Joining
+//!   again after the second round needs a two-round trail from at most 4 active bytes to 1
+//!   (at least 5 active S-boxes). The length only after the second round fails Permutation
+//!   (two rounds after it are too few).
+//! - **Lanes XORed, not folded by a tree of `AESENC(x, y)`**: the lane passed as `y` enters
+//!   only by XOR at every level, so a tree needs the same rounds before and after it and adds
+//!   three serial rounds where the XOR adds none.
+//! - **Thresholds.** 16 bytes (`state::CHUNK`, one AES block) is the short path;
+//!   64 bytes (`state::MID`) is the most the medium path's four overlapping 16-byte
+//!   pieces cover, and it spares those inputs the long path's eight-lane setup, partial-chunk
+//!   masking and fold; the long path's block is 128 bytes (`state::BLOCK`: one chunk
+//!   per lane, the 8 lanes in two 512-bit registers).
 //!
-//! # The call path, and how fast it is
+//! # The call path
 //!
 //! [`hash`] is `#[inline]`: the caller checks the length and makes one indirect jump through
 //! a cached function pointer, one for inputs of up to 64 bytes and one for longer inputs,
 //! filled on the first call by `nab-isa`'s detection (under `NAB_MAX_ISA`); a build that
 //! enables AES at compile time calls the kernel directly. The kernel derives the key, runs the
 //! rounds and returns the digest in two general registers (a `[u8; 16]` return goes through
-//! memory). No per-call detection, no backend `match`, and no VAES-to-AES-NI hop: on the
-//! `vaes512` tier the short kernel reads up to 16 bytes with one 128-bit masked load (no
-//! length branches, no zmm register), and a long input's last partial block of 64 bytes or
-//! more fills lanes 0..4 with a plain load.
+//! memory). No per-call detection and no backend `match`. On the `vaes512` tier the short
+//! kernel reads up to 16 bytes with one 128-bit masked load (no length branches), and a long
+//! input's last partial block of 64 bytes or more fills lanes 0..4 with a plain load. The
+//! floor of every call is the seed's key round and four dependent rounds after it.
 //!
-//! Against xxh3-128 (issue 22), ns per call: the minimum of 300 alternated batches of 1000
-//! independent calls through a `Box<dyn Fn>`, on a 2-core Zen 4 shared by five jobs (load
-//! average 12). Default build (`vaes512` dispatched): 1-16 bytes 2.99 (xxh3-128: 2.99-3.54),
-//! 17-32 bytes 3.27 (4.35), 33-64 bytes 4.50 (5.97), 65-96 bytes 7.4 (7.6-7.8), 100-127
-//! bytes 7.4 (9.1), 128 bytes 6.5 (9.2), 256 bytes 7.9 (19.7), 1 KiB 14.4 (46.1). With
-//! `-C target-cpu=native`: 1-16 bytes 2.72 (2.99-3.81), 17-64 bytes 3.26-4.48 (4.62-6.04),
-//! 65-96 bytes 7.4-7.6 (7.36: 0.97-0.99x, a tie), 100 bytes and up 1.1-1.7x faster. The one
-//! size where v2 loses is the empty input: 2.99 ns (native 2.72) against 2.44 (2.17). A call
-//! through the same harness that loads 16 bytes and returns costs 2.19 ns, so xxh3-128 spends
-//! about 0.25 ns on an empty input (it mixes two secret words); v2's floor is the seed's key
-//! round and four dependent rounds after it, whatever the length.
+//! # Modules
+//!
+//! `state` holds the sizes, constants, the long-input state and the padding every backend
+//! shares; `generic` is the algorithm, written once over the `AesLane` operations that each
+//! backend implements; this module is the public API (`hash`, `Digest`) over `dispatch`.
 
+pub(crate) mod generic;
+pub(crate) mod state;
+
+use self::state::{BLOCK, CHUNK, MID, V2State, pad};
 use crate::buffer::BlockBuffer;
 use crate::dispatch::Backend;
-
-mod generic;
-pub(crate) use self::generic::AesLane;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::absorb_tail;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::upto_mid_loaded;
-pub(crate) use self::generic::{absorb, finish, key, mid, short, upto_mid};
-#[cfg(target_arch = "x86_64")]
-pub(crate) use self::generic::{one_shot, seeded};
-
-/// Lanes of the long-input state.
-pub(crate) const LANES: usize = 8;
-/// The longest input of the medium path ([`mid`]).
-pub(crate) const MID: usize = 64;
-/// Bytes per chunk (one AES lane).
-pub(crate) const CHUNK: usize = 16;
-/// Bytes per block: one chunk for each lane.
-pub(crate) const BLOCK: usize = LANES * CHUNK;
-
-/// `C[0..19]`: SplitMix64 outputs from state 0, two per constant (see the module docs).
-pub(crate) const CONSTANTS: [[u8; 16]; 19] = {
-    let mut c = [[0u8; 16]; 19];
-    let mut state: u64 = 0;
-    let mut j = 0;
-    while j < 19 {
-        let mut half = 0;
-        while half < 2 {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            let bytes = z.to_le_bytes();
-            let mut b = 0;
-            while b < 8 {
-                c[j][8 * half + b] = bytes[b];
-                b += 1;
-            }
-            half += 1;
-        }
-        j += 1;
-    }
-    c
-};
-
-/// `a ^ b` on 16 bytes.
-#[inline(always)]
-pub(crate) fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
-    core::array::from_fn(|i| a[i] ^ b[i])
-}
-
-/// The long-input state: lane keys, the AES lanes and the additive lanes.
-#[derive(Clone, Debug)]
-pub(crate) struct V2State {
-    pub(crate) k: [[u8; 16]; LANES],
-    pub(crate) a: [[u8; 16]; LANES],
-    pub(crate) b: [[u8; 16]; LANES],
-}
-
-impl V2State {
-    /// Step 1 for the seed key `key`.
-    #[inline]
-    pub(crate) fn new(key: &[u8; 16]) -> Self {
-        V2State {
-            k: core::array::from_fn(|i| xor16(key, &CONSTANTS[3 + i])),
-            a: core::array::from_fn(|i| xor16(key, &CONSTANTS[11 + i])),
-            b: [[0; 16]; LANES],
-        }
-    }
-}
-
-/// Zero-pads `data` (at most 16 bytes) to one chunk.
-///
-/// By overlapping loads from both ends (the NabHasher way), not a byte copy: a copy of
-/// `n` bytes is several small stores, and the 16-byte load of the chunk that follows cannot
-/// take its bytes from them (a store-forwarding miss, about 15 cycles on x86).
-#[inline(always)]
-pub(crate) fn pad(data: &[u8]) -> [u8; 16] {
-    let n = data.len();
-    debug_assert!(n <= 16);
-    let le64 = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
-    let le32 = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes"));
-    let x: u128 = if n >= 8 {
-        // Bytes 8..n are the top n - 8 bytes of the last 8.
-        let top = if n > 8 { le64(n - 8) >> (8 * (16 - n)) } else { 0 };
-        u128::from(le64(0)) | u128::from(top) << 64
-    } else if n >= 4 {
-        let top = if n > 4 { le32(n - 4) >> (8 * (8 - n)) } else { 0 };
-        u128::from(le32(0)) | u128::from(top) << 32
-    } else {
-        data.iter().rev().fold(0u128, |x, &b| x << 8 | u128::from(b))
-    };
-    x.to_le_bytes()
-}
 
 /// The NABHash v2 digest of `data` with `seed`.
 ///
@@ -382,19 +261,5 @@ impl std::io::Write for Digest {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// `pad` against a byte copy, at every length and with every byte distinct.
-    #[test]
-    fn pad_is_a_zero_padded_copy() {
-        let data: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
-        for n in 0..=16 {
-            let mut want = [0u8; 16];
-            want[..n].copy_from_slice(&data[..n]);
-            assert_eq!(super::pad(&data[..n]), want, "length {n}");
-        }
     }
 }

@@ -12,9 +12,10 @@ use core::arch::aarch64::{
     vreinterpretq_u8_u64, vreinterpretq_u64_u8, vst1q_u8,
 };
 
-use crate::State;
-use crate::dispatch::{Kernels, V2Fn};
-use crate::v2::{self, AesLane, V2State};
+use crate::kernels::{Kernels, V2Fn};
+use crate::v1::state::State;
+use crate::v2::generic::{self, AesLane};
+use crate::v2::state::V2State;
 
 nab_isa::token! {
     /// Proof that the Armv8 AES (and PMULL) instructions may be used: `AT_HWCAP` on Linux,
@@ -126,33 +127,33 @@ impl AesLane for ArmLane {
 
 #[target_feature(enable = "aes")]
 fn v2_key_aes(seed: u64) -> [u8; 16] {
-    v2::key::<ArmLane>(seed)
+    generic::key::<ArmLane>(seed)
 }
 
 #[target_feature(enable = "aes")]
 fn v2_short_aes(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-    v2::short::<ArmLane>(key, x, len)
+    generic::short::<ArmLane>(key, x, len)
 }
 
 #[target_feature(enable = "aes")]
 fn v2_mid_aes(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    v2::mid::<ArmLane>(key, data)
+    generic::mid::<ArmLane>(key, data)
 }
 
 /// v2 of at most 64 bytes with the seed: key and rounds in one call, the digest in registers.
 #[target_feature(enable = "aes")]
 fn v2_upto_mid_aes(data: &[u8], seed: u64) -> u128 {
-    v2::upto_mid::<ArmLane>(seed, data)
+    generic::upto_mid::<ArmLane>(seed, data)
 }
 
 #[target_feature(enable = "aes")]
 fn v2_absorb_aes(st: &mut V2State, data: &[u8]) {
-    v2::absorb::<ArmLane>(st, data)
+    generic::absorb::<ArmLane>(st, data)
 }
 
 #[target_feature(enable = "aes")]
 fn v2_finish_aes(st: &V2State, len: u64) -> [u8; 16] {
-    v2::finish::<ArmLane>(st, len)
+    generic::finish::<ArmLane>(st, len)
 }
 
 #[inline(always)]

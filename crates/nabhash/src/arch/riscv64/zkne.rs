@@ -8,9 +8,10 @@
 
 use core::arch::asm;
 
-use crate::State;
-use crate::dispatch::{Kernels, V2Fn};
-use crate::v2::{self, AesLane, V2State};
+use crate::kernels::{Kernels, V2Fn};
+use crate::v1::state::State;
+use crate::v2::generic::{self, AesLane};
+use crate::v2::state::V2State;
 
 /// Proof that the build targets Zkne (this module exists only with `target_feature = "zkne"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,22 +53,22 @@ impl Kernels for Zkne {
     }
 
     fn v2_key(self, seed: u64) -> [u8; 16] {
-        v2::key::<ZkLane>(seed)
+        generic::key::<ZkLane>(seed)
     }
     fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-        v2::short::<ZkLane>(key, x, len)
+        generic::short::<ZkLane>(key, x, len)
     }
     fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        v2::mid::<ZkLane>(key, data)
+        generic::mid::<ZkLane>(key, data)
     }
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
-        v2::absorb::<ZkLane>(st, data)
+        generic::absorb::<ZkLane>(st, data)
     }
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
-        v2::finish::<ZkLane>(st, len)
+        generic::finish::<ZkLane>(st, len)
     }
     fn v2_upto_mid_fn(self) -> V2Fn {
-        |data, seed| v2::upto_mid::<ZkLane>(seed, data)
+        |data, seed| generic::upto_mid::<ZkLane>(seed, data)
     }
     fn v2_long_fn(self) -> V2Fn {
         |data, seed| u128::from_le_bytes(Zkne(()).v2_hash_seeded(seed, data))

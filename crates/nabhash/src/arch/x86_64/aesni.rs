@@ -6,9 +6,10 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
-use crate::State;
-use crate::dispatch::{Kernels, V2Fn};
-use crate::v2::{self, AesLane, V2State};
+use crate::kernels::{Kernels, V2Fn};
+use crate::v1::state::State;
+use crate::v2::generic::{self, AesLane};
+use crate::v2::state::{self, V2State};
 
 nab_isa::token! {
     /// Proof that AES-NI (and SSE2) may be used: the CPU has it and `NAB_MAX_ISA` allows it,
@@ -44,7 +45,7 @@ impl Kernels for AesNi {
     }
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        if data.len() <= v2::CHUNK {
+        if data.len() <= state::CHUNK {
             return self.v2_short_slice(key, data);
         }
         // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
@@ -54,7 +55,7 @@ impl Kernels for AesNi {
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
         // Inputs up to 64 bytes get calls of their own: the long path's stack frame and
         // spills cost them about 1 ns.
-        if data.len() <= v2::MID {
+        if data.len() <= state::MID {
             // SAFETY: `self` exists only if `AesNi::new` saw AES-NI and SSE2 on this CPU.
             return unsafe { v2_upto_mid_aesni(data, seed) }.to_le_bytes();
         }
@@ -132,61 +133,61 @@ impl AesLane for NiLane {
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_key_aesni(seed: u64) -> [u8; 16] {
-    v2::key::<NiLane>(seed)
+    generic::key::<NiLane>(seed)
 }
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_short_aesni(key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-    v2::short::<NiLane>(key, x, len)
+    generic::short::<NiLane>(key, x, len)
 }
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_mid_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    v2::mid::<NiLane>(key, data)
+    generic::mid::<NiLane>(key, data)
 }
 
 /// v2 one-shot of more than 16 bytes: the medium path, or the long one with the state in
 /// registers throughout.
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    if data.len() <= v2::MID {
-        return v2::mid::<NiLane>(key, data);
+    if data.len() <= state::MID {
+        return generic::mid::<NiLane>(key, data);
     }
-    v2::one_shot::<NiLane>(key, data)
+    generic::one_shot::<NiLane>(key, data)
 }
 
 /// v2 one-shot of at most 64 bytes with the seed: key, then the short or the medium path,
 /// the digest returned in two general registers. Every x86_64 backend's short kernel.
 #[target_feature(enable = "aes,sse2")]
 fn v2_upto_mid_aesni(data: &[u8], seed: u64) -> u128 {
-    v2::upto_mid::<NiLane>(seed, data)
+    generic::upto_mid::<NiLane>(seed, data)
 }
 
 /// v2 one-shot with the seed: key, then the short or the long path, in one call.
 #[target_feature(enable = "aes,sse2")]
 fn v2_hash_seeded_aesni(seed: u64, data: &[u8]) -> [u8; 16] {
-    v2::seeded::<NiLane>(seed, data)
+    generic::seeded::<NiLane>(seed, data)
 }
 
 /// [`v2_hash_seeded_aesni`] with the digest in registers: every AES-NI/`vaes256` long kernel.
 #[target_feature(enable = "aes,sse2")]
 fn v2_long_aesni(data: &[u8], seed: u64) -> u128 {
-    u128::from_le_bytes(v2::seeded::<NiLane>(seed, data))
+    u128::from_le_bytes(generic::seeded::<NiLane>(seed, data))
 }
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_absorb_aesni(st: &mut V2State, data: &[u8]) {
-    v2::absorb::<NiLane>(st, data)
+    generic::absorb::<NiLane>(st, data)
 }
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_absorb_tail_aesni(st: &mut V2State, tail: &[u8]) {
-    v2::absorb_tail::<NiLane>(st, tail)
+    generic::absorb_tail::<NiLane>(st, tail)
 }
 
 #[target_feature(enable = "aes,sse2")]
 fn v2_finish_aesni(st: &V2State, len: u64) -> [u8; 16] {
-    v2::finish::<NiLane>(st, len)
+    generic::finish::<NiLane>(st, len)
 }
 
 #[inline(always)]

@@ -14,9 +14,10 @@ use core::arch::x86_64::{
 };
 
 use super::aesni::{AesNi, NiLane};
-use crate::State;
-use crate::dispatch::{Kernels, V2Fn};
-use crate::v2::{self, V2State};
+use crate::kernels::{Kernels, V2Fn};
+use crate::v1::state::{IV_LANE, State};
+use crate::v2::generic;
+use crate::v2::state::{self, V2State};
 
 use nab_isa::Features;
 
@@ -132,10 +133,10 @@ impl Kernels for Vaes512 {
     }
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        if data.len() <= v2::CHUNK {
+        if data.len() <= state::CHUNK {
             return self.v2_short_slice(key, data);
         }
-        if data.len() <= v2::MID {
+        if data.len() <= state::MID {
             return self.0.v2_mid(key, data);
         }
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
@@ -143,7 +144,7 @@ impl Kernels for Vaes512 {
     }
     #[inline]
     fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        if data.len() <= v2::MID {
+        if data.len() <= state::MID {
             // Key and rounds in one call, the short input by a masked load.
             // SAFETY: `self` exists only if `new` saw AVX-512F/BW and AES-NI on this CPU.
             return unsafe { v2_upto_mid_avx512bw(data, seed) }.to_le_bytes();
@@ -159,7 +160,7 @@ impl Kernels for Vaes512 {
     }
     #[inline]
     fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
-        let whole = data.len() - data.len() % v2::BLOCK;
+        let whole = data.len() - data.len() % state::BLOCK;
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F and AES-NI on this CPU.
         unsafe { v2_blocks_vaes512(st, &data[..whole]) };
         self.0.v2_absorb_tail(st, &data[whole..]);
@@ -212,10 +213,10 @@ fn compress_vaes512(state: &mut State, blocks: &[u8]) {
 }
 
 /// v2 step 2 over whole 128-byte blocks: lanes 0..4 in one zmm, lanes 4..8 in another, with
-/// the data XOR moved off the dependency chain as in `v2::generic::absorb_blocks`.
+/// the data XOR moved off the dependency chain as in `generic::absorb_blocks`.
 #[target_feature(enable = "vaes,avx512f")]
 fn v2_blocks_vaes512(st: &mut V2State, blocks: &[u8]) {
-    let mut blocks = blocks.chunks_exact(v2::BLOCK);
+    let mut blocks = blocks.chunks_exact(state::BLOCK);
     let Some(first) = blocks.next() else { return };
     let load2 = |p: *const u8| {
         let p = p.cast::<__m512i>();
@@ -253,7 +254,7 @@ fn v2_blocks_vaes512(st: &mut V2State, blocks: &[u8]) {
 #[target_feature(enable = "vaes,avx512f,avx512bw,aes")]
 fn hash_v1_vaes512(data: &[u8]) -> [u8; 16] {
     // SAFETY: the IV is 16 readable bytes; unaligned load.
-    let iv = unsafe { _mm_loadu_si128(crate::IV_LANE.as_ptr().cast()) };
+    let iv = unsafe { _mm_loadu_si128(IV_LANE.as_ptr().cast()) };
     let mut s = _mm512_broadcast_i32x4(iv);
     let mut blocks = data.chunks_exact(64);
     for block in &mut blocks {
@@ -305,7 +306,7 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
 /// and no zmm register (no `vzeroupper`).
 #[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
 fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
-    v2::upto_mid_loaded::<NiLane>(seed, data, |d| {
+    generic::upto_mid_loaded::<NiLane>(seed, data, |d| {
         // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
         let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
         // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
@@ -320,7 +321,7 @@ fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
 #[inline]
 #[target_feature(enable = "vaes,avx512f,avx512bw,avx512vl,bmi2,aes")]
 fn hash_v2_seeded_vaes512(seed: u64, data: &[u8]) -> [u8; 16] {
-    let c = &v2::CONSTANTS;
+    let c = &state::CONSTANTS;
     let bcast = |lane: &[u8; 16]| {
         // SAFETY: a 16-byte constant; unaligned load.
         _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(lane.as_ptr().cast()) })
@@ -356,7 +357,7 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
     let zero = _mm512_setzero_si512();
     let (mut b0, mut b1) = (zero, zero);
 
-    let mut blocks = data.chunks_exact(v2::BLOCK);
+    let mut blocks = data.chunks_exact(state::BLOCK);
     let load2 = |block: &[u8]| {
         let p = block.as_ptr().cast::<__m512i>();
         // SAFETY: `block` is 128 readable bytes.
@@ -410,7 +411,7 @@ fn v2_long(kb: __m512i, data: &[u8]) -> [u8; 16] {
 #[target_feature(enable = "vaes,avx512f")]
 fn absorb_partial(a: __m512i, t: __m512i, k: __m512i, n: usize) -> __m512i {
     // Two qword mask bits per lane reached.
-    let lanes = n.div_ceil(v2::CHUNK);
+    let lanes = n.div_ceil(state::CHUNK);
     _mm512_mask_blend_epi64(
         ((1u32 << (2 * lanes)) - 1) as u8,
         a,
@@ -422,7 +423,7 @@ fn absorb_partial(a: __m512i, t: __m512i, k: __m512i, n: usize) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn v2_lanes(kb: __m512i) -> ([__m512i; 2], [__m512i; 2]) {
-    let c = &v2::CONSTANTS;
+    let c = &state::CONSTANTS;
     let load4 = |lanes: &[[u8; 16]]| {
         debug_assert!(lanes.len() >= 4);
         // SAFETY: four consecutive 16-byte constants, 64 readable bytes.
@@ -445,7 +446,7 @@ fn v2_finish_zmm(
     [b0, b1]: [__m512i; 2],
     len: u64,
 ) -> [u8; 16] {
-    let c = &v2::CONSTANTS;
+    let c = &state::CONSTANTS;
     let len = len as i64;
     let l = _mm512_set_epi64(0, len, 0, len, 0, len, 0, len);
     // F = AESENC(A ^ B ^ L, K[i]), G = AESENC(F, K[i]), X = G[0] ^ ... ^ G[7].
