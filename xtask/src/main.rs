@@ -5,8 +5,11 @@
 //!   VM tests, the publish checks. With none of `--host/--arch/--vm/--publish` it runs everything. Installs what it needs.
 //!   Deletes each cross build once it has run, unless `--keep-builds`.
 //! - `cargo xtask bench [--quick] [--crate NAME]...`: the criterion comparisons.
+//! - `cargo xtask doclint [--html TARGET_DIR]`: no commit hash or issue number in READMEs and
+//!   `//!` docs; with `--html`, no unresolved `[Name]` link in the built docs.
 
 mod bench;
+mod doclint;
 mod emulate;
 mod install;
 mod matrix;
@@ -35,6 +38,10 @@ commands:
         XTASK_VM_FILTER=NAME runs only the tests whose name contains NAME
   bench [--quick] [--crate NAME]...
         the criterion comparisons of benches/ (all, or the named crates' benches)
+  doclint [--html TARGET_DIR]
+        fails on a commit hash (a hex token `git cat-file -e TOKEN^{commit}` resolves) or
+        `issue N` in a README.md or a `//!` doc (part of test's lints); with --html, on
+        literal `[Name]` link text in the pages `cargo doc --target-dir TARGET_DIR` built
 ";
 
 fn main() -> ExitCode {
@@ -87,6 +94,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             test::run(test_options(&opts)?)
         }
         "bench" => bench::run_benches(bench_options(rest)?),
+        "doclint" => doclint::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())
