@@ -227,7 +227,7 @@ fn lint_html(target_dir: &Path) -> Result<Vec<String>, String> {
         for page in pages {
             let text = std::fs::read_to_string(&page)
                 .map_err(|e| format!("cannot read {}: {e}", page.display()))?;
-            for (line, link) in literal_links(&text) {
+            for (line, link) in literal_links(own_part(&text)) {
                 hits.push(format!("{}:{line}: unresolved link `{link}`", page.display()));
             }
         }
@@ -247,51 +247,70 @@ fn html_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The literal link texts of a rustdoc page, outside code blocks and scripts: `[Name]` and
-/// `[<code>Name</code>]` (the rendering of `` [`Name`] ``), where a name is a path of
-/// identifiers, maybe ending in `()` or `!`. With the line each starts on.
+/// The literal link texts of a rustdoc page's prose: `[Name]` and `[<code>Name</code>]` (the
+/// rendering of `` [`Name`] ``), where a name is a path of identifiers, maybe ending in `()`
+/// or `!`. Not read: code (`<code>`, `<pre>` blocks), signatures (the `code-header`
+/// headings), scripts, styles, comments and the tags themselves (their attributes). With the
+/// line each starts on.
 fn literal_links(html: &str) -> Vec<(usize, String)> {
+    // Elements skipped whole: an opening that starts with the first string, up to the second.
+    const SKIPPED: [(&str, &str); 8] = [
+        ("<!--", "-->"),
+        ("<pre", "</pre>"),
+        ("<script", "</script>"),
+        ("<style", "</style>"),
+        ("<h2 class=\"code-header", "</h2>"),
+        ("<h3 class=\"code-header", "</h3>"),
+        ("<h4 class=\"code-header", "</h4>"),
+        ("<code", "</code>"),
+    ];
     let mut hits = Vec::new();
-    let mut code = false;
-    let bytes = html.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
+    while i < html.len() {
         let rest = &html[i..];
-        // Blocks of code (examples, signatures) and scripts are skipped whole.
-        if let Some(end) = ["pre", "script", "style"].iter().find_map(|tag| {
-            let open = rest.starts_with(&format!("<{tag}"))
-                && rest[1 + tag.len()..].starts_with([' ', '>']);
-            open.then(|| rest.find(&format!("</{tag}>")).map_or(rest.len(), |e| e + tag.len() + 3))
+        if let Some(&(_, close)) = SKIPPED.iter().find(|(open, _)| {
+            rest.starts_with(open)
+                && (open.ends_with('-') || open.contains(' ') || {
+                    let after = rest.as_bytes().get(open.len()).copied();
+                    matches!(after, Some(b' ' | b'>'))
+                })
         }) {
-            i += end;
+            i += rest.find(close).map_or(rest.len(), |e| e + close.len());
             continue;
         }
-        if rest.starts_with("<code>") {
-            code = true;
-        } else if rest.starts_with("</code>") {
-            code = false;
-        } else if bytes[i] == b'[' && !code {
-            let inner = &rest[1..];
-            let (name, len) = match inner.strip_prefix("<code>") {
-                Some(c) => match c.find("</code>]") {
-                    Some(e) => (&c[..e], "<code>".len() + e + "</code>]".len()),
-                    None => ("", 0),
-                },
-                None => match inner.find(']') {
-                    Some(e) => (&inner[..e], e + 1),
-                    None => ("", 0),
-                },
-            };
-            if is_path(name) {
-                let line = html[..i].matches('\n').count() + 1;
-                hits.push((line, format!("[{name}]")));
-                i += 1 + len;
+        match rest.as_bytes()[0] {
+            // A tag: its attributes are not prose.
+            b'<' => {
+                i += rest.find('>').map_or(rest.len(), |e| e + 1);
                 continue;
             }
+            b'[' => {
+                let inner = &rest[1..];
+                let (name, len) = match inner.strip_prefix("<code>") {
+                    Some(c) => c
+                        .find("</code>]")
+                        .map_or(("", 0), |e| (&c[..e], "<code>".len() + e + "</code>]".len())),
+                    None => inner.find(']').map_or(("", 0), |e| (&inner[..e], e + 1)),
+                };
+                if is_path(name) {
+                    let line = html[..i].matches('\n').count() + 1;
+                    hits.push((line, format!("[{name}]")));
+                    i += 1 + len;
+                    continue;
+                }
+            }
+            _ => {}
         }
         i += rest.chars().next().map_or(1, char::len_utf8);
     }
     hits
+}
+
+/// A page up to its trait implementations: what follows holds the docs of the traits' items
+/// (`digest::Mac`'s, std's), written in other crates, whose links rustdoc resolves in those
+/// crates' context or not at all.
+fn own_part(html: &str) -> &str {
+    html.find("<h2 id=\"trait-implementations\"").map_or(html, |end| &html[..end])
 }
 
 /// `a`, `a::B`, `f()`, `m!`: a Rust path as an intra-doc link names one.
@@ -375,7 +394,9 @@ mod tests {
             [<code>ntt_engine()</code>]\nor [<code>m::x!</code>].</p>\
             <pre class=\"rust\"><code>let a = [x];</code></pre>\
             <p><code>&amp;[u8]</code>, [1, 2], [^note], <a href=\"a.html\"><code>Nat</code></a>, \
-            [not a link], <script>let v = [y];</script></p>";
+            [not a link], <script>let v = [y];</script></p><!--[if lte IE 9]><![endif]-->\
+            <h4 class=\"code-header\">fn f(data: &amp;[Self])</h4>\
+            <a data-notable-ty=\"&amp;[u8]\" title=\"[T]\">x</a>";
         let names: Vec<String> = literal_links(page).into_iter().map(|(_, n)| n).collect();
         assert_eq!(names, ["[Backend]", "[Thresholds]", "[ntt_engine()]", "[m::x!]"]);
         assert_eq!(literal_links(page)[3].0, 2);
