@@ -1,4 +1,4 @@
-//! `cargo xtask`: the workspace's automation (see README.md).
+//! `cargo xtask`: the workspace's automation (see xtask/README.md).
 //!
 //! - `cargo xtask test [--host] [--arch A]... [--vm] [--publish] [--quick] [--keep-builds]`: lints and host
 //!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
