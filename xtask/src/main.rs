@@ -1,4 +1,4 @@
-//! `cargo xtask`: the workspace's automation (see README.md).
+//! `cargo xtask`: the workspace's automation (see xtask/README.md).
 //!
 //! - `cargo xtask test [--host] [--arch A]... [--vm] [--publish] [--quick] [--keep-builds]`: lints and host
 //!   tests, the cross matrix under qemu-user (`A`: aarch64, riscv64, mips64, mips64el, all), the
@@ -8,9 +8,12 @@
 //!   `--record` stores the run as the CPU's record in `benches/results/`.
 //! - `cargo xtask bench --diff A B`: rows that moved between two records.
 //! - `cargo xtask cycles [--edges]`: the module-cycle check of the lint stage, alone.
+//! - `cargo xtask doclint [--html TARGET_DIR]`: no commit hash or issue number in READMEs and
+//!   `//!` docs; with `--html`, no unresolved `[Name]` link in the built docs.
 
 mod bench;
 mod cycles;
+mod doclint;
 mod emulate;
 mod install;
 mod matrix;
@@ -51,6 +54,10 @@ commands:
   cycles [--edges]
         the module-cycle check of the lint stage alone: fails on modules of a crate that import
         each other in a cycle, and names each cycle; --edges also prints every edge
+  doclint [--html TARGET_DIR]
+        fails on a commit hash (a hex token `git cat-file -e TOKEN^{commit}` resolves) or
+        `issue N` in a README.md or a `//!` doc (part of test's lints); with --html, on
+        literal `[Name]` link text in the pages `cargo doc --target-dir TARGET_DIR` built
 ";
 
 fn main() -> ExitCode {
@@ -113,6 +120,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             [edges] if edges == "--edges" => cycles::run(true),
             [other, ..] => Err(format!("unknown option `{other}` for cycles\n{USAGE}")),
         },
+        "doclint" => doclint::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -102,7 +102,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         publish: opts.publish,
     })?;
     let timer = timer_exe()?;
-    let jobs = plan(&opts, &targets);
+    let jobs = plan(&opts, &targets, &timer);
     let done = schedule(jobs, &timer, opts.keep_builds);
     summary(&done)
 }
@@ -110,7 +110,7 @@ pub fn run(opts: Options) -> Result<(), String> {
 /// The jobs in the order they are preferred: each free slot takes the first job whose
 /// dependencies have ended. The long single-threaded ones (Miri, emulated tests) start as
 /// early as they can so that builds fill the other core.
-fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
+fn plan(opts: &Options, targets: &[&matrix::Target], timer: &str) -> Vec<Job> {
     let mut jobs = Vec::new();
     if opts.host {
         jobs.push(Job {
@@ -152,7 +152,7 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
         jobs.push(Job {
             name: "lint".into(),
             deps: vec![],
-            work: Work::Commands { cmds: lint_cmds(), row: None },
+            work: Work::Commands { cmds: lint_cmds(timer), row: None },
             prune: None,
         });
     }
@@ -160,7 +160,7 @@ fn plan(opts: &Options, targets: &[&matrix::Target]) -> Vec<Job> {
         jobs.push(Job {
             name: "publish: package, docs.rs, MSRV, off-Linux".into(),
             deps: vec![],
-            work: Work::Commands { cmds: publish_cmds(), row: None },
+            work: Work::Commands { cmds: publish_cmds(timer), row: None },
             prune: None,
         });
     }
@@ -549,17 +549,33 @@ pub fn vm_stage_main(args: &[String]) -> std::process::ExitCode {
     }
 }
 
-/// `cargo fmt --check`, clippy with warnings denied, and the module-cycle check
-/// (`xtask cycles`, run by the copy of this binary so that its output goes to the job's log).
-fn lint_cmds() -> Vec<Command> {
+/// `cargo fmt --check`, clippy with warnings denied, the module-cycle check (`xtask cycles`)
+/// and `xtask doclint` (no commit hash or issue number in READMEs and `//!` docs), both run by
+/// the copy of this binary so that their output goes to the job's log.
+fn lint_cmds(xtask: &str) -> Vec<Command> {
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--check"]);
     let mut clippy = cargo();
     clippy.args(["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"]);
+    let mut cycles = Command::new(xtask);
+    cycles.arg("cycles").current_dir(root());
+    let mut doclint = Command::new(xtask);
+    doclint.arg("doclint").current_dir(root());
+    vec![fmt, clippy, cycles, doclint]
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    let mut clippy = cargo();
+    clippy.args(["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"]);
+<<<<<<< HEAD
     let xtask = timer_exe().unwrap_or_else(|_| "xtask".into());
     let mut cycles = Command::new(xtask);
     cycles.arg("cycles").current_dir(root());
     vec![fmt, clippy, cycles]
+=======
+    let mut doclint = Command::new(xtask);
+    doclint.arg("doclint").current_dir(root());
+    vec![fmt, clippy, doclint]
+>>>>>>> s43-doc
 }
 
 /// What publishing needs, checked before anything is published: for every crate of
@@ -569,14 +585,15 @@ fn lint_cmds() -> Vec<Command> {
 ///   verified together, each against the others' `.crate` files, so the order of publishing
 ///   does not matter here);
 /// - the docs as docs.rs builds them (nightly, every feature, `--cfg docsrs`) with warnings
-///   denied (broken intra-doc links);
+///   denied (broken intra-doc links), then `xtask doclint --html` over the pages: a link to a
+///   `#[doc(hidden)]` item resolves without a warning but shows as literal `[Name]` text;
 /// - `cargo check` with the MSRV toolchain (every feature), so that an API or a language
 ///   feature newer than `rust-version` fails (both fail type checking; the code generation
 ///   that a build adds finds neither, and was almost half of this command's CPU time: 23 → 13 s);
 /// - `cargo check` for a target that is not Linux (every feature).
 ///
 /// Each has its own target dir, so none waits for the host build's lock.
-fn publish_cmds() -> Vec<Command> {
+fn publish_cmds(xtask: &str) -> Vec<Command> {
     let packages: Vec<String> =
         matrix::PUBLISHED.iter().flat_map(|p| ["--package".to_string(), p.to_string()]).collect();
     let dir = |name: &str| root().join("target/xtask").join(name);
@@ -589,13 +606,15 @@ fn publish_cmds() -> Vec<Command> {
     let mut doc = nightly_cargo();
     doc.args(["doc", "--no-deps", "--all-features", "--quiet"]).args(&packages);
     doc.arg("--target-dir").arg(dir("doc")).env("RUSTDOCFLAGS", "-D warnings --cfg docsrs");
+    let mut doc_links = Command::new(xtask);
+    doc_links.args(["doclint", "--html"]).arg(dir("doc")).current_dir(root());
     let mut msrv = toolchain_cargo(matrix::MSRV);
     msrv.args(["check", "--all-features", "--quiet"]).args(&packages);
     msrv.arg("--target-dir").arg(dir("msrv"));
     let mut off_linux = cargo();
     off_linux.args(["check", "--all-features", "--quiet", "--target", matrix::OFF_LINUX]);
     off_linux.args(&packages).arg("--target-dir").arg(dir("off-linux"));
-    vec![package, doc, msrv, off_linux]
+    vec![package, doc, doc_links, msrv, off_linux]
 }
 
 fn host_cmd(opts: &Options, build_only: bool) -> Command {

@@ -259,3 +259,77 @@ fn regular_files_like_pipes() {
     assert_eq!(std::io::Seek::stream_position(&mut file).unwrap(), big as u64);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--help` prints the usage text (synopsis, options, exit status) and `--version` the
+/// version, both on standard output with status 0.
+#[test]
+fn help_and_version() {
+    let help = run(b64_cmd(), &["--help"], b"");
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert_eq!((help.status.code(), help.stderr.as_slice()), (Some(0), &b""[..]), "{text}");
+    assert!(text.starts_with("Usage: b64 [OPTION]... [FILE]\n"), "{text}");
+    for part in ["--decode", "--ignore-garbage", "--wrap=COLS", "--url", "Exit status:"] {
+        assert!(text.contains(part), "no {part} in {text}");
+    }
+    let version = run(b64_cmd(), &["--version"], b"");
+    assert_eq!(
+        (version.status.code(), String::from_utf8_lossy(&version.stdout), version.stderr.len()),
+        (Some(0), format!("b64 {}\n", env!("CARGO_PKG_VERSION")).into(), 0)
+    );
+}
+
+/// Usage errors exit with status 1, as coreutils' `base64` does, with its two-line message.
+#[test]
+fn usage_errors_exit_1() {
+    let try_help = "Try 'b64 --help' for more information.\n";
+    for (args, message) in [
+        (&["--bogus"][..], "unrecognized option '--bogus'"),
+        (&["-x"], "invalid option -- 'x'"),
+        (&["-w"], "option requires an argument -- 'w'"),
+        (&["-w", "x"], "invalid wrap size: 'x'"),
+        (&["--decode=1"], "option '--decode' doesn't allow an argument"),
+        (&["a", "b"], "extra operand 'b'"),
+    ] {
+        let out = run(b64_cmd(), args, b"");
+        assert_eq!(
+            (out.status.code(), String::from_utf8_lossy(&out.stderr), out.stdout.len()),
+            (Some(1), format!("b64: {message}\n{try_help}").into(), 0),
+            "b64 {args:?}"
+        );
+    }
+}
+
+/// A reader that stops early (`b64 BIG | head -c 10`) ends `b64` by SIGPIPE with nothing on
+/// standard error, as it ends coreutils' `base64`: status 141 in a shell.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_pipe_ends_by_sigpipe() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    // 4 MiB of input: its text is far more than a pipe holds, so `b64` is still writing
+    // when the reader goes.
+    let data = vec![0x5a_u8; 4 << 20];
+    let _one_at_a_time = testkit::child_lock();
+    let mut child = b64_cmd()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start b64");
+    let mut input = child.stdin.take().expect("piped");
+    let mut text = child.stdout.take().expect("piped");
+    let status = std::thread::scope(|s| {
+        s.spawn(move || {
+            // b64 dies before reading it all: EPIPE here, ignored.
+            let _ = input.write_all(&data);
+        });
+        let mut first = [0u8; 10];
+        text.read_exact(&mut first).expect("the first 10 bytes");
+        assert_eq!(&first, b"WlpaWlpaWl");
+        drop(text);
+        child.wait_with_output().expect("wait")
+    });
+    // SIGPIPE is 13 on every Linux architecture.
+    assert_eq!(status.status.signal(), Some(13), "{:?}", status.status);
+    assert_eq!(String::from_utf8_lossy(&status.stderr), "");
+}

@@ -1,15 +1,39 @@
 //! `bignum-fib`: big natural numbers with assembly limb kernels, Fibonacci numbers by GMP's
 //! two-squarings-per-bit recurrence, and fast decimal conversion.
 //!
+//! [`fib`], [`fib_pair`] and [`lucas`] compute Fibonacci and Lucas numbers as [`Nat`]s;
+//! [`fib_digits`] counts the decimal digits of `F(n)` without computing it. A [`Nat`] is a
+//! natural number of any size: `+`, `-` ([`Nat::checked_sub`]), `*`, [`Nat::square`],
+//! shifts, comparisons, decimal and hexadecimal text both ways ([`Display`], [`LowerHex`],
+//! [`FromStr`], [`Nat::from_str_radix`], [`Nat::write_decimal`]).
+//!
+//! [`Display`]: core::fmt::Display
+//! [`LowerHex`]: core::fmt::LowerHex
+//! [`FromStr`]: core::str::FromStr
+//!
 //! ```
-//! let f = bignum_fib::fib(100);
+//! use bignum_fib::{Nat, fib, fib_digits, fib_pair, lucas};
+//!
+//! // F(100), in decimal and hexadecimal.
+//! let f = fib(100);
 //! assert_eq!(f.to_string(), "354224848179261915075");
 //! assert_eq!(format!("{f:x}"), "1333db76a7c594bfc3");
-//! let (f10, f11) = bignum_fib::fib_pair(10);
+//!
+//! // Neighbours and Lucas numbers.
+//! let (f10, f11) = fib_pair(10);
 //! assert_eq!((f10.to_u64(), f11.to_u64()), (Some(55), Some(89)));
-//! assert_eq!(bignum_fib::lucas(10).to_u64(), Some(123));
-//! let x: bignum_fib::Nat = "123456789012345678901234567890".parse().unwrap();
-//! assert_eq!((&x * &x).to_string(), "15241578753238836750495351562536198787501905199875019052100");
+//! assert_eq!(lucas(10).to_u64(), Some(123));
+//!
+//! // The size of F(10^9) without computing it.
+//! assert_eq!(fib_digits(1_000_000_000), 208_987_640);
+//!
+//! // Arithmetic on parsed numbers; a bad digit is an error, not a panic.
+//! let x: Nat = "123456789012345678901234567890".parse()?;
+//! let square = &x * &x;
+//! assert_eq!(square, x.square());
+//! assert!(square.to_string().starts_with("1524157875323883675049535156"));
+//! assert!("12x".parse::<Nat>().is_err());
+//! # Ok::<(), bignum_fib::ParseNatError>(())
 //! ```
 //!
 //! # Layers
@@ -17,14 +41,15 @@
 //! - Limb kernels (`add_n`, `sub_n`, `mul_1`, `addmul_1`, `submul_1`, `sqr_basecase`):
 //!   x86_64 inline assembly with MULX and two carry chains (ADCX/ADOX) when the CPU has BMI2
 //!   and ADX; aarch64 inline assembly (`mul`/`umulh`/`adds`/`adcs`); portable `u128` Rust
-//!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. See
-//!   [`Backend`].
+//!   everywhere else (riscv64, mips64, Miri) and as the reference of the tests. `fib --time`
+//!   names the kernels a run used.
 //! - Multiplication and a separate squaring ladder: schoolbook → Karatsuba → Toom-3 → a
 //!   number-theoretic transform (one limb per coefficient, CRT) over three 62-bit primes
 //!   (portable; or four or five with 112- or 140-bit coefficients where that halves the
 //!   transform), or over three or four 50-bit primes held in doubles with AVX2 + FMA or
-//!   AVX-512F (an AVX-512 IFMA engine remains for the tests: it measures slower), with the
-//!   thresholds in [`Thresholds`] (measured; see the constants).
+//!   AVX-512F (an AVX-512 IFMA engine is kept and tested but never chosen: the FMA engines
+//!   measure faster), switching at size thresholds measured per engine (each constant in the
+//!   source says where its value came from).
 //! - [`fib`], [`fib_pair`], [`lucas`]: a table to F(93), then `F(2k±1)` from two squarings
 //!   per bit, and one multiplication on the last step.
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
@@ -34,7 +59,7 @@
 //!
 //! The environment variable that caps run-time detection in every crate of the workspace
 //! (see `nab-isa`), read once at the first dispatch. It decides both x86_64 choices, the limb
-//! kernels ([`Backend`]) and the NTT's engine ([`ntt_engine`]):
+//! kernels and the NTT's engine (`fib --time` names both):
 //!
 //! | `NAB_MAX_ISA` | limb kernels | NTT engine |
 //! | --- | --- | --- |

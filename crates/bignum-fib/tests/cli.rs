@@ -72,11 +72,52 @@ fn time_goes_to_stderr() {
     assert!(e.contains("limb kernels ") && e.contains("NTT engine "), "{e}");
 }
 
+/// `--help` is the usage text (synopsis, options, exit status) and `--version` the version,
+/// both on standard output with status 0.
 #[test]
-fn help() {
-    let o = fib(&["--help"]);
-    assert!(o.status.success());
-    assert!(stdout(&o).starts_with("usage: fib"));
+fn help_and_version() {
+    for flag in ["--help", "-h"] {
+        let o = fib(&[flag]);
+        let text = stdout(&o);
+        assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()), "{flag}");
+        assert!(text.starts_with("usage: fib [--hex | --digits] [--time] N\n"), "{text}");
+        for part in ["--hex", "--digits", "--time", "--version", "Exit status:", " 2  on a bad"] {
+            assert!(text.contains(part), "no {part} in {text}");
+        }
+    }
+    for flag in ["--version", "-V"] {
+        let o = fib(&[flag]);
+        assert_eq!(
+            (o.status.code(), stdout(&o), stderr(&o)),
+            (Some(0), format!("fib {}\n", env!("CARGO_PKG_VERSION")), String::new())
+        );
+    }
+}
+
+/// A reader that stops early (`fib 500000 | head -c 10`) ends `fib` by SIGPIPE with nothing
+/// on standard error: status 141 in a shell, as coreutils' tools end.
+#[cfg(unix)]
+#[test]
+fn closed_pipe_ends_by_sigpipe() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let _one_at_a_time = testkit::child_lock();
+    // F(500000) has 104,494 digits: more than a pipe holds (64 KiB), so `fib` is still writing
+    // when the reader goes.
+    let mut child = testkit::command(env!("CARGO_BIN_EXE_fib"))
+        .arg("500000")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start fib");
+    let mut first = [0u8; 10];
+    child.stdout.take().expect("piped").read_exact(&mut first).expect("the first 10 bytes");
+    assert_eq!(&first, b"2955561408");
+    let o = child.wait_with_output().expect("wait for fib");
+    // SIGPIPE is 13 on Linux (every architecture), the BSDs and macOS.
+    assert_eq!(o.status.signal(), Some(13), "{:?}", o.status);
+    assert_eq!(stderr(&o), "");
 }
 
 #[test]

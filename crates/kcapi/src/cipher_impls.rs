@@ -198,7 +198,7 @@ macro_rules! kernel_cbc {
         /// [`Self::try_new`] reports the first as an error.
         ///
         /// ```no_run
-        /// use cipher::{BlockEncryptMut, block_padding::NoPadding};
+        /// use kcapi::{BlockEncryptMut, cipher::block_padding::NoPadding};
         ///
         #[doc = concat!("let enc = kcapi::", stringify!($enc), "::try_new(&[1; ", $bits, " / 8], &[2; 16])?;")]
         /// let ct = enc.encrypt_padded_vec_mut::<NoPadding>(&[3u8; 64]);
@@ -269,7 +269,7 @@ macro_rules! kernel_ctr {
         /// of the keystream); [`Self::try_new`] reports the first as an error.
         ///
         /// ```no_run
-        /// use cipher::StreamCipher;
+        /// use kcapi::StreamCipher;
         ///
         #[doc = concat!("let mut ctr = kcapi::", stringify!($name), "::try_new(&[1; ", $bits, " / 8], &[2; 16])?;")]
         /// let mut buf = *b"any length at all";

@@ -90,7 +90,7 @@ macro_rules! kernel_digest {
         /// that as an error; the value then goes wherever a `Digest` is expected:
         ///
         /// ```no_run
-        /// use digest::Digest;
+        /// use kcapi::Digest;
         ///
         /// fn fingerprint<D: Digest>(mut d: D, data: &[u8]) -> Vec<u8> {
         ///     d.update(data);
@@ -185,7 +185,7 @@ macro_rules! kernel_mac {
         /// its value goes wherever a `Mac` is expected:
         ///
         /// ```no_run
-        /// use digest::Mac;
+        /// use kcapi::Mac;
         ///
         /// fn tag<M: Mac>(mut m: M, data: &[u8]) -> Vec<u8> {
         ///     m.update(data);

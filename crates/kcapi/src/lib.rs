@@ -15,19 +15,43 @@
 //! [`algorithms`] parses `/proc/crypto`, so a service can log which implementation it uses.
 //!
 //! ```no_run
-//! # fn main() -> Result<(), kcapi::Error> {
-//! let mut sha = kcapi::Hash::new("sha256")?;
-//! let digest = sha.digest(b"abc")?;
-//! assert_eq!(digest.len(), 32);
+//! fn main() {
+//!     // An error's `Display` says what is missing and how to get it, e.g. on a kernel
+//!     // without AF_ALG: "the kernel has no AF_ALG sockets (EAFNOSUPPORT): enable
+//!     // CONFIG_CRYPTO_USER_API ...".
+//!     if let Err(e) = run() {
+//!         eprintln!("error: {e}");
+//!         std::process::exit(1);
+//!     }
+//! }
 //!
-//! let mut aes = kcapi::Skcipher::new("cbc(aes)", &[0u8; 16])?;
-//! let mut out = [0u8; 32];
-//! aes.encrypt(&[0u8; 16], &[7u8; 32], &mut out)?;
+//! fn run() -> Result<(), kcapi::Error> {
+//!     let mut sha = kcapi::Hash::new("sha256")?;
+//!     let digest = sha.digest(b"abc")?;
+//!     assert_eq!(digest.len(), 32);
 //!
-//! let mut gcm = kcapi::Aead::new("gcm(aes)", &[0u8; 16], 16)?;
-//! let sealed = gcm.seal(&[0u8; 12], b"header", b"secret")?;
-//! assert_eq!(gcm.open(&[0u8; 12], b"header", &sealed)?, b"secret");
-//! # Ok(()) }
+//!     let mut aes = kcapi::Skcipher::new("cbc(aes)", &[0u8; 16])?;
+//!     let mut out = [0u8; 32];
+//!     aes.encrypt(&[0u8; 16], &[7u8; 32], &mut out)?;
+//!
+//!     let mut gcm = kcapi::Aead::new("gcm(aes)", &[0u8; 16], 16)?;
+//!     let sealed = gcm.seal(&[0u8; 12], b"header", b"secret")?;
+//!     assert_eq!(gcm.open(&[0u8; 12], b"header", &sealed)?, b"secret");
+//!     Ok(())
+//! }
+//! ```
+//!
+//! With the `digest` feature the hashes are RustCrypto `Digest`s, and the traits come from
+//! this crate (no `digest` dependency of your own needed):
+//!
+#![cfg_attr(feature = "digest", doc = "```no_run")]
+#![cfg_attr(not(feature = "digest"), doc = "```ignore")]
+//! use kcapi::{Digest, Sha256};
+//!
+//! let hasher = Sha256::try_new()?; // or `Sha256::new()`, which panics without AF_ALG
+//! let digest = hasher.chain_update(b"abc").finalize();
+//! assert_eq!(digest[..4], [0xba, 0x78, 0x16, 0xbf]);
+//! # Ok::<(), kcapi::Error>(())
 //! ```
 //!
 //! # The kernel's sharp edges, and what this crate does about them
@@ -54,15 +78,20 @@
 //! - `digest`: RustCrypto `digest` 0.10 traits: `Digest` for `Sha1`, `Sha256`, `Sha384`,
 //!   `Sha512`, and `Mac` + `KeyInit` for `HmacSha1`...`HmacSha512` and `CmacAes128`/`192`/`256`,
 //!   so they drop into code written against `digest::Digest` or `digest::Mac` (`hmac`'s API).
+//!   The traits are re-exported (`kcapi::{Digest, Mac, KeyInit}`, and the crate as
+//!   `kcapi::digest`); so are those of the features below.
 //!   `Clone` copies the running state ([`Hash::try_clone_state`]); the fallible constructors
 //!   are `try_new`, the traits' `Default`/`KeyInit` panic when the kernel lacks the algorithm.
 //! - `aead`: RustCrypto `aead` 0.5 traits (`KeyInit`, `AeadInPlace`, hence `Aead`) for
-//!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305`.
-//! - `rand_core`: RustCrypto `rand_core` 0.6 `RngCore` + `CryptoRng` for [`Rng`].
+//!   `Aes128Gcm`, `Aes256Gcm`, `ChaCha20Poly1305` (`kcapi::{AeadInPlace, KeyInit}`; the
+//!   crate as `kcapi::aead_traits`, as `kcapi::Aead` is this crate's own type).
+//! - `rand_core`: RustCrypto `rand_core` 0.6 `RngCore` + `CryptoRng` for [`Rng`]
+//!   (`kcapi::{RngCore, CryptoRng}`, the crate as `kcapi::rand_core`).
 //! - `cipher`: RustCrypto `cipher` 0.4 traits for the kernel's `cbc(aes)` (`KeyIvInit` +
 //!   `BlockEncryptMut`/`BlockDecryptMut`: `Aes128CbcEnc`, `Aes128CbcDec`... as the `cbc`
 //!   crate's) and `ctr(aes)` (`KeyIvInit` + `StreamCipher`: `Aes128Ctr`... as `ctr`'s
-//!   `Ctr128BE`).
+//!   `Ctr128BE`); the traits as `kcapi::{KeyIvInit, StreamCipher, BlockEncryptMut,
+//!   BlockDecryptMut}`, the crate (with its `block_padding`) as `kcapi::cipher`.
 //!
 //! Copies of plaintext the crate makes are wiped (`zeroize`) when dropped; keys are never
 //! copied (they go from the caller's slice straight to the kernel).
@@ -109,6 +138,30 @@ pub use cipher_impls::{
     Aes128CbcDec, Aes128CbcEnc, Aes128Ctr, Aes192CbcDec, Aes192CbcEnc, Aes192Ctr, Aes256CbcDec,
     Aes256CbcEnc, Aes256Ctr,
 };
+// The traits the examples use, so that `use kcapi::{Sha256, Digest}` compiles without a
+// dependency on the trait crates (as RustCrypto's hash crates re-export `digest`).
+#[cfg_attr(docsrs, doc(cfg(feature = "digest")))]
+#[cfg(feature = "digest")]
+#[doc(no_inline)]
+pub use digest::{self, Digest, KeyInit, Mac};
+#[cfg_attr(docsrs, doc(cfg(feature = "aead")))]
+#[cfg(feature = "aead")]
+#[doc(no_inline)]
+pub use {::aead as aead_traits, ::aead::AeadInPlace};
+// The same `crypto_common::KeyInit` as `digest`'s, named once.
+#[cfg_attr(docsrs, doc(cfg(feature = "aead")))]
+#[cfg(all(feature = "aead", not(feature = "digest")))]
+#[doc(no_inline)]
+pub use ::aead::KeyInit;
+#[cfg_attr(docsrs, doc(cfg(feature = "cipher")))]
+#[cfg(feature = "cipher")]
+#[doc(no_inline)]
+pub use cipher::{self, BlockDecryptMut, BlockEncryptMut, KeyIvInit, StreamCipher};
+#[cfg_attr(docsrs, doc(cfg(feature = "rand_core")))]
+#[cfg(feature = "rand_core")]
+#[doc(no_inline)]
+pub use rand_core::{self, CryptoRng, RngCore};
+
 #[cfg_attr(docsrs, doc(cfg(feature = "digest")))]
 #[cfg(feature = "digest")]
 pub use digest_impls::{

@@ -58,7 +58,7 @@ impl std::io::Read for Rng {
 /// `jitterentropy_rng` are cryptographic generators.
 ///
 /// ```no_run
-/// use rand_core::RngCore;
+/// use kcapi::RngCore;
 ///
 /// let mut rng = kcapi::Rng::new("stdrng")?;
 /// let mut nonce = [0u8; 12];

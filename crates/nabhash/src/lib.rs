@@ -1,12 +1,42 @@
-//! NABHash: a 128-bit checksum for large data that spends one AES round per 16 input bytes.
+//! NABHash: a fast keyed hasher for `HashMap`, and 128-bit checksums that spend one AES round
+//! per 16 input bytes.
 //!
-//! This crate computes **NABHash v1** bit-exactly as published, on every architecture and
-//! endianness, with the fastest AES instructions the CPU has (AES-NI on x86_64) and a portable
-//! implementation everywhere else.
+//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: a keyed
+//!   folded-multiply hasher for hash tables, with the same hashes on every architecture.
+//! - [`v2::hash`] / [`v2::Digest`]: NABHash v2, a seeded 128-bit checksum at AES speed.
+//! - [`hash`] / [`Digest`]: **NABHash v1**, bit-exactly as published, on every architecture
+//!   and endianness, with the fastest AES instructions the CPU has (AES-NI and VAES on
+//!   x86_64, the AES instructions of aarch64 and riscv64) and a portable implementation
+//!   everywhere else.
+//!
+//! A hash table with the hasher (a random key per table, as std's `RandomState`):
 //!
 //! ```
+//! use nabhash::{HashMap, HashMapExt};
+//!
+//! let mut ages: HashMap<&str, u32> = HashMap::new();
+//! ages.insert("ada", 36);
+//! ages.insert("alan", 41);
+//! assert_eq!(ages.get("ada"), Some(&36));
+//!
+//! // A fixed key instead: the same hashes in every run and on every architecture.
+//! use std::hash::BuildHasher;
+//! let state = nabhash::FixedState::with_seed(42);
+//! assert_eq!(state.hash_one("ada"), nabhash::FixedState::with_seed(42).hash_one("ada"));
+//! let mut fixed = std::collections::HashMap::with_hasher(state);
+//! fixed.insert(1u64, "one");
+//! assert_eq!(fixed[&1], "one");
+//! ```
+//!
+//! Checksums of data, in one call or streamed:
+//!
+//! ```
+//! // NABHash v2 with seed 0: the checksum to pick for new data.
+//! let v2 = nabhash::v2::hash(b"hello world", 0);
+//! assert_eq!(v2.len(), 16);
+//!
+//! // NABHash v1, to match files hashed by other v1 tools.
 //! let digest = nabhash::hash(b"hello world");
-//! assert_eq!(digest.len(), 16);
 //!
 //! // Streaming gives the same answer for any split of the input.
 //! let mut d = nabhash::Digest::new();
@@ -15,6 +45,22 @@
 //! assert_eq!(d.finalize(), digest);
 //! ```
 //!
+//! # Which to use
+//!
+//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: a keyed
+//!   hasher for hash tables (below). It is not v2: hash tables hash short keys, where one
+//!   folded multiply beats four AES rounds and inlines into the caller in every build.
+//! - [`hash`] / [`Digest`]: NABHash v1, to match checksums of files hashed by other v1 tools.
+//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded and runs
+//!   at AES speed and passes SMHasher3's default test set (`Overall result: pass (188 / 188
+//!   passed)`; see [`v2`] for the history of its digests).
+//!
+//! # Features
+//!
+//! - `std` (default): `io::Write` for the digests, [`RandomState`] and the [`HashMap`] /
+//!   [`HashSet`] aliases. Without it the crate is `no_std` (hashes, digests, [`NabHasher`] and
+//!   [`FixedState`] work).
+//!
 //! # v1 is a checksum, not a keyed or cryptographic hash
 //!
 //! v1 is **unkeyed and has constructible collisions**: the data enters each lane only as an
@@ -22,23 +68,6 @@
 //! so a difference in one block can be cancelled by a chosen difference in the next block of
 //! the same lane. Use it to detect accidental corruption and to match files hashed by other
 //! NABHash v1 tools, never where an adversary chooses the input.
-//!
-//! # The v1 algorithm
-//!
-//! `AESENC(state, key)` is one full AES encryption round as the x86 instruction defines it:
-//! `MixColumns(ShiftRows(SubBytes(state))) XOR key`.
-//!
-//! The state is 64 bytes, four 16-byte lanes `L0..L3`, each initialised to
-//! `5a 82 79 99 6e d9 eb a1 8f 1b bc dc ca 62 c1 d6` (the SHA-1 round constants, big-endian).
-//!
-//! 1. Split the input into 64-byte blocks; zero-pad the last one to 64 bytes if the length
-//!    is not a multiple of 64. An empty input has no blocks.
-//! 2. For each block `B`, for each lane `i`: `Li = AESENC(Li, B[16i..16i+16])`.
-//! 3. XOR the 8 little-endian bytes of the unpadded length (`u64`) into bytes `0..8` of every
-//!    lane.
-//! 4. Fold: `L0 = AESENC(L0, L1)`; `L1 = AESENC(L2, L3)`; `L0 = AESENC(L0, L1)`; then three
-//!    times `L0 = AESENC(L0, L0)`.
-//! 5. The digest is the 16 bytes of `L0` in memory order (hex output is those bytes in order).
 //!
 //! # Backends
 //!
@@ -72,20 +101,22 @@
 //! choice). Without `std` the cap applies when anything in the program enables
 //! `nab-isa/std`; otherwise call `nab_isa::set_cap` before the first hash.
 //!
-//! # Features
+//! # The v1 algorithm
 //!
-//! - `std` (default): `io::Write` for the digests, [`RandomState`] and the [`HashMap`] /
-//!   [`HashSet`] aliases. Without it the crate is `no_std` (hashes, digests, [`NabHasher`] and
-//!   [`FixedState`] work).
+//! `AESENC(state, key)` is one full AES encryption round as the x86 instruction defines it:
+//! `MixColumns(ShiftRows(SubBytes(state))) XOR key`.
 //!
-//! # Which to use
+//! The state is 64 bytes, four 16-byte lanes `L0..L3`, each initialised to
+//! `5a 82 79 99 6e d9 eb a1 8f 1b bc dc ca 62 c1 d6` (the SHA-1 round constants, big-endian).
 //!
-//! - [`hash`] / [`Digest`]: NABHash v1, to match checksums of files hashed by other v1 tools.
-//! - [`v2::hash`] / [`v2::Digest`]: the recommended 128-bit checksum. It is seeded, runs at
-//!   AES speed and passes SMHasher3's default set (`Overall result: pass (188 / 188 passed)`).
-//! - [`HashMap`], [`HashSet`], [`RandomState`], [`FixedState`], [`NabHasher`]: a keyed
-//!   hasher for hash tables (below). It is not v2: hash tables hash short keys, where one
-//!   folded multiply beats four AES rounds and inlines into the caller in every build.
+//! 1. Split the input into 64-byte blocks; zero-pad the last one to 64 bytes if the length
+//!    is not a multiple of 64. An empty input has no blocks.
+//! 2. For each block `B`, for each lane `i`: `Li = AESENC(Li, B[16i..16i+16])`.
+//! 3. XOR the 8 little-endian bytes of the unpadded length (`u64`) into bytes `0..8` of every
+//!    lane.
+//! 4. Fold: `L0 = AESENC(L0, L1)`; `L1 = AESENC(L2, L3)`; `L0 = AESENC(L0, L1)`; then three
+//!    times `L0 = AESENC(L0, L0)`.
+//! 5. The digest is the 16 bytes of `L0` in memory order (hex output is those bytes in order).
 //!
 //! # The `NabHasher` algorithm (normative)
 //!
@@ -142,7 +173,9 @@
 //! differently** (like foldhash, ahash and rapidhash; std's `Hash` impls are prefix-free, so
 //! `Hash` needs nothing more). [`v2::Digest`] is the split-invariant streaming digest.
 //!
-//! **Why two multiplies.** A `u64` key and a `str` key of up to 16 bytes each take two
+//! # Design notes: why two multiplies
+//!
+//! A `u64` key and a `str` key of up to 16 bytes each take two
 //! dependent folded multiplies, like foldhash's and rapidhash's quality variants; foldhash's
 //! fast variant takes one for a `u64`. One is not enough for a hash table's fixed key: with a
 //! fixed seed, flipping one input bit of `fm(x ^ a, k)` (foldhash-fast's `u64` path) leaves

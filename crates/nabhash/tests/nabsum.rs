@@ -316,8 +316,9 @@ fn quiet_and_status() {
     dir.run(&["-c", "--status", "--strict", "list2"], b"").assert(1, "", "");
 }
 
+/// Usage errors exit with status 1, as `sha256sum`'s do, with its two-line message.
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_exit_1() {
     let dir = TempDir::new();
     dir.write("a", "alpha");
     let try_help = "Try 'nabsum --help' for more information.\n";
@@ -332,7 +333,7 @@ fn usage_errors_exit_2() {
         ),
         (&["--quiet", "a"], "the --quiet option is meaningful only when verifying checksums"),
     ] {
-        dir.run(args, b"").assert(2, "", &format!("nabsum: {message}\n{try_help}"));
+        dir.run(args, b"").assert(1, "", &format!("nabsum: {message}\n{try_help}"));
     }
 }
 
@@ -358,6 +359,9 @@ fn help_and_version() {
     let run = dir.run(&["--help"], b"");
     assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
     assert!(run.stdout().starts_with("Usage: nabsum [OPTION]... [FILE]...\n"), "{}", run.stdout());
+    for part in ["--algorithm=ALGO", "--check", "--status", "--strict", "Exit status:"] {
+        assert!(run.stdout().contains(part), "no {part} in {}", run.stdout());
+    }
     let version = format!("nabsum {}\n", env!("CARGO_PKG_VERSION"));
     dir.run(&["--version"], b"").assert(0, &version, "");
 }

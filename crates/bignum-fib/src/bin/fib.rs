@@ -8,8 +8,11 @@
 //!                   NTT engine on stderr
 //! ```
 //!
-//! Bad arguments give a one-line message on stderr and status 2. Runs longer than a second
-//! show progress on stderr. The output is written with one large write.
+//! Bad arguments give a one-line message on stderr and status 2 (the crate's specification).
+//! Runs longer than a second show progress on stderr. The output is written with one large
+//! write. On Unix a closed pipe (`fib 10000000 | head -c 10`) ends `fib` silently by SIGPIPE
+//! (status 141 in a shell), as it ends coreutils' tools: the specification says nothing of
+//! it, and a pipeline's status then shows that the output was cut short.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -17,7 +20,32 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// The synopsis, also part of each usage error's message.
 const USAGE: &str = "usage: fib [--hex | --digits] [--time] N";
+
+/// `fib --help`.
+const HELP: &str = "\
+usage: fib [--hex | --digits] [--time] N
+Print the Fibonacci number F(N) (F(0) = 0, F(1) = 1) in decimal and a newline.
+
+  -x, --hex      print F(N) in lowercase hexadecimal instead
+  -d, --digits   print only the number of decimal digits of F(N) (at once, any N
+                   up to 2^64 - 1)
+  -t, --time     also report the compute, conversion and write times, the limb
+                   kernels and the NTT engine on standard error
+  -h, --help     display this help and exit
+  -V, --version  output version information and exit
+
+N is a non-negative decimal integer. Runs longer than a second report progress on
+standard error. NAB_MAX_ISA=x86-64-v2|x86-64-v3|x86-64-v4|portable caps the CPU
+features used.
+
+Exit status:
+ 0  if OK,
+ 1  if the output cannot be written,
+ 2  on a bad argument (not a number, negative, too large for memory, unknown option).
+A write to a closed pipe ends fib by SIGPIPE.
+";
 
 /// Above this `N` the run is refused outright: F(10^11) alone is ~8.7 GB.
 const HARD_MAX_N: u64 = 100_000_000_000;
@@ -40,9 +68,14 @@ struct Args {
 #[derive(Debug)]
 struct UsageError(String);
 
-fn parse_args(
-    args: impl IntoIterator<Item = std::ffi::OsString>,
-) -> Result<Option<Args>, UsageError> {
+/// What the command line asks for.
+enum Command {
+    Run(Args),
+    Help,
+    Version,
+}
+
+fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, UsageError> {
     let mut format = Format::Decimal;
     let mut time = false;
     let mut n = None;
@@ -51,7 +84,8 @@ fn parse_args(
             return Err(UsageError("argument is not valid UTF-8".into()));
         };
         match arg {
-            "-h" | "--help" => return Ok(None),
+            "-h" | "--help" => return Ok(Command::Help),
+            "-V" | "--version" => return Ok(Command::Version),
             "--hex" | "-x" => format = set_format(format, Format::Hex)?,
             "--digits" | "-d" => format = set_format(format, Format::Digits)?,
             "--time" | "-t" => time = true,
@@ -71,7 +105,7 @@ fn parse_args(
     if format != Format::Digits {
         check_memory(n)?;
     }
-    Ok(Some(Args { format, time, n }))
+    Ok(Command::Run(Args { format, time, n }))
 }
 
 fn set_format(old: Format, new: Format) -> Result<Format, UsageError> {
@@ -191,16 +225,52 @@ impl Progress {
     }
 }
 
+/// Gives SIGPIPE back its default action, which Rust's runtime sets to "ignore" before `main`:
+/// a write to a closed pipe then ends `fib` silently by the signal (status 141 in a shell),
+/// as it ends coreutils' tools, instead of failing with EPIPE.
+#[cfg(unix)]
+fn default_sigpipe() {
+    unsafe extern "C" {
+        /// POSIX `signal`: `sighandler_t signal(int sig, sighandler_t handler)`, where
+        /// `sighandler_t` is a function pointer (pointer-sized; `SIG_DFL` is 0).
+        fn signal(sig: std::ffi::c_int, handler: usize) -> usize;
+    }
+    /// SIGPIPE's number on Linux (every architecture), the BSDs and macOS.
+    const SIGPIPE: std::ffi::c_int = 13;
+    /// `SIG_DFL`: the default action.
+    const SIG_DFL: usize = 0;
+    // SAFETY: `signal` is declared with its C signature (an int and a pointer-sized handler,
+    // returning the old handler); setting a valid signal's disposition to `SIG_DFL` installs
+    // no handler of ours, and no other thread runs yet.
+    unsafe { signal(SIGPIPE, SIG_DFL) };
+}
+
+/// Elsewhere a closed pipe is a write error, which `fib` ignores (status 0).
+#[cfg(not(unix))]
+fn default_sigpipe() {}
+
+/// Writes `text` to standard output (`--help`, `--version`).
+fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fib: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     if let Some(w) = nab_isa::cap_warning() {
         eprintln!("fib: warning: {w}");
     }
     let args = match parse_args(std::env::args_os().skip(1)) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+        Ok(Command::Run(a)) => a,
+        Ok(Command::Help) => return print(HELP),
+        Ok(Command::Version) => return print(&format!("fib {}\n", env!("CARGO_PKG_VERSION"))),
         Err(UsageError(msg)) => {
             eprintln!("fib: {msg}");
             return ExitCode::from(2);

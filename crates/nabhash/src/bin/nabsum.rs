@@ -26,8 +26,9 @@
 //! files it cannot open still go to standard error, as in `sha256sum`), and `--strict` fails
 //! the run on improperly formatted lines.
 //!
-//! Exit status: 0 on success; 1 if a file could not be read, a checksum did not match, or a
-//! list had no properly formatted line; 2 on a usage error (or an algorithm this build lacks).
+//! Exit status: 0 on success; 1 if a file could not be read, a checksum did not match, a
+//! list had no properly formatted line, or on a usage error (as `sha256sum`, whose usage
+//! errors exit 1 too).
 //!
 //! Files are read in 128 KiB chunks straight into the digest: large files go through at the
 //! speed of the hash (or of the kernel's page-cache copy, where that is slower), not of the
@@ -53,8 +54,8 @@ use algorithm::{DIGEST_LEN, READ_CHUNK, StreamingDigest, hash_reader};
 use cli::{Command, Options};
 use line::{display_name, format_line, format_status, parse_check_line};
 
-/// Exit status of a usage error (GNU's convention for "trouble", distinct from "mismatch").
-const USAGE_ERROR: u8 = 2;
+/// Exit status of a usage error: `sha256sum`'s (coreutils' `usage (EXIT_FAILURE)`).
+const USAGE_ERROR: u8 = 1;
 
 /// The digest type named in `--check`'s messages.
 const DIGEST_TYPE: &str = "NABHash";

@@ -18,6 +18,10 @@
 //! exits with status 1 (coreutils would encode what `read()` still returned). Pipes,
 //! terminals and other files are read, and so is every input on other systems and
 //! architectures.
+//!
+//! Exit status: 0 on success, 1 on invalid input, an I/O error or a usage error (as
+//! coreutils). On Linux a write to a closed pipe ends `b64` by SIGPIPE, silently (status 141
+//! in a shell), as it ends `base64`.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -70,6 +74,16 @@ With no FILE, or when FILE is -, read standard input.
                           like `basenc --base64url`
       --help            display this help and exit
       --version         output version information and exit
+
+The data are encoded as described for the base64 alphabet in RFC 4648. When
+decoding, the input may contain newlines in addition to the bytes of the formal
+base64 alphabet. Use --ignore-garbage to attempt to recover from any other
+non-alphabet bytes in the encoded stream.
+
+Exit status:
+ 0  if OK,
+ 1  if the input is invalid, a file cannot be read or written, or on a usage error.
+A write to a closed pipe ends b64 by SIGPIPE, as it ends coreutils' base64.
 ";
 
 /// Input bytes per read when encoding (a multiple of 3) and decoding.
@@ -101,6 +115,7 @@ impl From<io::Error> for Fail {
 }
 
 fn main() -> ExitCode {
+    default_sigpipe();
     if let Some(w) = nab_isa::cap_warning() {
         eprintln!("b64: warning: {w}");
     }
@@ -120,6 +135,20 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Gives SIGPIPE back its default action, which Rust's runtime sets to "ignore" before `main`:
+/// a write to a closed pipe (`b64 FILE | head -c 10`) then ends `b64` silently by the signal
+/// (status 141 in a shell), as it ends coreutils' `base64`, instead of failing with EPIPE.
+#[cfg(target_os = "linux")]
+fn default_sigpipe() {
+    // SAFETY: `signal` with a valid signal number and `SIG_DFL` only changes that signal's
+    // disposition; no handler of ours is involved, and no other thread runs yet.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+}
+
+/// Elsewhere (no `libc` dependency) a closed pipe is a write error, reported and status 1.
+#[cfg(not(target_os = "linux"))]
+fn default_sigpipe() {}
 
 /// Parses the command line the way GNU getopt_long does: options and the operand in any
 /// order, `--` ends options, long options may be abbreviated. `Ok(None)`: help or version

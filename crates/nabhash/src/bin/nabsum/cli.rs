@@ -29,8 +29,10 @@ sha256sum writes it; a name with a backslash, newline or carriage return is esca
 and its line starts with a backslash. When checking, input is read as written by
 this program (a '*' before the name is accepted and ignored).
 
-Exit status: 0 on success, 1 if a file could not be read or a checksum did not
-match (or, with --check, no line was properly formatted), 2 on a usage error.
+Exit status:
+ 0  if OK,
+ 1  if a file could not be read, a checksum did not match (or, with --check, no
+    line was properly formatted), or on a usage error.
 ";
 
 /// What the command line asks for.
