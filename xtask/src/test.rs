@@ -562,20 +562,6 @@ fn lint_cmds(xtask: &str) -> Vec<Command> {
     let mut doclint = Command::new(xtask);
     doclint.arg("doclint").current_dir(root());
     vec![fmt, clippy, cycles, doclint]
-    let mut fmt = cargo();
-    fmt.args(["fmt", "--all", "--check"]);
-    let mut clippy = cargo();
-    clippy.args(["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"]);
-<<<<<<< HEAD
-    let xtask = timer_exe().unwrap_or_else(|_| "xtask".into());
-    let mut cycles = Command::new(xtask);
-    cycles.arg("cycles").current_dir(root());
-    vec![fmt, clippy, cycles]
-=======
-    let mut doclint = Command::new(xtask);
-    doclint.arg("doclint").current_dir(root());
-    vec![fmt, clippy, doclint]
->>>>>>> s43-doc
 }
 
 /// What publishing needs, checked before anything is published: for every crate of
