@@ -7,7 +7,8 @@
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-use crate::arch::{self, Ops, Pair, PairResult};
+use crate::arch;
+use crate::arch::table::{Ops, Pair, PairResult};
 
 #[cfg(any(miri, memops_backend = "portable"))]
 const FIXED: Option<&Ops> = Some(&arch::PORTABLE);

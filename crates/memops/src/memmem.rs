@@ -34,7 +34,7 @@
 
 use core::iter::FusedIterator;
 
-use crate::arch::{Pair, PairResult};
+use crate::arch::table::{Pair, PairResult};
 use crate::dispatch::Backend;
 
 /// The first occurrence of `needle` in `haystack` (C `memmem`); `Some(0)` for an empty
