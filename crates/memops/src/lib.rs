@@ -104,6 +104,9 @@
 //!   feature the crate is `#![no_builtins]`, so the compiler cannot turn its loops into calls to
 //!   them. Only with the feature: LLVM does not inline a `no_builtins` function into a caller
 //!   without the attribute, so it would put a call between every caller and the kernels.
+//!   The tests link them into a `-nostdlib` Rust binary (`tests/c_symbols.rs`) and into a C
+//!   program that checks every size up to 300 bytes and a few large ones against its own
+//!   byte loops (`tests/c_program.rs`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
