@@ -16,6 +16,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use link::run;
+
+mod link;
+
 /// The target this test binary was built for: the static library and the program are built
 /// for it too.
 const TARGET: &str = if cfg!(target_arch = "x86_64") {
@@ -39,19 +43,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 #[unsafe(no_mangle)]
 extern "C" fn rust_eh_personality() {}
 "#;
-
-fn run(cmd: &mut Command) -> std::process::Output {
-    let _one_at_a_time = testkit::child_lock();
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 /// Builds the static library; returns its path.
 fn static_library(dir: &Path) -> PathBuf {
@@ -114,13 +105,7 @@ fn c_program_checks_the_exported_functions() {
     // the C library (linked last by the driver) can.
     run(compiler.to_command().arg(&source).arg("-o").arg(&exe).arg(&lib));
 
-    let nm = run(Command::new("nm").arg(&exe));
-    let nm = String::from_utf8_lossy(&nm.stdout);
-    for sym in ["memcpy", "memmove", "memset", "memcmp", "bcmp"] {
-        let line = nm.lines().find(|l| l.split_whitespace().nth(2) == Some(sym));
-        let kind = line.and_then(|l| l.split_whitespace().nth(1));
-        assert_eq!(kind, Some("T"), "`{sym}` is not a text symbol of the program: {line:?}");
-    }
+    link::assert_defines_c_symbols(&exe);
 
     let out = run(&mut Command::new(&exe));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "c-symbols from C ok\n");
