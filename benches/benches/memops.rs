@@ -285,7 +285,7 @@ unsafe fn rep_stosb(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-// Every row calls its function directly, as a program would: `memops::memmove` inlines its
+// Every row calls its function directly, as a program would: `memops::raw::memmove` inlines its
 // dispatch down to a call of the kernel (built with AVX-512, as `cargo xtask bench` builds
 // here, sizes up to one vector are handled inline with no call), `libc::memmove` is a call
 // through the PLT, and the `compiler_builtins` loops and `rep movsb` are out-of-line
@@ -301,7 +301,7 @@ fn memmove(c: &mut Criterion) {
         let (s, d) = black_box((src, dst));
         let g = &mut group;
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
-        row(g, "memops", class, &sizes, |n| unsafe { memops::memmove(d, s, n) });
+        row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memmove(d, s, n) });
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memmove(d.cast(), s.cast(), n) });
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
@@ -335,7 +335,7 @@ fn memmove_thresholds(c: &mut Criterion) {
         let g = &mut group;
         g.bench_function(BenchmarkId::new("memops", &id), |bch| {
             // SAFETY: both buffers hold 32 MiB + 64 bytes.
-            bch.iter(|| unsafe { memops::memmove(d, s, n) })
+            bch.iter(|| unsafe { memops::raw::memmove(d, s, n) })
         });
         g.bench_function(BenchmarkId::new("glibc", &id), |bch| {
             // SAFETY: both buffers hold 32 MiB + 64 bytes.
@@ -359,7 +359,7 @@ fn memset(c: &mut Criterion) {
         let (d, x) = black_box((dst, 0x5a_u8));
         let g = &mut group;
         // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
-        row(g, "memops", class, &sizes, |n| unsafe { memops::memset(d, x, n) });
+        row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memset(d, x, n) });
         // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memset(d.cast(), x.into(), n) });
         // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
@@ -383,7 +383,7 @@ fn memcmp(c: &mut Criterion) {
         let (x, y) = black_box((b.src.as_ptr(), other.as_ptr()));
         let g = &mut group;
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
-        row(g, "memops", class, &sizes, |n| unsafe { memops::memcmp(x, y, n) });
+        row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memcmp(x, y, n) });
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memcmp(x.cast(), y.cast(), n) });
         // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.

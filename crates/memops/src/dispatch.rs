@@ -7,9 +7,8 @@
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-use crate::arch::{self, Ops, Pair, PairResult};
-use crate::iter::{ByteIter, Needles};
-use crate::memmem::Finder;
+use crate::arch;
+use crate::arch::table::{Ops, Pair, PairResult};
 
 #[cfg(any(miri, memops_backend = "portable"))]
 const FIXED: Option<&Ops> = Some(&arch::PORTABLE);
@@ -305,47 +304,6 @@ impl Backend {
     pub fn rfind_byte3(self, hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
         // SAFETY: `hay` is valid for reads of its length.
         unsafe { (self.0.memrchr3)(hay.as_ptr(), hay.len(), [b1, b2, b3]) }
-    }
-
-    /// [`crate::find_byte_iter`] with this backend.
-    pub fn find_byte_iter(self, hay: &[u8], b: u8) -> ByteIter<'_> {
-        ByteIter::new(self, Needles::One(b), hay)
-    }
-
-    /// [`crate::find_byte2_iter`] with this backend.
-    pub fn find_byte2_iter(self, hay: &[u8], b1: u8, b2: u8) -> ByteIter<'_> {
-        ByteIter::new(self, Needles::Two(b1, b2), hay)
-    }
-
-    /// [`crate::find_byte3_iter`] with this backend.
-    pub fn find_byte3_iter(self, hay: &[u8], b1: u8, b2: u8, b3: u8) -> ByteIter<'_> {
-        ByteIter::new(self, Needles::Three(b1, b2, b3), hay)
-    }
-
-    /// A substring searcher for `needle` with this backend ([`Finder::new`] uses
-    /// [`Backend::detect`]).
-    pub fn finder(self, needle: &[u8]) -> Finder<'_> {
-        Finder::with_backend(self, needle)
-    }
-
-    /// The first byte of `hay` equal to one of `needles`.
-    #[inline(always)]
-    pub(crate) fn find_any(self, hay: &[u8], needles: Needles) -> Option<usize> {
-        match needles {
-            Needles::One(b) => self.find_byte(hay, b),
-            Needles::Two(b1, b2) => self.find_byte2(hay, b1, b2),
-            Needles::Three(b1, b2, b3) => self.find_byte3(hay, b1, b2, b3),
-        }
-    }
-
-    /// The last byte of `hay` equal to one of `needles`.
-    #[inline(always)]
-    pub(crate) fn rfind_any(self, hay: &[u8], needles: Needles) -> Option<usize> {
-        match needles {
-            Needles::One(b) => self.rfind_byte(hay, b),
-            Needles::Two(b1, b2) => self.rfind_byte2(hay, b1, b2),
-            Needles::Three(b1, b2, b3) => self.rfind_byte3(hay, b1, b2, b3),
-        }
     }
 
     /// The first occurrence of `needle` in `hay` among the start positions `pair` admits

@@ -2,8 +2,8 @@
 //! the byte searches beside them (find, find last, count; of one, two or three byte values;
 //! iterators over every match; substring search in [`memmem`]), with SIMD on x86_64 (SSE2,
 //! AVX2, AVX-512), aarch64 (NEON) and riscv64 (RVV), and 64-bit words everywhere else (correct
-//! on big-endian mips64). `#![no_std]`, no allocation. A drop-in for the memchr crate's
-//! `memchr`/`memchr2`/`memchr3`, their reverse forms and iterators, and `memmem::Finder`.
+//! on big-endian mips64). `#![no_std]`, no allocation. The operations on raw pointers
+//! (`memmove`, `memcpy`, `memset`, `memcmp`, `bcmp`, `memchr`, `memrchr`) are in [`raw`].
 //!
 //! ```
 //! let mut buf = *b"hello, world";
@@ -20,6 +20,21 @@
 //! assert_eq!(memops::find_byte_iter(b"a,b,c", b',').collect::<Vec<_>>(), [1, 3]);
 //! assert_eq!(memops::memmem::Finder::new(b"rld").find(b"world"), Some(2));
 //! ```
+//!
+//! # The memchr crate's names
+//!
+//! Code written against the memchr crate (2.x) compiles with `memchr::` replaced by
+//! `memops::` for: [`memchr()`], [`memchr2`], [`memchr3`], [`memrchr`], [`memrchr2`],
+//! [`memrchr3`], [`memchr_iter`], [`memchr2_iter`], [`memchr3_iter`] (double-ended),
+//! [`memrchr_iter`], [`memrchr2_iter`], [`memrchr3_iter`], the iterator types [`Memchr`],
+//! [`Memchr2`], [`Memchr3`], and [`memmem`]'s `find`, `rfind`, `find_iter`, `rfind_iter`,
+//! `Finder`, `FinderRev`, `FindIter` and `FindRevIter` (needles taken as `impl AsRef<[u8]>`
+//! where memchr takes them so: `Finder::new("foo")`). Not provided, because memops neither
+//! allocates nor exposes its kernels one by one: memchr's `alloc` feature
+//! (`Finder::into_owned`, `FinderRev::into_owned`, `FindIter::into_owned`,
+//! `FindRevIter::into_owned`, `FinderBuilder::build_forward_owned`), `memmem::FinderBuilder`
+//! and `memmem::Prefilter`, and the `memchr::arch` module. `tests/memchr_compat.rs` runs
+//! memchr's own doc examples with only the crate name changed.
 //!
 //! # How it is fast
 //!
@@ -89,6 +104,9 @@
 //!   feature the crate is `#![no_builtins]`, so the compiler cannot turn its loops into calls to
 //!   them. Only with the feature: LLVM does not inline a `no_builtins` function into a caller
 //!   without the attribute, so it would put a call between every caller and the kernels.
+//!   The tests link them into a `-nostdlib` Rust binary (`tests/c_symbols.rs`) and into a C
+//!   program that checks every size up to 300 bytes and a few large ones against its own
+//!   byte loops (`tests/c_program.rs`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
@@ -99,13 +117,15 @@ mod c_symbols;
 mod dispatch;
 mod iter;
 pub mod memmem;
+pub mod raw;
 
 use core::cmp::Ordering;
+use core::iter::Rev;
 use core::ops::Range;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
-pub use iter::ByteIter;
+pub use iter::{ByteIter, Memchr, Memchr2, Memchr3};
 
 /// Copies `src` into `dst`.
 ///
@@ -237,83 +257,92 @@ pub fn count_byte(hay: &[u8], b: u8) -> usize {
     Backend::detect().count_byte(hay, b)
 }
 
-/// Copies `n` bytes from `src` to `dst`; the regions may overlap (C `memmove`).
+// The memchr crate's names and argument order (needles first, haystack last), for code that
+// moves over from it: the same kernels as the `find_byte*` functions above.
+
+/// The index of the first `needle` in `haystack`: the memchr crate's `memchr`
+/// ([`find_byte`] with the arguments in memchr's order).
 ///
-/// # Safety
-///
-/// `src` must be valid for reads and `dst` for writes of `n` bytes (any alignment; both may be
-/// dangling when `n == 0`).
+/// ```
+/// assert_eq!(memops::memchr(b'k', b"the quick brown fox"), Some(8));
+/// ```
 #[inline]
-pub unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: forwarded contract.
-    unsafe { dispatch::memmove_fn()(dst, src, n) }
+pub fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    find_byte(haystack, needle)
 }
 
-/// Copies `n` bytes from `src` to `dst` (C `memcpy`; overlap is tolerated, as in [`memmove`]).
-///
-/// # Safety
-///
-/// `src` must be valid for reads and `dst` for writes of `n` bytes.
+/// The index of the last `needle` in `haystack`: memchr's `memrchr` ([`rfind_byte`]).
 #[inline]
-pub unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: forwarded contract.
-    unsafe { dispatch::memmove_fn()(dst, src, n) }
+pub fn memrchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    rfind_byte(haystack, needle)
 }
 
-/// Sets `n` bytes at `dst` to `byte` (C `memset`).
-///
-/// # Safety
-///
-/// `dst` must be valid for writes of `n` bytes.
+/// The index of the first byte equal to `needle1` or `needle2`: memchr's `memchr2`
+/// ([`find_byte2`]).
 #[inline]
-pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
-    // SAFETY: forwarded contract.
-    unsafe { dispatch::memset_fn()(dst, byte, n) }
+pub fn memchr2(needle1: u8, needle2: u8, haystack: &[u8]) -> Option<usize> {
+    find_byte2(haystack, needle1, needle2)
 }
 
-/// Compares `n` bytes (C `memcmp`): negative, zero or positive as the first differing byte of
-/// `a` is smaller or larger than `b`'s (as unsigned bytes).
-///
-/// # Safety
-///
-/// `a` and `b` must be valid for reads of `n` bytes.
+/// The index of the last byte equal to `needle1` or `needle2`: memchr's `memrchr2`
+/// ([`rfind_byte2`]).
 #[inline]
-pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { dispatch::memcmp_fn()(a, b, n) }
+pub fn memrchr2(needle1: u8, needle2: u8, haystack: &[u8]) -> Option<usize> {
+    rfind_byte2(haystack, needle1, needle2)
 }
 
-/// Whether `n` bytes at `a` and `b` are equal (C `bcmp(a, b, n) == 0`).
-///
-/// # Safety
-///
-/// `a` and `b` must be valid for reads of `n` bytes.
+/// The index of the first byte equal to `needle1`, `needle2` or `needle3`: memchr's `memchr3`
+/// ([`find_byte3`]).
 #[inline]
-pub unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
-    // SAFETY: forwarded contract.
-    unsafe { dispatch::bcmp_fn()(a, b, n) }
+pub fn memchr3(needle1: u8, needle2: u8, needle3: u8, haystack: &[u8]) -> Option<usize> {
+    find_byte3(haystack, needle1, needle2, needle3)
 }
 
-/// The offset of the first `byte` in the `n` bytes at `p` (C `memchr`).
-///
-/// # Safety
-///
-/// `p` must be valid for reads of `n` bytes.
+/// The index of the last byte equal to `needle1`, `needle2` or `needle3`: memchr's
+/// `memrchr3` ([`rfind_byte3`]).
 #[inline]
-pub unsafe fn memchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
-    // SAFETY: forwarded contract.
-    unsafe { (dispatch::ops().memchr)(p, n, byte) }
+pub fn memrchr3(needle1: u8, needle2: u8, needle3: u8, haystack: &[u8]) -> Option<usize> {
+    rfind_byte3(haystack, needle1, needle2, needle3)
 }
 
-/// The offset of the last `byte` in the `n` bytes at `p` (GNU `memrchr`).
-///
-/// # Safety
-///
-/// `p` must be valid for reads of `n` bytes.
+/// Every index of `needle` in `haystack`, double-ended: memchr's `memchr_iter`.
 #[inline]
-pub unsafe fn memrchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
-    // SAFETY: forwarded contract.
-    unsafe { (dispatch::ops().memrchr)(p, n, byte) }
+pub fn memchr_iter(needle: u8, haystack: &[u8]) -> Memchr<'_> {
+    Memchr::new(needle, haystack)
+}
+
+/// Every index of `needle` in `haystack`, last first: memchr's `memrchr_iter`.
+#[inline]
+pub fn memrchr_iter(needle: u8, haystack: &[u8]) -> Rev<Memchr<'_>> {
+    Memchr::new(needle, haystack).rev()
+}
+
+/// Every index of `needle1` or `needle2` in `haystack`, double-ended: memchr's
+/// `memchr2_iter`.
+#[inline]
+pub fn memchr2_iter(needle1: u8, needle2: u8, haystack: &[u8]) -> Memchr2<'_> {
+    Memchr2::new(needle1, needle2, haystack)
+}
+
+/// Every index of `needle1` or `needle2` in `haystack`, last first: memchr's
+/// `memrchr2_iter`.
+#[inline]
+pub fn memrchr2_iter(needle1: u8, needle2: u8, haystack: &[u8]) -> Rev<Memchr2<'_>> {
+    Memchr2::new(needle1, needle2, haystack).rev()
+}
+
+/// Every index of `needle1`, `needle2` or `needle3` in `haystack`, double-ended: memchr's
+/// `memchr3_iter`.
+#[inline]
+pub fn memchr3_iter(needle1: u8, needle2: u8, needle3: u8, haystack: &[u8]) -> Memchr3<'_> {
+    Memchr3::new(needle1, needle2, needle3, haystack)
+}
+
+/// Every index of `needle1`, `needle2` or `needle3` in `haystack`, last first: memchr's
+/// `memrchr3_iter`.
+#[inline]
+pub fn memrchr3_iter(needle1: u8, needle2: u8, needle3: u8, haystack: &[u8]) -> Rev<Memchr3<'_>> {
+    Memchr3::new(needle1, needle2, needle3, haystack).rev()
 }
 
 // The README's examples run as doctests (`cargo test --doc`), so the registry page cannot drift

@@ -34,28 +34,34 @@
 
 use core::iter::FusedIterator;
 
-use crate::arch::{Pair, PairResult};
+use crate::arch::table::{Pair, PairResult};
 use crate::dispatch::Backend;
 
-/// The first occurrence of `needle` in `hay` (C `memmem`); `Some(0)` for an empty needle.
-/// Builds a [`Finder`]; reuse one to search for the same needle many times.
-pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    Finder::new(needle).find(hay)
+/// The first occurrence of `needle` in `haystack` (C `memmem`); `Some(0)` for an empty
+/// needle. Builds a [`Finder`]; reuse one to search for the same needle many times.
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    Finder::new(needle).find(haystack)
 }
 
-/// The last occurrence of `needle` in `hay`; `Some(hay.len())` for an empty needle.
-pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    Finder::new(needle).rfind(hay)
+/// The last occurrence of `needle` in `haystack`; `Some(haystack.len())` for an empty needle.
+pub fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    Finder::new(needle).rfind(haystack)
 }
 
-/// The non-overlapping occurrences of `needle` in `hay`, from the front.
-pub fn find_iter<'h, 'n>(hay: &'h [u8], needle: &'n [u8]) -> FindIter<'h, 'n> {
-    Finder::new(needle).into_find_iter(hay)
+/// The non-overlapping occurrences of `needle` in `haystack`, from the front.
+pub fn find_iter<'h, 'n, N: 'n + ?Sized + AsRef<[u8]>>(
+    haystack: &'h [u8],
+    needle: &'n N,
+) -> FindIter<'h, 'n> {
+    Finder::new(needle).into_find_iter(haystack)
 }
 
-/// The non-overlapping occurrences of `needle` in `hay`, from the back.
-pub fn rfind_iter<'h, 'n>(hay: &'h [u8], needle: &'n [u8]) -> FindRevIter<'h, 'n> {
-    Finder::new(needle).into_rfind_iter(hay)
+/// The non-overlapping occurrences of `needle` in `haystack`, from the back.
+pub fn rfind_iter<'h, 'n, N: 'n + ?Sized + AsRef<[u8]>>(
+    haystack: &'h [u8],
+    needle: &'n N,
+) -> FindRevIter<'h, 'n> {
+    Finder::new(needle).into_rfind_iter(haystack)
 }
 
 /// A substring searcher for one needle: the prefilter's byte pair and both Two-Way
@@ -70,12 +76,13 @@ pub struct Finder<'n> {
 }
 
 impl<'n> Finder<'n> {
-    /// A finder for `needle` using the dispatched backend.
-    pub fn new(needle: &'n [u8]) -> Self {
-        Self::with_backend(Backend::detect(), needle)
+    /// A finder for `needle` (anything that is bytes: `&[u8]`, `&str`, `&[u8; N]`,
+    /// `&Vec<u8>`, ...) using the dispatched backend.
+    pub fn new<B: ?Sized + AsRef<[u8]>>(needle: &'n B) -> Self {
+        Self::with_backend(Backend::detect(), needle.as_ref())
     }
 
-    pub(crate) fn with_backend(backend: Backend, needle: &'n [u8]) -> Self {
+    fn with_backend(backend: Backend, needle: &'n [u8]) -> Self {
         Finder {
             backend,
             needle,
@@ -88,6 +95,12 @@ impl<'n> Finder<'n> {
     /// The needle this finder looks for.
     pub fn needle(&self) -> &'n [u8] {
         self.needle
+    }
+
+    /// This finder with the shorter lifetime of the borrow (memchr's `Finder::as_ref`; a
+    /// `Finder` is `Copy`, so this is a copy).
+    pub fn as_ref(&self) -> Finder<'_> {
+        *self
     }
 
     /// The first occurrence of the needle in `hay`; `Some(0)` for an empty needle.
@@ -166,6 +179,49 @@ impl<'n> Finder<'n> {
 
     fn into_rfind_iter<'h>(self, hay: &'h [u8]) -> FindRevIter<'h, 'n> {
         FindRevIter { finder: Held::Owned(self), hay, end: Some(hay.len()) }
+    }
+}
+
+impl Backend {
+    /// A substring searcher for `needle` with this backend ([`Finder::new`] uses
+    /// [`Backend::detect`]).
+    pub fn finder(self, needle: &[u8]) -> Finder<'_> {
+        Finder::with_backend(self, needle)
+    }
+}
+
+/// A substring searcher for one needle, from the back: the memchr crate's `FinderRev`. A
+/// [`Finder`] searches both ways; this type is for code written against memchr.
+#[derive(Clone, Copy, Debug)]
+pub struct FinderRev<'n>(Finder<'n>);
+
+impl<'n> FinderRev<'n> {
+    /// A reverse finder for `needle` using the dispatched backend.
+    pub fn new<B: ?Sized + AsRef<[u8]>>(needle: &'n B) -> Self {
+        FinderRev(Finder::new(needle))
+    }
+
+    /// The last occurrence of the needle in `haystack`; `Some(haystack.len())` for an empty
+    /// needle.
+    #[inline]
+    pub fn rfind<B: AsRef<[u8]>>(&self, haystack: B) -> Option<usize> {
+        self.0.rfind(haystack.as_ref())
+    }
+
+    /// The non-overlapping occurrences of the needle in `haystack`, from the back.
+    #[inline]
+    pub fn rfind_iter<'a, 'h>(&'a self, haystack: &'h [u8]) -> FindRevIter<'h, 'a> {
+        self.0.rfind_iter(haystack)
+    }
+
+    /// This finder with the shorter lifetime of the borrow (memchr's `FinderRev::as_ref`).
+    pub fn as_ref(&self) -> FinderRev<'_> {
+        *self
+    }
+
+    /// The needle this finder looks for.
+    pub fn needle(&self) -> &'n [u8] {
+        self.0.needle
     }
 }
 

@@ -413,20 +413,20 @@ fn raw_functions_match_the_safe_ones() {
     let mut dst = vec![0u8; 300];
     // SAFETY: both buffers hold 300 bytes.
     unsafe {
-        memops::memcpy(dst.as_mut_ptr(), src.as_ptr(), 300);
+        memops::raw::memcpy(dst.as_mut_ptr(), src.as_ptr(), 300);
         assert_eq!(dst, src);
-        assert_eq!(memops::memcmp(dst.as_ptr(), src.as_ptr(), 300), 0);
-        assert!(memops::bcmp(dst.as_ptr(), src.as_ptr(), 300));
-        memops::memset(dst.as_mut_ptr(), 3, 300);
+        assert_eq!(memops::raw::memcmp(dst.as_ptr(), src.as_ptr(), 300), 0);
+        assert!(memops::raw::bcmp(dst.as_ptr(), src.as_ptr(), 300));
+        memops::raw::memset(dst.as_mut_ptr(), 3, 300);
         assert!(dst.iter().all(|&x| x == 3));
-        assert!(memops::memcmp(dst.as_ptr(), src.as_ptr(), 300) != 0);
-        memops::memmove(dst.as_mut_ptr().add(1), dst.as_ptr(), 299);
+        assert!(memops::raw::memcmp(dst.as_ptr(), src.as_ptr(), 300) != 0);
+        memops::raw::memmove(dst.as_mut_ptr().add(1), dst.as_ptr(), 299);
         assert_eq!(
-            memops::memchr(src.as_ptr(), src[250], 300),
+            memops::raw::memchr(src.as_ptr(), src[250], 300),
             src.iter().position(|&c| c == src[250])
         );
         assert_eq!(
-            memops::memrchr(src.as_ptr(), src[3], 300),
+            memops::raw::memrchr(src.as_ptr(), src[3], 300),
             src.iter().rposition(|&c| c == src[3])
         );
     }

@@ -8,6 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use link::run;
+
+mod link;
+
 const MAIN_RS: &str = r#"
 #![no_std]
 #![no_main]
@@ -96,19 +100,6 @@ extern "C" fn start() -> ! {
 }
 "#;
 
-fn run(cmd: &mut Command) -> std::process::Output {
-    let _one_at_a_time = testkit::child_lock();
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 #[test]
 fn static_nostdlib_binary_uses_our_symbols() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-symbols-app");
@@ -141,13 +132,7 @@ fn static_nostdlib_binary_uses_our_symbols() {
         ));
     let bin = target_dir.join("x86_64-unknown-linux-gnu/debug/c-symbols-app");
 
-    let nm = run(Command::new("nm").arg(&bin));
-    let nm = String::from_utf8_lossy(&nm.stdout);
-    for sym in ["memcpy", "memmove", "memset", "memcmp", "bcmp"] {
-        let line = nm.lines().find(|l| l.split_whitespace().nth(2) == Some(sym));
-        let kind = line.and_then(|l| l.split_whitespace().nth(1));
-        assert_eq!(kind, Some("T"), "`{sym}` is not a defined text symbol of the binary: {line:?}");
-    }
+    let nm = link::assert_defines_c_symbols(&bin);
     // Nothing else could have supplied them: no C library is linked.
     assert!(!nm.contains("__libc_start_main"), "a C library got linked");
     assert!(nm.contains("memops"), "no memops symbols in the binary");

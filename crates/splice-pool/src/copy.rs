@@ -291,7 +291,7 @@ impl Copy<'_> {
                 let more = self.remaining.is_some_and(|rem| rem > held as u64);
                 match self.retry(to, Want::Write, || sys::splice(r, to, held, more)) {
                     Ok(0) => {
-                        pipe.len.set(held);
+                        pipe.set_tracked_len(held);
                         return Err(Fail::Io { errno: Errno::EPIPE, lost: held as u64 });
                     }
                     Ok(m) => {
@@ -301,12 +301,12 @@ impl Copy<'_> {
                     Err(e) if is_unsupported(e) => {
                         // The destination takes no splice: hand the pipe's bytes over with
                         // read/write, then let the caller continue on the fallback path.
-                        pipe.len.set(held);
+                        pipe.set_tracked_len(held);
                         return self.drain_by_write(pipe).and(Err(Fail::Unsupported));
                     }
                     Err(errno) => {
                         // Left in the pipe: its drop closes it instead of pooling it.
-                        pipe.len.set(held);
+                        pipe.set_tracked_len(held);
                         return Err(Fail::Io { errno, lost: held as u64 });
                     }
                 }
@@ -317,17 +317,17 @@ impl Copy<'_> {
 
     fn drain_by_write(&mut self, pipe: &mut PooledPipe<'_>) -> Result<(), Fail> {
         let r = pipe.pipe().read.as_fd();
-        let mut buf = vec![0u8; pipe.len.get()];
+        let mut buf = vec![0u8; pipe.tracked_len()];
         let mut have = 0;
         while have < buf.len() {
             match sys::read(r, &mut buf[have..]) {
                 Ok(0) => break,
                 Ok(n) => have += n,
                 Err(Errno::EINTR) => {}
-                Err(errno) => return Err(Fail::Io { errno, lost: pipe.len.get() as u64 }),
+                Err(errno) => return Err(Fail::Io { errno, lost: pipe.tracked_len() as u64 }),
             }
         }
-        pipe.len.set(0);
+        pipe.set_tracked_len(0);
         self.write_all(&buf[..have])
     }
 
@@ -441,7 +441,7 @@ type Interest<'fd> = Option<(BorrowedFd<'fd>, Want)>;
 impl<'fd> Direction<'_, 'fd> {
     fn held(&self) -> usize {
         match &self.pipe {
-            Some(p) => p.len.get(),
+            Some(p) => p.tracked_len(),
             None => self.buf_end - self.buf_start,
         }
     }
@@ -491,7 +491,7 @@ impl<'fd> Direction<'_, 'fd> {
         match &mut self.pipe {
             Some(p) => {
                 let n = sys::splice(self.from, p.pipe().write.as_fd(), p.capacity(), false)?;
-                p.len.set(n);
+                p.set_tracked_len(n);
                 Ok(n)
             }
             None => {
@@ -506,8 +506,8 @@ impl<'fd> Direction<'_, 'fd> {
     fn drain(&mut self) -> Result<usize, Errno> {
         match &mut self.pipe {
             Some(p) => {
-                let n = sys::splice(p.pipe().read.as_fd(), self.to, p.len.get(), false)?;
-                p.len.set(p.len.get() - n);
+                let n = sys::splice(p.pipe().read.as_fd(), self.to, p.tracked_len(), false)?;
+                p.set_tracked_len(p.tracked_len() - n);
                 Ok(n)
             }
             None => {

@@ -14,10 +14,10 @@
 //! bumps a generation counter that makes every other thread empty its cache on its next
 //! `get`/`put` (a thread that never touches the pool again closes its cache when it exits).
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
@@ -573,18 +573,40 @@ impl std::error::Error for PoolError {}
 /// raw ends were borrowed ([`read_end`](Self::read_end), [`write_end`](Self::write_end)), the
 /// tracked length can no longer be trusted, so `len()` and the drop ask the kernel
 /// (`FIONREAD`).
+///
+/// It is `Send` and `Sync`, so an async copy holding one across `.await` can be spawned on a
+/// multi-threaded runtime. One task uses a pipe at a time; the two counters are atomics only
+/// so that `&PooledPipe` may cross threads, and are read and written `Relaxed` (plain loads
+/// and stores on every target we build for).
 #[derive(Debug)]
 pub struct PooledPipe<'pool> {
     pipe: Option<Pipe>,
-    pub(crate) len: Cell<usize>,
-    exposed: Cell<bool>,
+    len: AtomicUsize,
+    exposed: AtomicBool,
     pool: &'pool PipePool,
 }
 
 impl<'pool> PooledPipe<'pool> {
     #[inline]
     fn new(pipe: Pipe, pool: &'pool PipePool) -> Self {
-        PooledPipe { pipe: Some(pipe), len: Cell::new(0), exposed: Cell::new(false), pool }
+        PooledPipe {
+            pipe: Some(pipe),
+            len: AtomicUsize::new(0),
+            exposed: AtomicBool::new(false),
+            pool,
+        }
+    }
+
+    /// The length the copy loops track (they splice through the raw ends themselves).
+    #[inline]
+    pub(crate) fn tracked_len(&self) -> usize {
+        self.len.load(Relaxed)
+    }
+
+    /// Records that the pipe now holds `held` bytes.
+    #[inline]
+    pub(crate) fn set_tracked_len(&self, held: usize) {
+        self.len.store(held, Relaxed);
     }
 
     #[inline]
@@ -598,22 +620,22 @@ impl<'pool> PooledPipe<'pool> {
 
     /// The read end. Borrowing it makes the pipe re-check its length with the kernel.
     pub fn read_end(&self) -> BorrowedFd<'_> {
-        self.exposed.set(true);
+        self.exposed.store(true, Relaxed);
         self.pipe().read.as_fd()
     }
 
     /// The write end. Borrowing it makes the pipe re-check its length with the kernel.
     pub fn write_end(&self) -> BorrowedFd<'_> {
-        self.exposed.set(true);
+        self.exposed.store(true, Relaxed);
         self.pipe().write.as_fd()
     }
 
     /// Bytes the pipe holds.
     pub fn len(&self) -> usize {
-        if self.exposed.get() {
-            sys::bytes_readable(self.pipe().read.as_fd()).unwrap_or(self.len.get())
+        if self.exposed.load(Relaxed) {
+            sys::bytes_readable(self.pipe().read.as_fd()).unwrap_or(self.tracked_len())
         } else {
-            self.len.get()
+            self.tracked_len()
         }
     }
 
@@ -631,7 +653,7 @@ impl<'pool> PooledPipe<'pool> {
     /// (`EAGAIN` is returned as `WouldBlock`). `Ok(0)` is end of input.
     pub fn splice_from(&mut self, from: impl AsFd, len: usize) -> io::Result<usize> {
         let n = sys::splice(from.as_fd(), self.pipe().write.as_fd(), len, false)?;
-        self.len.set(self.len.get() + n);
+        self.set_tracked_len(self.tracked_len() + n);
         Ok(n)
     }
 
@@ -639,7 +661,7 @@ impl<'pool> PooledPipe<'pool> {
     /// `splice`, without waiting (`EAGAIN` is returned as `WouldBlock`).
     pub fn splice_to(&mut self, to: impl AsFd, len: usize) -> io::Result<usize> {
         let n = sys::splice(self.pipe().read.as_fd(), to.as_fd(), len, false)?;
-        self.len.set(self.len.get().saturating_sub(n));
+        self.set_tracked_len(self.tracked_len().saturating_sub(n));
         Ok(n)
     }
 }
@@ -648,10 +670,10 @@ impl Drop for PooledPipe<'_> {
     #[inline]
     fn drop(&mut self) {
         let Some(pipe) = self.pipe.take() else { return };
-        let empty = if self.exposed.get() {
+        let empty = if self.exposed.load(Relaxed) {
             sys::bytes_readable(pipe.read.as_fd()) == Ok(0)
         } else {
-            self.len.get() == 0
+            self.tracked_len() == 0
         };
         if empty {
             self.pool.put(pipe);

@@ -7,6 +7,10 @@
 //! "source empty", a read-readiness wait) and drains it before reading more (`EAGAIN` there
 //! means "destination full", a write-readiness wait).
 //!
+//! The futures are `Send` whenever the descriptors are (tokio's sockets and `AsyncFd` of a
+//! `Send` type), so a proxy spawns them: `tokio::spawn(async move {
+//! copy_bidirectional(&mut a, &mut b).await })`.
+//!
 //! A future dropped mid-transfer drops its pipe: if the pipe held data it is closed, not
 //! pooled.
 //!
@@ -34,7 +38,7 @@
 use std::future::{Future, poll_fn};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::task::Poll;
 
 use nix::errno::Errno;
@@ -107,6 +111,20 @@ fn copy_error(e: io::Error, copied: u64, lost: u64, path: CopyPath) -> io::Error
     io::Error::new(e.kind(), CopyError { copied, lost_in_flight: lost, path, source: e })
 }
 
+/// A waiting `splice_io`, boxed. Held across `.await` unboxed, the trait's `impl Future`
+/// (whose type names the closure's borrows) makes rustc fail to prove the calling future
+/// `Send` for a concrete descriptor type: the higher-ranked lifetime limitation of
+/// rust-lang/rust#100013. Behind `dyn Future + Send` the caller's state holds one trait
+/// object, `Send` by its bound. The cost is one small allocation per wait, against at least
+/// one `splice` call of up to a pipe's capacity.
+fn ready_io<'a, T: AsyncSpliceFd + ?Sized>(
+    fd: &'a T,
+    interest: Interest,
+    op: impl FnMut() -> io::Result<usize> + Send + 'a,
+) -> Pin<Box<dyn Future<Output = io::Result<usize>> + Send + 'a>> {
+    Box::pin(fd.splice_io(interest, op))
+}
+
 async fn one_way<R, W>(
     pool: &PipePool,
     from: &R,
@@ -135,11 +153,10 @@ where
         match &pipe {
             Some(p) => {
                 let (r, w) = (p.pipe().read.as_fd(), p.pipe().write.as_fd());
-                let filled = from
-                    .splice_io(Interest::READABLE, || {
-                        nonblocking(|| sys::splice(src, w, want, false))
-                    })
-                    .await;
+                let filled = ready_io(from, Interest::READABLE, || {
+                    nonblocking(|| sys::splice(src, w, want, false))
+                })
+                .await;
                 let mut held = match filled {
                     Ok(0) => break,
                     Ok(n) => n,
@@ -151,16 +168,15 @@ where
                     Err(e) => return Err(copy_error(e, copied, 0, path)),
                 };
                 // Set before any await: a cancelled future's pipe then knows it is dirty.
-                p.len.set(held);
+                p.set_tracked_len(held);
                 while held > 0 {
                     // MSG_MORE only when more bytes were promised (see the sync copy).
                     let more = remaining.is_some_and(|rem| rem > held as u64);
                     let n = held;
-                    match to
-                        .splice_io(Interest::WRITABLE, || {
-                            nonblocking(|| sys::splice(r, dst, n, more))
-                        })
-                        .await
+                    match ready_io(to, Interest::WRITABLE, || {
+                        nonblocking(|| sys::splice(r, dst, n, more))
+                    })
+                    .await
                     {
                         Ok(0) => {
                             let e = io::Error::from(io::ErrorKind::WriteZero);
@@ -168,7 +184,7 @@ where
                         }
                         Ok(m) => {
                             held -= m;
-                            p.len.set(held);
+                            p.set_tracked_len(held);
                             copied += m as u64;
                             if let Some(rem) = &mut remaining {
                                 *rem -= m as u64;
@@ -181,7 +197,7 @@ where
             None => {
                 let b = &mut buf[..want];
                 let got =
-                    from.splice_io(Interest::READABLE, || nonblocking(|| sys::read(src, b))).await;
+                    ready_io(from, Interest::READABLE, || nonblocking(|| sys::read(src, b))).await;
                 let n = match got {
                     Ok(0) => break,
                     Ok(n) => n,
@@ -190,9 +206,10 @@ where
                 let mut start = 0;
                 while start < n {
                     let chunk = &buf[start..n];
-                    match to
-                        .splice_io(Interest::WRITABLE, || nonblocking(|| sys::write(dst, chunk)))
-                        .await
+                    match ready_io(to, Interest::WRITABLE, || {
+                        nonblocking(|| sys::write(dst, chunk))
+                    })
+                    .await
                     {
                         Ok(0) => {
                             let e = io::Error::from(io::ErrorKind::WriteZero);

@@ -10,6 +10,7 @@
 use core::arch::aarch64::*;
 
 use super::generic::Vector;
+use super::portable;
 
 impl Vector for uint8x16_t {
     const W: usize = 16;
@@ -68,6 +69,23 @@ impl Vector for uint8x16_t {
             vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(c))))
         }
     }
+    // Below one vector: the portable words (one word compare from 8 bytes), as before the
+    // trait lost its defaults.
+    #[inline(always)]
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
+        // SAFETY: same contract.
+        unsafe { portable::find(p, n, b) }
+    }
+    #[inline(always)]
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
+        // SAFETY: same contract.
+        unsafe { portable::rfind(p, n, b) }
+    }
+    #[inline(always)]
+    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
+        // SAFETY: same contract.
+        unsafe { portable::count(p, n, b) }
+    }
 }
 
-super::backend!(NEON, "neon", uint8x16_t);
+super::backend::backend!(NEON, "neon", uint8x16_t);

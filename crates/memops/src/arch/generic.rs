@@ -16,7 +16,7 @@
 //! Blocks at computed offsets (`cmov`, no branch on the size) were tried for `W < n <= 4W`
 //! and lost where the upper half of a class needs twice the stores of the lower: random
 //! 65–256 B moves on the Zen 4 (min of 21 alternated rounds against glibc's
-//! `__memmove_avx512_unaligned_erms`, load 9-11) went from 1.09x glibc's time to 0.93x.
+//! `__memmove_avx512_unaligned_erms`) went from 1.09x glibc's time to 0.93x.
 //!
 //! All functions are `unsafe` with the contract of their C namesake: `dst`/`src`/`a`/`b`/`p`
 //! valid for `n` bytes of the access they make (`dst` writes, the others reads).
@@ -136,24 +136,13 @@ pub(crate) trait Vector: Copy {
         // SAFETY: same contract.
         unsafe { equal_large::<Self>(a, b, n) }
     }
-    /// The first byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
-    #[inline(always)]
-    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
-        // SAFETY: same contract.
-        unsafe { super::scalar::find(p, n, b) }
-    }
+    /// The first byte of `p[..n]` (`n < W`) equal to any of the `K` needles. (No default:
+    /// the portable words' search, `portable::find`, is itself built on this module.)
+    unsafe fn find_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize>;
     /// The last byte of `p[..n]` (`n < W`) equal to any of the `K` needles.
-    #[inline(always)]
-    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize> {
-        // SAFETY: same contract.
-        unsafe { super::scalar::rfind(p, n, b) }
-    }
+    unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize>;
     /// Count of `b` in `n < W` bytes.
-    #[inline(always)]
-    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize {
-        // SAFETY: same contract.
-        unsafe { super::scalar::count(p, n, b) }
-    }
+    unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize;
     /// A whole large forward copy done another way (`rep movsb`); `false` if not taken.
     #[inline(always)]
     unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize) -> bool {
@@ -584,8 +573,8 @@ unsafe fn block_eq<V: Vector>(a: *const u8, b: *const u8, o: usize) -> V::Cmp {
 /// `memcmp` of `8W < n <= (8 + T) * W` bytes (`T` is 4 or 8) with no loop: the eight
 /// blocks from 0 and the `T` ending at `n` (they cover `[n - T * W, n)`, which starts at or
 /// below `8W`), one test of all of them. For SSE2's 129–256 B (`NAB_MAX_ISA=x86-64-v2`,
-/// against glibc 2.36's `__memcmp_sse2`, medians of 31 alternated rounds of 4096 calls, load
-/// 6–10 on 2 cores, eight runs): at 144 and 160 bytes the loop of [`memcmp_large`] took
+/// against glibc 2.36's `__memcmp_sse2`, medians of 31 alternated rounds of 4096 calls, on
+/// 2 cores, eight runs): at 144 and 160 bytes the loop of [`memcmp_large`] took
 /// 5.4–6.3 ns and this 5.0–5.4 (glibc 4.4–4.6); random 65–256 B 1.02–1.08x glibc's time
 /// before, 0.93–0.98x with this.
 #[inline(always)]
@@ -642,7 +631,7 @@ unsafe fn memcmp_eight_and_tail<V: Vector, const T: usize>(
 /// `a`'s alignment, one test per step, and the first difference found again (blocks
 /// reloaded) only in the step that has one.
 ///
-/// Random 257 B–4 KiB compares (alternated harness, medians of 31 rounds, load 13), our time
+/// Random 257 B–4 KiB compares (alternated harness, medians of 31 rounds), our time
 /// / glibc's: AVX2 (`__memcmp_avx2_movbe`) 1.04–1.05 with a 4-block loop that tested
 /// `memcmp_four_at`'s result at every iteration, 1.01 with this; SSE2 (`__memcmp_sse2`)
 /// 1.00–1.01 and 0.99–1.00, 4–64 KiB 0.98–1.00 and 0.97.
@@ -834,6 +823,7 @@ unsafe fn eq_any<V: Vector, const K: usize>(x: V, nv: [V; K]) -> V::Cmp {
 /// # Safety
 ///
 /// The trait contract (the CPU has `V`'s features).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86_64's short searches only
 #[inline(always)]
 pub(crate) unsafe fn eq_any_splat<V: Vector, const K: usize>(x: V, b: [u8; K]) -> V::Cmp {
     // SAFETY: the caller's trait contract.
@@ -1228,7 +1218,7 @@ unsafe fn pair_block<V: Vector>(h1: *const u8, h2: *const u8, v1: V, v2: V, p: u
 /// Two blocks an iteration, one mask test for both (their ANDs ORed), and with
 /// [`pack_two`] both blocks' candidates returned at once: the memchr crate found its
 /// two-block unroll of this loop marginally faster; here (AVX2, random haystack, absent
-/// needle of 8 bytes, medians of 31 alternated rounds, load 3-7) 4 KiB searches took 67.0 ns
+/// needle of 8 bytes, medians of 31 alternated rounds) 4 KiB searches took 67.0 ns
 /// against 74.6 with one block an iteration (memchr's `Finder`: 85.6 ns), 1 KiB the same
 /// (25.1 and 24.7 ns). Note that `#[inline(never)]` on a backend's `#[target_feature]`
 /// instance of this leaf is dropped by rustc (seen in the LLVM IR): the AVX2 scan is inlined
@@ -1460,4 +1450,4 @@ pub(crate) unsafe fn pair_rfind<V: Vector>(
     }
 }
 
-use super::{Pair, PairResult};
+use super::table::{Pair, PairResult};

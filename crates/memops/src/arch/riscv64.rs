@@ -287,7 +287,7 @@ unsafe fn count(p: *const u8, n: usize, b: u8) -> usize {
 
 /// The RVV backend's operations. The two- and three-byte searches and the substring
 /// prefilter are the portable backend's 64-bit-word kernels.
-pub(crate) static RVV: super::Ops = super::Ops {
+pub(crate) static RVV: super::table::Ops = super::table::Ops {
     name: "rvv",
     memmove,
     memset,
@@ -296,10 +296,10 @@ pub(crate) static RVV: super::Ops = super::Ops {
     memchr,
     memrchr,
     count,
-    memchr2: super::PORTABLE.memchr2,
-    memchr3: super::PORTABLE.memchr3,
-    memrchr2: super::PORTABLE.memrchr2,
-    memrchr3: super::PORTABLE.memrchr3,
-    pair_find: super::PORTABLE.pair_find,
-    pair_rfind: super::PORTABLE.pair_rfind,
+    memchr2: super::portable::PORTABLE.memchr2,
+    memchr3: super::portable::PORTABLE.memchr3,
+    memrchr2: super::portable::PORTABLE.memrchr2,
+    memrchr3: super::portable::PORTABLE.memrchr3,
+    pair_find: super::portable::PORTABLE.pair_find,
+    pair_rfind: super::portable::PORTABLE.pair_rfind,
 };

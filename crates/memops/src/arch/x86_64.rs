@@ -63,7 +63,7 @@ fn fast_rep_movsb() -> bool {
 /// [`REP_MOVSB_MIN`] for the SSE2 backend, whose loop moves 64 bytes an iteration: glibc's
 /// SSE2 threshold (2048 bytes; `x86_rep_movsb_threshold`, 2112 with FSRM). Measured on the
 /// Zen 4 with `NAB_MAX_ISA=x86-64-v2` against `__memmove_sse2_unaligned_erms` (random sizes
-/// per class, min of 15 alternated rounds, load 9-10), ours/glibc with the loop up to 32 KiB:
+/// per class, min of 15 alternated rounds), ours/glibc with the loop up to 32 KiB:
 /// 257 B–4 KiB 1.37, with this threshold 1.03 (and 1.00 for 4–64 KiB and 64 KiB–1 MiB).
 pub(crate) const REP_MOVSB_MIN_SSE2: usize = 2048;
 
@@ -128,7 +128,7 @@ fn loads_stay_in_page(a: *const u8, b: *const u8, k: usize) -> bool {
 /// portable layer otherwise.
 ///
 /// Random 0–16 B compares (`NAB_MAX_ISA=x86-64-v2`, against `__memcmp_sse2`, min of 15–25
-/// alternated rounds, load 6–14): 0.84–0.92x glibc's time with the word compares alone,
+/// alternated rounds): 0.84–0.92x glibc's time with the word compares alone,
 /// 0.60–0.76x with this.
 ///
 /// # Safety
@@ -173,10 +173,10 @@ unsafe fn cmp_le16_sse2(a: *const u8, b: *const u8, n: usize) -> i32 {
 /// (below 32 bytes) or two overlapping 32-byte blocks otherwise.
 ///
 /// Random compares (`NAB_MAX_ISA=x86-64-v3`, against `__memcmp_avx2_movbe`, min of 21
-/// alternated rounds, load 5), our time / glibc's: before, with the word compares below 16
+/// alternated rounds), our time / glibc's: before, with the word compares below 16
 /// bytes, two 16-byte blocks below 32 and two 32-byte blocks above, 0–16 B 1.06, 17–64 B
 /// between 0.80 and 1.00 depending on code layout alone (three branches on the size); with
-/// this, 0.83 and 0.83 (load 5–14).
+/// this, 0.83 and 0.83.
 ///
 /// Tools that track every byte's validity see the bytes past `n` being read: Valgrind's
 /// memcheck, which replaces glibc's `memcmp` with its own, reports this one's over-read of a
@@ -257,7 +257,7 @@ fn short_load_at(p: *const u8, n: usize, k: usize) -> (*const u8, u32) {
 /// byte loops.
 ///
 /// Random 0–16 B searches for an absent byte (4096 sizes a round, medians of 15 alternated
-/// rounds, load 7–8), our speed / glibc's `memchr` (its EVEX variant): with the word and byte
+/// rounds), our speed / glibc's `memchr` (its EVEX variant): with the word and byte
 /// loops 0.77 (AVX2 backend) and 0.81 (SSE2, with [`eq_mask_lt16`]), with these 1.04 and
 /// 0.96; `find_byte3` 1.7x faster than before, `rfind_byte` 1.4x.
 ///
@@ -739,7 +739,7 @@ unsafe fn first_ne_block(a: *const u8, b: *const u8, n: usize) -> usize {
 /// buffers 16 bytes past a 64-byte boundary (as `Vec`'s large allocations are), every 64-byte
 /// load splits a cache line, and random 65–256 B compares took 1.09–1.14x glibc's time
 /// against 1.01–1.03x with `ne_mid`'s 32-byte blocks (0.92x and 0.91x when 64-byte aligned;
-/// min of 15 alternated rounds, load 5-6). Earlier measurements: random 65–256 B sizes, min
+/// min of 15 alternated rounds). Earlier measurements: random 65–256 B sizes, min
 /// of 30 × 200k calls, glibc = 1, over 3–7 runs, buffers 64-byte aligned or 16 bytes past
 /// it: four blocks at offsets chosen
 /// by `cmov` (no branch on the size) with `vpcmpeqb` and `kand` 1.16–1.28 (the same in `asm!`
@@ -1005,9 +1005,14 @@ impl Vector for __m512i {
     }
 }
 
-super::backend!(SSE2, "sse2", __m128i);
-super::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
-super::backend!(AVX512_ALL, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+super::backend::backend!(SSE2, "sse2", __m128i);
+super::backend::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
+super::backend::backend!(
+    AVX512_ALL,
+    "avx512",
+    __m512i,
+    "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2"
+);
 
 /// The AVX-512 backend: its moves, fills, compares and count, with the AVX2 backend's
 /// searches (every CPU with the AVX-512 backend's features has AVX2's). On this AMD EPYC
@@ -1016,7 +1021,7 @@ super::backend!(AVX512_ALL, "avx512", __m512i, "avx512f,avx512bw,avx512vl,popcnt
 /// slower than AVX2's `vpcmpeqb`/`vpor`/`vpmovmskb`. Min of 7 alternated runs, ns,
 /// AVX-512 / AVX2 / memchr crate: `memchr` 16 KiB 121/79/86; `memchr3` 16 KiB 316/229/203,
 /// 256 KiB 4586/3394/3349; 32-byte kernels built with AVX-512: `memchr` 16 KiB 192.
-const AVX512: super::Ops = super::Ops {
+const AVX512: super::table::Ops = super::table::Ops {
     memchr: AVX2.memchr,
     memrchr: AVX2.memrchr,
     memchr2: AVX2.memchr2,
@@ -1029,7 +1034,7 @@ const AVX512: super::Ops = super::Ops {
 };
 
 /// The backends this CPU supports, most preferred first (SSE2 is always there).
-pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
+pub(crate) fn supported() -> impl Iterator<Item = &'static super::table::Ops> {
     [
         features().contains(AVX512_NEEDS).then_some(&AVX512),
         features().contains(AVX2_NEEDS).then_some(&AVX2),
@@ -1049,7 +1054,7 @@ pub(crate) fn supported() -> impl Iterator<Item = &'static super::Ops> {
     target_feature = "bmi1",
     target_feature = "bmi2"
 ))]
-pub(crate) const FIXED: Option<&super::Ops> = Some(&AVX512);
+pub(crate) const FIXED: Option<&super::table::Ops> = Some(&AVX512);
 /// Otherwise detected at run time.
 #[cfg(not(all(
     target_feature = "avx512f",
@@ -1059,4 +1064,4 @@ pub(crate) const FIXED: Option<&super::Ops> = Some(&AVX512);
     target_feature = "bmi1",
     target_feature = "bmi2"
 )))]
-pub(crate) const FIXED: Option<&super::Ops> = None;
+pub(crate) const FIXED: Option<&super::table::Ops> = None;
