@@ -16,6 +16,7 @@
 //!   the headline's rows, marked `(shared)`.
 
 mod entry;
+mod import;
 mod json;
 mod plan;
 mod record;
@@ -89,6 +90,46 @@ pub fn fill_readmes() -> Result<(), String> {
             eprintln!("xtask: speed table of {} from {} records", path.display(), cpus.len());
         }
     }
+    Ok(())
+}
+
+/// `cargo xtask bench --import REPORT --cpu VENDOR/FAMILY/MODEL/STEPPING --commit C`: a report
+/// of another machine (written before records existed) as that CPU's record, with the
+/// throughputs of the live run (`run.jsonl`).
+pub fn import_report(args: &[String]) -> Result<(), String> {
+    let usage = "usage: cargo xtask bench --import REPORT.md --cpu VENDOR/FAMILY/MODEL/STEPPING \
+                 --commit COMMIT";
+    let (mut file, mut cpu, mut commit) = (None, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let v = it.next().ok_or(usage)?;
+        match a.as_str() {
+            "--import" => file = Some(v.clone()),
+            "--cpu" => cpu = Some(v.clone()),
+            "--commit" => commit = Some(v.clone()),
+            _ => return Err(usage.into()),
+        }
+    }
+    let (Some(file), Some(cpu), Some(commit)) = (file, cpu, commit) else {
+        return Err(usage.into());
+    };
+    let parts: Vec<&str> = cpu.split('/').collect();
+    let num = |s: &str| s.parse::<u32>().map_err(|_| format!("--cpu: `{s}` is not a number"));
+    let [vendor, f, m, s] = parts[..] else { return Err(usage.into()) };
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    let live = record::read(&live_path()).map_err(|e| {
+        format!("{e} (run `cargo xtask bench --quick` first: its rows give the throughputs)")
+    })?;
+    let got = import::import(&text, &live, (vendor, num(f)?, num(m)?, num(s)?), &commit);
+    let path = results_dir().join(format!("{}.jsonl", got.record.machine.slug));
+    record::write(&path, &got.record)?;
+    eprintln!(
+        "xtask: {} rows of {} in {} ({} cells left out: no throughput in the live run, or CPU-time tables)",
+        got.record.rows.len(),
+        got.record.machine.slug,
+        path.display(),
+        got.skipped
+    );
     Ok(())
 }
 

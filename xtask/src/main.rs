@@ -48,6 +48,9 @@ commands:
   bench --readme
         fills the speed table of each crate README (between <!-- speed:begin --> and
         <!-- speed:end -->) from every CPU's record (a --record run does it too)
+  bench --import REPORT.md --cpu VENDOR/FAMILY/MODEL/STEPPING --commit COMMIT
+        a report of another machine, written before records existed, as that CPU's record
+        (the byte and element counts behind its speeds come from the last run's run.jsonl)
   bench --diff A B
         the rows that moved beyond their confidence intervals between two records: each a
         CPU slug (benches/results/<slug>.jsonl), a path, or `live` (the last run)
@@ -114,6 +117,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             _ => Err(format!("--diff needs two records (a slug, a path or `live`)\n{USAGE}")),
         },
         "bench" if rest.first().is_some_and(|a| a == "--readme") => bench::fill_readmes(),
+        "bench" if rest.first().is_some_and(|a| a == "--import") => bench::import_report(rest),
         "bench" => bench::run_benches(bench_options(rest)?),
         "cycles" => match rest {
             [] => cycles::run(false),
