@@ -4,71 +4,11 @@
 //! run this one machine, so they agree on every input and every split of it.
 
 use crate::alphabet::INVALID;
-use crate::arch::Job;
-use crate::{DecodeError, DecodeMode, DecodePadding, Engine};
-
-/// Where the decoder reads and writes: two slices, or one buffer decoded in place (output
-/// never ahead of input). Positions are indices into `input()` and `output()`.
-pub(crate) trait Io {
-    /// The input text.
-    fn input(&self) -> &[u8];
-    /// The output buffer (in place: the same bytes as `input`).
-    fn output(&mut self) -> &mut [u8];
-    /// Raw pointers for the kernels (unused where there is none): `(input, input len, output, output len)`. For the
-    /// in-place buffer both point at the same bytes.
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
-        allow(dead_code)
-    )]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize);
-    /// The output buffer as far as it may be written once the input before `read` has been
-    /// read (and copied away): all of it for separate buffers, `..read` in place.
-    fn output_before(&mut self, read: usize) -> &mut [u8];
-    /// Whether the output holds no input still to be read, so that a kernel may write junk
-    /// past the output position (up to the output's end) and re-read input it decoded
-    /// already: separate buffers, not in place nor the in-place output of the line path.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn output_free(&self) -> bool;
-    /// The input from `i` and the output from `j` as separate slices (`None` in place, and
-    /// by default: only [`Split`] has them).
-    #[inline(always)]
-    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
-        None
-    }
-}
-
-/// Separate input and output slices.
-pub(crate) struct Split<'i, 'o> {
-    pub(crate) src: &'i [u8],
-    pub(crate) dst: &'o mut [u8],
-}
-
-impl Io for Split<'_, '_> {
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.src
-    }
-    #[inline(always)]
-    fn output(&mut self) -> &mut [u8] {
-        self.dst
-    }
-    #[inline(always)]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
-    }
-    #[inline(always)]
-    fn output_before(&mut self, _read: usize) -> &mut [u8] {
-        self.dst
-    }
-    #[inline(always)]
-    fn output_free(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
-        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
-    }
-}
+use crate::config::{DecodeMode, DecodePadding, Engine};
+use crate::error::DecodeError;
+use crate::io::{Io, Split};
+use crate::kernels::{Job, ShortRules};
+use crate::portable::copy_line;
 
 /// The line path's buffer of gathered symbols and the decoder's output, which in place
 /// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
@@ -102,35 +42,6 @@ impl Io for Gathered<'_, '_> {
     }
 }
 
-/// One buffer decoded in place: output position <= input position at every step.
-pub(crate) struct InPlace<'b> {
-    pub(crate) buf: &'b mut [u8],
-}
-
-impl Io for InPlace<'_> {
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.buf
-    }
-    #[inline(always)]
-    fn output(&mut self) -> &mut [u8] {
-        self.buf
-    }
-    #[inline(always)]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        let p = self.buf.as_mut_ptr();
-        (p.cast_const(), self.buf.len(), p, self.buf.len())
-    }
-    #[inline(always)]
-    fn output_before(&mut self, read: usize) -> &mut [u8] {
-        &mut self.buf[..read]
-    }
-    #[inline(always)]
-    fn output_free(&self) -> bool {
-        false
-    }
-}
-
 /// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
 /// (and, for line widths that are multiples of 64, the copies into it) split no line.
 #[repr(align(64))]
@@ -149,25 +60,6 @@ const MIN_RUN: usize = 256;
 /// The longest line the line fast path measures; longer lines leave the kernels seldom
 /// enough as it is.
 const MAX_LINE: usize = 1024;
-
-/// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
-/// `copy_from_slice` is a `memcpy` call per line).
-#[inline(always)]
-pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
-    let w = line.len();
-    if w < 16 {
-        out.copy_from_slice(line);
-        return;
-    }
-    let mut k = 0;
-    while k + 16 <= w {
-        out[k..k + 16].copy_from_slice(&line[k..k + 16]);
-        k += 16;
-    }
-    if k < w {
-        out[w - 16..].copy_from_slice(&line[w - 16..]);
-    }
-}
 
 /// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
 /// extensions: wider moves).
@@ -233,12 +125,6 @@ fn gather<const W: usize, const E: usize, const S: usize>(
         p += stride;
     }
     (d, p)
-}
-
-/// ASCII whitespace as WHATWG's forgiving-base64 defines it: TAB, LF, FF, CR, SPACE.
-#[inline(always)]
-pub(crate) fn is_whitespace(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 
 /// The decoder's state between bytes.
@@ -607,13 +493,34 @@ fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<u
     Some(j + len)
 }
 
+/// Decodes `input` into `out` ([`Engine::decode_to_slice`]): short, well-formed input in one
+/// kernel step; anything else (other bytes, a short buffer, long input) goes the general
+/// way, out of line, which finds and reports errors.
+#[inline(always)]
+pub(crate) fn decode_slice(
+    e: &Engine<'_>,
+    input: &[u8],
+    out: &mut [u8],
+) -> Result<usize, DecodeError> {
+    if let Some(n) = decode_short(e, input, out) {
+        return Ok(n);
+    }
+    decode_split(e, input, out)
+}
+
+/// [`decode_slice`] past its short path.
+#[inline(never)]
+fn decode_split(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
+    decode_io(e, &mut Split { src: input, dst: out })
+}
+
 /// Short input in one kernel step where the backend has one (`Backend::decode_short`),
 /// a padded or partial last group included as the engine's rules allow; `None` (with `out`
 /// perhaps overwritten) to take the general path.
 #[inline(always)]
-pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
+fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-    let short = crate::arch::ShortRules {
+    let short = ShortRules {
         padded: forgiving || e.decode_padding() != DecodePadding::Forbidden,
         partial: forgiving || e.decode_padding() != DecodePadding::Required,
         canonical: !forgiving && !e.trailing_bits_allowed(),

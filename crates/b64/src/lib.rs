@@ -96,11 +96,14 @@ extern crate alloc;
 
 pub mod alphabet;
 mod arch;
+mod config;
 mod decode;
 mod dispatch;
 mod encode;
 mod engine;
 mod error;
+mod io;
+mod kernels;
 mod portable;
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
@@ -109,9 +112,9 @@ pub mod read;
 #[cfg(feature = "std")]
 pub mod write;
 
+pub use config::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
-pub use engine::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 pub use error::{BufferTooSmall, DecodeError};
 
 /// Standard alphabet (`+/`), padded; decoding requires canonical padding.

@@ -16,8 +16,8 @@ use core::arch::x86_64::{
 
 use super::pshufb::Avx2;
 use crate::alphabet::{Alphabet, Runs};
-use crate::arch::{Job, Kernels, ShortRules};
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::{Job, Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F and BW and AVX2 may be used (the CPU has them and `NAB_MAX_ISA`

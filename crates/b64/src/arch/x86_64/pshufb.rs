@@ -31,8 +31,8 @@ use core::arch::x86_64::{
 
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::arch::{Job, Kernels, ShortRules};
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::{Job, Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that SSSE3 may be used (the CPU has it and `NAB_MAX_ISA` allows it, or the build
