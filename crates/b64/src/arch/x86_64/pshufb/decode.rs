@@ -234,9 +234,12 @@ pub(super) unsafe fn decode_lines<V: Vector, const FIXES: usize>(
     // SAFETY: the caller's contract; the pairs consume whole lines, so the rest starts at a
     // line and its output at the bytes of the lines before.
     unsafe {
+        let (i, j) = if w == 76 {
+            V::line_pairs_76::<FIXES>(&NibbleRegs::new(nib), src, n, dst, cap, crlf)
+        } else {
+            (0, 0)
+        };
         let k = Lines::<V, FIXES>(NibbleRegs::new(nib));
-        let (i, j) =
-            if w == 76 { V::line_pairs_76::<FIXES>(&k.0, src, n, dst, cap, crlf) } else { (0, 0) };
         let (di, dj) = lines::decode_lines(&k, src.add(i), n - i, dst.add(j), cap - j, w, crlf);
         (i + di, j + dj)
     }

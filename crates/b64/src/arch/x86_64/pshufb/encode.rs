@@ -10,7 +10,7 @@
 //! encodes what the loops left, the last group and its padding included, reading and writing
 //! exactly the bytes of the input and output (no scalar tail, no stack copy).
 
-use super::vector::{Vector, lookup, multipliers_hidden};
+use super::vector::{Vector, lookup, multipliers_hidden, multipliers_plain};
 use crate::alphabet::{Alphabet, Runs};
 
 /// `s0 s1 s2` groups (12 bytes at the bottom of each 16-byte lane) -> the four 6-bit indices
@@ -130,11 +130,8 @@ pub(super) unsafe fn encode_lookup<V: Vector>(
     let end = (n / 3).min(cap / 4) * 3;
     // SAFETY: the caller's contract: the features.
     let s = unsafe {
-        let mul = if V::HIDE_LOOKUP_MUL {
-            multipliers_hidden::<V>()
-        } else {
-            super::vector::multipliers_plain::<V>()
-        };
+        let mul =
+            if V::HIDE_LOOKUP_MUL { multipliers_hidden::<V>() } else { multipliers_plain::<V>() };
         TableSymbols { mul, tables: symbol_tables::<V>(symbols) }
     };
     let (mut i, mut j) = (0, 0);
@@ -206,7 +203,6 @@ pub(super) unsafe fn encode_last<V: Vector>(
     dst: *mut u8,
     len: usize,
     pad: bool,
-    mul: [V; 4],
 ) {
     if V::LAST_FULL && len == 0 {
         return;
@@ -214,6 +210,8 @@ pub(super) unsafe fn encode_last<V: Vector>(
     let runs = alphabet.runs();
     // SAFETY: the caller's contract.
     unsafe {
+        let mul =
+            if V::HIDE_LAST_MUL { multipliers_hidden::<V>() } else { multipliers_plain::<V>() };
         if runs.fits {
             encode_last_by(&RunSymbols::new(runs, mul), src, r, dst, len, pad);
         } else {

@@ -62,7 +62,7 @@ impl Avx2 {
 
     /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
     /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
-    /// with padding if `pad`) by the last-bytes code ([`Pshufb::encode_short`]).
+    /// with padding if `pad`) by the last-bytes code ([`Pshufb::encode_last`]).
     #[inline]
     pub(super) fn encode_rest(
         self,
@@ -76,7 +76,7 @@ impl Avx2 {
         // SAFETY: `self` proves AVX2; `dst` is exactly the encoded length of `src` (the
         // caller's contract, less whole groups on both sides); `&mut` excludes overlap.
         unsafe {
-            Avx2::encode_short(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
+            Avx2::encode_last(alphabet, src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), pad)
         }
     }
 }
@@ -110,7 +110,7 @@ trait Pshufb: Copy {
     -> usize;
 
     /// Encodes all of `src[..n]` into `dst[..len]` (its encoded length, with padding if
-    /// `pad`): the loops from `SHORT_ENCODE` bytes, then [`encode::encode_last`], in one call.
+    /// `pad`): the loops from `SHORT_ENCODE` bytes, then [`Pshufb::encode_last`].
     ///
     /// # Safety
     ///
@@ -125,16 +125,14 @@ trait Pshufb: Copy {
         pad: bool,
     );
 
-    /// [`encode::encode_last`] alone, for short inputs (at most 24 bytes) and the rest after
-    /// another kernel's loops: a function of its own, without the loops' stack frame (the
-    /// multipliers they keep in memory), with the multipliers as plain constants: LLVM turns
-    /// them into shifts and blends of lower latency, which one or two blocks wait on (SSSE3,
-    /// 64 B: 14.9 ns instead of 17.5 with the loops' hidden multipliers, on Zen 4).
+    /// [`encode::encode_last`]: the last bytes after the loops, all of a short input (at
+    /// most 24 bytes) and the rest after another kernel's loops, in a function of its own,
+    /// without the loops' stack frame.
     ///
     /// # Safety
     ///
     /// As [`Pshufb::encode_all`].
-    unsafe fn encode_short(
+    unsafe fn encode_last(
         alphabet: &Alphabet,
         src: *const u8,
         n: usize,
@@ -258,18 +256,22 @@ macro_rules! entries {
                         Self::encode_lookup(alphabet.symbols(), src, n, dst, len)
                     };
                     let out = done / 3 * 4;
-                    let mul = if <$v>::HIDE_LAST_MUL {
-                        vector::multipliers_hidden::<$v>()
-                    } else {
-                        vector::multipliers_plain::<$v>()
-                    };
-                    let (src, r, dst, len) = (src.add(done), n - done, dst.add(out), len - out);
-                    encode::encode_last::<$v>(alphabet, src, r, dst, len, pad, mul);
+                    Self::encode_last(
+                        alphabet,
+                        src.add(done),
+                        n - done,
+                        dst.add(out),
+                        len - out,
+                        pad,
+                    );
                 }
             }
 
+            // Out of line, as one function for every caller: `encode_all` then runs without its
+            // register saves.
+            #[inline(never)]
             #[target_feature(enable = $feature)]
-            unsafe fn encode_short(
+            unsafe fn encode_last(
                 alphabet: &Alphabet,
                 src: *const u8,
                 n: usize,
@@ -278,10 +280,7 @@ macro_rules! entries {
                 pad: bool,
             ) {
                 // SAFETY: the caller's contract.
-                unsafe {
-                    let mul = vector::multipliers_plain::<$v>();
-                    encode::encode_last::<$v>(alphabet, src, n, dst, len, pad, mul)
-                }
+                unsafe { encode::encode_last::<$v>(alphabet, src, n, dst, len, pad) }
             }
 
             #[target_feature(enable = $feature)]
@@ -402,7 +401,7 @@ impl<T: Pshufb> Kernels for T {
         // (the caller's contract); `&mut` excludes overlap.
         unsafe {
             if n <= 24 {
-                T::encode_short(alphabet, s, n, d, len, pad)
+                T::encode_last(alphabet, s, n, d, len, pad)
             } else {
                 T::encode_all(alphabet, s, n, d, len, pad)
             }

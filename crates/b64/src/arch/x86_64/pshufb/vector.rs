@@ -35,9 +35,9 @@ pub(super) trait Vector: Copy {
     /// instead of 17.3, 100 B 19.5 instead of 20.0 with 28; 256 B the same either way);
     /// AVX2: 28, one 24-byte block with its 4 readable bytes after.
     const SHORT_ENCODE: usize;
-    /// The last-bytes code of `encode_all` gets the multipliers hidden (SSSE3, which keeps
-    /// the loops' registers) or as constants (AVX2: LLVM's shift-and-blend for `pmullw` is
-    /// longer but of lower latency, which one or two blocks wait on).
+    /// The last-bytes encode's multipliers are hidden from the optimizer (SSSE3) or
+    /// constants (AVX2: LLVM's shift-and-blend for `pmullw` is longer but of lower latency,
+    /// which one or two blocks wait on, and there is no stack round trip).
     const HIDE_LAST_MUL: bool;
     /// The last-bytes encode's final block may be a whole one (`OUT` bytes; AVX2, whose
     /// blocks are read exactly), else it is shorter than a block (SSSE3, whose whole blocks
