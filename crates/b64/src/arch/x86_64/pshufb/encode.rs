@@ -52,12 +52,23 @@ unsafe fn symbol_tables<V: Vector>(symbols: &[u8; 64]) -> [V; 4] {
 
 /// The indices -> symbols step of a block: by the [`Runs`] form or by the four tables.
 trait Symbols<V> {
+    /// Bytes [`Symbols::load`] reads.
+    const READ: usize;
+
     /// The symbols of the groups of `x` (placed as [`Vector::load_spread`] places them).
     ///
     /// # Safety
     ///
     /// The CPU has `V`'s features.
     unsafe fn of(&self, x: V) -> V;
+
+    /// The loops' block at `p`: the load tuned with this lookup ([`Vector::load_spread`] for
+    /// the tables, [`Vector::load_groups`] for the runs).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has `V`'s features; `p` is valid for reads of `READ` bytes.
+    unsafe fn load(p: *const u8) -> V;
 }
 
 /// [`Symbols`] by the [`Runs`] form, its registers set up once.
@@ -90,6 +101,14 @@ impl<V: Vector> RunSymbols<V> {
 }
 
 impl<V: Vector> Symbols<V> for RunSymbols<V> {
+    const READ: usize = V::GROUPS_READ;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: the caller's contract.
+        unsafe { V::load_groups(p) }
+    }
+
     #[inline(always)]
     unsafe fn of(&self, x: V) -> V {
         // SAFETY: the caller's contract: the features.
@@ -104,6 +123,14 @@ struct TableSymbols<V> {
 }
 
 impl<V: Vector> Symbols<V> for TableSymbols<V> {
+    const READ: usize = V::SPREAD_READ;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: the caller's contract.
+        unsafe { V::load_spread(p) }
+    }
+
     #[inline(always)]
     unsafe fn of(&self, x: V) -> V {
         // SAFETY: the caller's contract: the features.
@@ -134,10 +161,29 @@ pub(super) unsafe fn encode_lookup<V: Vector>(
             if V::HIDE_LOOKUP_MUL { multipliers_hidden::<V>() } else { multipliers_plain::<V>() };
         TableSymbols { mul, tables: symbol_tables::<V>(symbols) }
     };
-    let (mut i, mut j) = (0, 0);
-    while i + V::SPREAD_READ <= n && i + V::OUT <= end {
-        // SAFETY: `i + SPREAD_READ <= n`; `j + B = (i + OUT) / 3 * 4 <= end / 3 * 4 <= cap`.
-        unsafe { V::store(dst.add(j), s.of(V::load_spread(src.add(i)))) };
+    // SAFETY: the caller's contract.
+    unsafe { single_blocks(&s, src, n, dst, end, (0, 0)) }
+}
+
+/// The encode loops' single blocks from input index `i`, output index `j = i / 3 * 4`, while
+/// the input has `S::READ` bytes at `i` and `end` (a multiple of 3, its encoding within the
+/// output) leaves room; returns the bytes consumed.
+///
+/// # Safety
+///
+/// As [`encode_lookup`]; `end <= n` with `end / 3 * 4 <= cap`.
+#[inline(always)]
+unsafe fn single_blocks<V: Vector, S: Symbols<V>>(
+    s: &S,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    end: usize,
+    (mut i, mut j): (usize, usize),
+) -> usize {
+    while i + S::READ <= n && i + V::OUT <= end {
+        // SAFETY: `i + READ <= n`; `j + B = (i + OUT) / 3 * 4 <= end / 3 * 4 <= cap`.
+        unsafe { V::store(dst.add(j), s.of(S::load(src.add(i)))) };
         i += V::OUT;
         j += V::B;
     }
@@ -175,13 +221,8 @@ pub(super) unsafe fn encode_runs<V: Vector>(
         i += V::OUT * u;
         j += V::B * u;
     }
-    while i + V::GROUPS_READ <= n && i + V::OUT <= end {
-        // SAFETY: `i + GROUPS_READ <= n`; `j + B = (i + OUT) / 3 * 4 <= cap`.
-        unsafe { V::store(dst.add(j), s.of(V::load_groups(src.add(i)))) };
-        i += V::OUT;
-        j += V::B;
-    }
-    i
+    // SAFETY: the caller's contract.
+    unsafe { single_blocks(&s, src, n, dst, end, (i, j)) }
 }
 
 /// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
