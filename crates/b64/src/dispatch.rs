@@ -1,6 +1,8 @@
 //! Backend selection. Detection happens once per process (in `nab-isa`, under the
-//! `NAB_MAX_ISA` cap) and not at all when the features are enabled at compile time. `--cfg b64_backend="portable"` forces
-//! the scalar code for the whole build (STYLE.md rule 7: a cfg, never a Cargo feature).
+//! `NAB_MAX_ISA` cap) and not at all when the features are enabled at compile time.
+//! `--cfg b64_backend="portable"` forces the scalar code for the whole build (a cfg, never a
+//! Cargo feature). Each method runs the backend's kernel, then the scalar code of `portable`
+//! from where the kernel stopped. Below `decode` and `encode`, above `arch/` and `portable`.
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).

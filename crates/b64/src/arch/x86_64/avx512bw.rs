@@ -3,9 +3,10 @@
 //! [`Runs`] lookup) on four 12-byte groups per 512-bit register, `vpermd` spreading 48 bytes
 //! over the four 128-bit lanes. Decoding stays the AVX2 kernels'.
 //!
-//! Measured on Zen 4 with the cap at `x86-64-v4` (a prototype of this loop against the AVX2
-//! backend, alternated in one process, load 12): encode 29.2 against 26.0 GB/s at 64 KiB, 28.2
-//! against 25.9 at 1 MiB, 29.5 against 24.9 at 4 KiB.
+//! Why it exists: a prototype of this loop, alternated in one process against the AVX2
+//! backend on Zen 4 at the `x86-64-v4` cap, encoded faster at 4 KiB, 64 KiB and 1 MiB. Its
+//! encode uses the AVX2 kernels' last-bytes code for the rest and for inputs under 64
+//! bytes (no block).
 
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi8, _mm512_and_si512, _mm512_broadcast_i32x4,
@@ -98,7 +99,7 @@ impl Kernels for Avx512Bw {
     }
 }
 
-/// `vpmulhuw` on zmm, written out (as `pshufb::mulhi_epu16_256`): LLVM otherwise lowers the
+/// `vpmulhuw` on zmm, written out (as `mulhi_epu16_256` in `pshufb/avx2.rs`): LLVM otherwise lowers the
 /// widening multiply into zero-extends, two multiplies and packs.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
