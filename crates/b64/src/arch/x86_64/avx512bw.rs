@@ -99,25 +99,7 @@ impl Kernels for Avx512Bw {
     }
 }
 
-/// `vpmulhuw` on zmm, written out (as `mulhi_epu16_256` in `pshufb/avx2.rs`): LLVM otherwise lowers the
-/// widening multiply into zero-extends, two multiplies and packs.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn mulhi_epu16_512(a: __m512i, b: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: `vpmulhuw` on registers only (`nomem`, `nostack`, `pure`), and AVX-512 BW is
-    // enabled.
-    unsafe {
-        core::arch::asm!(
-            "vpmulhuw {r}, {a}, {b}",
-            r = lateout(zmm_reg) r,
-            a = in(zmm_reg) a,
-            b = in(zmm_reg) b,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    r
-}
+crate::arch::x86_64::mulhi_epu16_asm!(mulhi_epu16_512, __m512i, zmm_reg, "avx512f,avx512bw");
 
 /// Encodes whole 48-byte blocks of `src[..n]` into `dst[..cap]` (64 symbols each) while a
 /// block's 64-byte load stays within `src` and its symbols fit; returns the bytes consumed

@@ -220,24 +220,7 @@ vector_ops!(
     }
 );
 
-/// `vpmulhuw`, written out: LLVM lowers `_mm256_mulhi_epu16` (a widening multiply in
-/// `core::arch`) into zero-extends, two multiplies, a pack and a permute here.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mulhi_epu16_256(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: `vpmulhuw` on registers only (`nomem`, `nostack`, `pure`), and AVX2 is enabled.
-    unsafe {
-        core::arch::asm!(
-            "vpmulhuw {r}, {a}, {b}",
-            r = lateout(ymm_reg) r,
-            a = in(ymm_reg) a,
-            b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    r
-}
+crate::arch::x86_64::mulhi_epu16_asm!(mulhi_epu16_256, __m256i, ymm_reg, "avx2");
 
 /// 32 6-bit values -> 12 bytes in the low bytes of each lane (the rest junk): `pack` without
 /// the permute that joins the lanes.

@@ -52,8 +52,9 @@ unsafe fn symbol_tables<V: Vector>(symbols: &[u8; 64]) -> [V; 4] {
 
 /// The indices -> symbols step of a block: by the [`Runs`] form or by the four tables.
 trait Symbols<V> {
-    /// Bytes [`Symbols::load`] reads.
-    const READ: usize;
+    /// The loops read each block by [`Vector::load_spread`] (the tables' loop) rather than
+    /// [`Vector::load_groups`] (the runs' loop): the load each loop was tuned with.
+    const SPREAD: bool;
 
     /// The symbols of the groups of `x` (placed as [`Vector::load_spread`] places them).
     ///
@@ -61,14 +62,6 @@ trait Symbols<V> {
     ///
     /// The CPU has `V`'s features.
     unsafe fn of(&self, x: V) -> V;
-
-    /// The loops' block at `p`: the load tuned with this lookup ([`Vector::load_spread`] for
-    /// the tables, [`Vector::load_groups`] for the runs).
-    ///
-    /// # Safety
-    ///
-    /// The CPU has `V`'s features; `p` is valid for reads of `READ` bytes.
-    unsafe fn load(p: *const u8) -> V;
 }
 
 /// [`Symbols`] by the [`Runs`] form, its registers set up once.
@@ -101,13 +94,7 @@ impl<V: Vector> RunSymbols<V> {
 }
 
 impl<V: Vector> Symbols<V> for RunSymbols<V> {
-    const READ: usize = V::GROUPS_READ;
-
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> V {
-        // SAFETY: the caller's contract.
-        unsafe { V::load_groups(p) }
-    }
+    const SPREAD: bool = false;
 
     #[inline(always)]
     unsafe fn of(&self, x: V) -> V {
@@ -123,13 +110,7 @@ struct TableSymbols<V> {
 }
 
 impl<V: Vector> Symbols<V> for TableSymbols<V> {
-    const READ: usize = V::SPREAD_READ;
-
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> V {
-        // SAFETY: the caller's contract.
-        unsafe { V::load_spread(p) }
-    }
+    const SPREAD: bool = true;
 
     #[inline(always)]
     unsafe fn of(&self, x: V) -> V {
@@ -166,7 +147,7 @@ pub(super) unsafe fn encode_lookup<V: Vector>(
 }
 
 /// The encode loops' single blocks from input index `i`, output index `j = i / 3 * 4`, while
-/// the input has `S::READ` bytes at `i` and `end` (a multiple of 3, its encoding within the
+/// the input has the bytes of the block's load at `i` and `end` (a multiple of 3, its encoding within the
 /// output) leaves room; returns the bytes consumed.
 ///
 /// # Safety
@@ -181,9 +162,15 @@ unsafe fn single_blocks<V: Vector, S: Symbols<V>>(
     end: usize,
     (mut i, mut j): (usize, usize),
 ) -> usize {
-    while i + S::READ <= n && i + V::OUT <= end {
-        // SAFETY: `i + READ <= n`; `j + B = (i + OUT) / 3 * 4 <= end / 3 * 4 <= cap`.
-        unsafe { V::store(dst.add(j), s.of(S::load(src.add(i)))) };
+    let read = if S::SPREAD { V::SPREAD_READ } else { V::GROUPS_READ };
+    while i + read <= n && i + V::OUT <= end {
+        // SAFETY: `i + read <= n` (the block's load reads `read` bytes); `j + B =
+        // (i + OUT) / 3 * 4 <= end / 3 * 4 <= cap`.
+        unsafe {
+            let p = src.add(i);
+            let x = if S::SPREAD { V::load_spread(p) } else { V::load_groups(p) };
+            V::store(dst.add(j), s.of(x));
+        }
         i += V::OUT;
         j += V::B;
     }
