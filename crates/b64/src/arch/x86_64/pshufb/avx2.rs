@@ -18,7 +18,7 @@ use core::arch::x86_64::{
 };
 
 use super::ssse3::{SHIFT_DOWN, load_exact_128, store_exact_128};
-use super::vector::{NibbleRegs, Vector, vector_ops};
+use super::vector::{Lanes, NibbleRegs, Vector, vector_ops};
 
 vector_ops!(
     __m256i,
@@ -45,11 +45,6 @@ vector_ops!(
         const SPREAD_READ: usize = 32;
         const GROUPS_READ: usize = 28;
         const RUNS_UNROLL: usize = 4;
-        const HIDE_LOOKUP_MUL: bool = false;
-        const SHORT_ENCODE: usize = 28;
-        const HIDE_LAST_MUL: bool = false;
-        const LAST_FULL: bool = true;
-        const DECODE_UNROLL: usize = 2;
 
         #[inline(always)]
         unsafe fn load_table(t: &[u8; 16]) -> __m256i {
@@ -73,6 +68,49 @@ vector_ops!(
             // SAFETY: the caller's contract: AVX2.
             unsafe { mulhi_epu16_256(a, b) }
         }
+
+        #[inline(always)]
+        unsafe fn load_spread(p: *const u8) -> __m256i {
+            // SAFETY: the caller's contract: AVX2, `p[..32]` readable. Bytes 0..12 to the low
+            // lane, 12..24 to the high one.
+            unsafe {
+                let spread = _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
+                _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.cast()), spread)
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn load_groups(p: *const u8) -> __m256i {
+            // SAFETY: the caller's contract: AVX2, `p[..28]` readable.
+            unsafe { load_groups_256(p) }
+        }
+
+        /// With `vpblendvb` (one instruction on Zen 4) in place of the `pand` and `por` that
+        /// set the low run's class.
+        #[inline(always)]
+        unsafe fn symbols_runs(
+            idx: __m256i,
+            low_end: __m256i,
+            mid_end: __m256i,
+            offset: __m256i,
+        ) -> __m256i {
+            // SAFETY: the caller's contract: AVX2.
+            unsafe {
+                let class = _mm256_blendv_epi8(
+                    _mm256_subs_epu8(idx, mid_end),
+                    _mm256_set1_epi8(13),
+                    _mm256_cmpgt_epi8(low_end, idx),
+                );
+                _mm256_add_epi8(idx, _mm256_shuffle_epi8(offset, class))
+            }
+        }
+    }
+    {
+        const HIDE_LOOKUP_MUL: bool = false;
+        const SHORT_ENCODE: usize = 28;
+        const HIDE_LAST_MUL: bool = false;
+        const LAST_FULL: bool = true;
+        const DECODE_UNROLL: usize = 2;
 
         #[inline(always)]
         unsafe fn pack(v: __m256i) -> __m256i {
@@ -134,22 +172,6 @@ vector_ops!(
         }
 
         #[inline(always)]
-        unsafe fn load_spread(p: *const u8) -> __m256i {
-            // SAFETY: the caller's contract: AVX2, `p[..32]` readable. Bytes 0..12 to the low
-            // lane, 12..24 to the high one.
-            unsafe {
-                let spread = _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
-                _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.cast()), spread)
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn load_groups(p: *const u8) -> __m256i {
-            // SAFETY: the caller's contract: AVX2, `p[..28]` readable.
-            unsafe { load_groups_256(p) }
-        }
-
-        #[inline(always)]
         unsafe fn load_groups_block(src: *const u8, _r: usize) -> __m256i {
             // SAFETY: the caller's contract: AVX2, `src[..r]` readable, `r >= 24`.
             unsafe { load_groups_exact_256(src, 24) }
@@ -176,26 +198,6 @@ vector_ops!(
                 } else {
                     Self::store_exact(dst, len, y);
                 }
-            }
-        }
-
-        /// With `vpblendvb` (one instruction on Zen 4) in place of the `pand` and `por` that
-        /// set the low run's class.
-        #[inline(always)]
-        unsafe fn symbols_runs(
-            idx: __m256i,
-            low_end: __m256i,
-            mid_end: __m256i,
-            offset: __m256i,
-        ) -> __m256i {
-            // SAFETY: the caller's contract: AVX2.
-            unsafe {
-                let class = _mm256_blendv_epi8(
-                    _mm256_subs_epu8(idx, mid_end),
-                    _mm256_set1_epi8(13),
-                    _mm256_cmpgt_epi8(low_end, idx),
-                );
-                _mm256_add_epi8(idx, _mm256_shuffle_epi8(offset, class))
             }
         }
 

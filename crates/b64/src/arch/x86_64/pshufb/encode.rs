@@ -1,7 +1,7 @@
 //! The encode, written once over [`Vector`]: Muła's design. `pshufb` places each 3-byte group
 //! `s0 s1 s2` as the dword `s1 s0 s2 s1`; `pmulhuw`/`pmullw` with masks move the four 6-bit
 //! indices into the four bytes ([`indices`]). The indices become symbols by the alphabet's
-//! [`Runs`] form where it fits (5 operations: [`Vector::symbols_runs`]), else by the 64-symbol
+//! [`Runs`] form where it fits (5 operations: [`Lanes::symbols_runs`]), else by the 64-symbol
 //! alphabet as four 16-byte `pshufb` tables ([`lookup`]).
 //!
 //! Three parts: the loops over whole blocks ([`encode_lookup`], [`encode_runs`]; `OUT`
@@ -10,7 +10,7 @@
 //! encodes what the loops left, the last group and its padding included, reading and writing
 //! exactly the bytes of the input and output (no scalar tail, no stack copy).
 
-use super::vector::{Vector, lookup, multipliers_hidden, multipliers_plain};
+use super::vector::{Lanes, Vector, lookup, multipliers_hidden, multipliers_plain};
 use crate::alphabet::{Alphabet, Runs};
 
 /// `s0 s1 s2` groups (12 bytes at the bottom of each 16-byte lane) -> the four 6-bit indices
@@ -20,7 +20,7 @@ use crate::alphabet::{Alphabet, Runs};
 ///
 /// The CPU has `V`'s features.
 #[inline(always)]
-unsafe fn indices<V: Vector>(x: V, mul: [V; 4]) -> V {
+unsafe fn indices<V: Lanes>(x: V, mul: [V; 4]) -> V {
     // SAFETY: the caller's contract: the features.
     unsafe {
         let x = V::shuffle(x, V::lanes([1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10]));
@@ -52,11 +52,11 @@ unsafe fn symbol_tables<V: Vector>(symbols: &[u8; 64]) -> [V; 4] {
 
 /// The indices -> symbols step of a block: by the [`Runs`] form or by the four tables.
 trait Symbols<V> {
-    /// The loops read each block by [`Vector::load_spread`] (the tables' loop) rather than
-    /// [`Vector::load_groups`] (the runs' loop): the load each loop was tuned with.
+    /// The loops read each block by [`Lanes::load_spread`] (the tables' loop) rather than
+    /// [`Lanes::load_groups`] (the runs' loop): the load each loop was tuned with.
     const SPREAD: bool;
 
-    /// The symbols of the groups of `x` (placed as [`Vector::load_spread`] places them).
+    /// The symbols of the groups of `x` (placed as [`Lanes::load_spread`] places them).
     ///
     /// # Safety
     ///
@@ -72,7 +72,7 @@ struct RunSymbols<V> {
     offset: V,
 }
 
-impl<V: Vector> RunSymbols<V> {
+impl<V: Lanes> RunSymbols<V> {
     /// The registers of `runs` (which fits).
     ///
     /// # Safety
@@ -93,7 +93,7 @@ impl<V: Vector> RunSymbols<V> {
     }
 }
 
-impl<V: Vector> Symbols<V> for RunSymbols<V> {
+impl<V: Lanes> Symbols<V> for RunSymbols<V> {
     const SPREAD: bool = false;
 
     #[inline(always)]
@@ -154,7 +154,7 @@ pub(super) unsafe fn encode_lookup<V: Vector>(
 ///
 /// As [`encode_lookup`]; `end <= n` with `end / 3 * 4 <= cap`.
 #[inline(always)]
-unsafe fn single_blocks<V: Vector, S: Symbols<V>>(
+unsafe fn single_blocks<V: Lanes, S: Symbols<V>>(
     s: &S,
     src: *const u8,
     n: usize,
@@ -178,13 +178,14 @@ unsafe fn single_blocks<V: Vector, S: Symbols<V>>(
 }
 
 /// [`encode_lookup`] with the [`Runs`] lookup, `RUNS_UNROLL` blocks per iteration, then
-/// single blocks (each block reads `GROUPS_READ` bytes).
+/// single blocks (each block reads `GROUPS_READ` bytes). Over [`Lanes`] only: AVX-512 BW's
+/// encode runs it on `__m512i`.
 ///
 /// # Safety
 ///
 /// As [`encode_lookup`].
 #[inline(always)]
-pub(super) unsafe fn encode_runs<V: Vector>(
+pub(in crate::arch::x86_64) unsafe fn encode_runs<V: Lanes>(
     runs: &Runs,
     src: *const u8,
     n: usize,

@@ -23,9 +23,9 @@
 
 mod avx2;
 mod decode;
-mod encode;
+pub(super) mod encode;
 mod ssse3;
-mod vector;
+pub(super) mod vector;
 
 use core::arch::x86_64::{__m128i, __m256i};
 

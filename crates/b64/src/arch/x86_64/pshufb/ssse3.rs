@@ -10,7 +10,7 @@ use core::arch::x86_64::{
     _mm_sub_epi8, _mm_subs_epu8, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
 };
 
-use super::vector::{Vector, vector_ops};
+use super::vector::{Lanes, Vector, vector_ops};
 
 vector_ops!(
     __m128i,
@@ -37,11 +37,6 @@ vector_ops!(
         const SPREAD_READ: usize = 16;
         const GROUPS_READ: usize = 16;
         const RUNS_UNROLL: usize = 2;
-        const HIDE_LOOKUP_MUL: bool = true;
-        const SHORT_ENCODE: usize = 112;
-        const HIDE_LAST_MUL: bool = true;
-        const LAST_FULL: bool = false;
-        const DECODE_UNROLL: usize = 4;
 
         #[inline(always)]
         unsafe fn load_table(t: &[u8; 16]) -> __m128i {
@@ -65,6 +60,42 @@ vector_ops!(
             // SAFETY: the caller's contract: SSSE3.
             unsafe { _mm_mulhi_epu16(a, b) }
         }
+
+        #[inline(always)]
+        unsafe fn load_spread(p: *const u8) -> __m128i {
+            // SAFETY: the caller's contract: SSSE3, `p[..16]` readable.
+            unsafe { _mm_loadu_si128(p.cast()) }
+        }
+
+        #[inline(always)]
+        unsafe fn load_groups(p: *const u8) -> __m128i {
+            // SAFETY: the caller's contract: SSSE3, `p[..16]` readable.
+            unsafe { _mm_loadu_si128(p.cast()) }
+        }
+
+        #[inline(always)]
+        unsafe fn symbols_runs(
+            idx: __m128i,
+            low_end: __m128i,
+            mid_end: __m128i,
+            offset: __m128i,
+        ) -> __m128i {
+            // SAFETY: the caller's contract: SSSE3.
+            unsafe {
+                let class = _mm_or_si128(
+                    _mm_subs_epu8(idx, mid_end),
+                    _mm_and_si128(_mm_cmpgt_epi8(low_end, idx), _mm_set1_epi8(13)),
+                );
+                _mm_add_epi8(idx, _mm_shuffle_epi8(offset, class))
+            }
+        }
+    }
+    {
+        const HIDE_LOOKUP_MUL: bool = true;
+        const SHORT_ENCODE: usize = 112;
+        const HIDE_LAST_MUL: bool = true;
+        const LAST_FULL: bool = false;
+        const DECODE_UNROLL: usize = 4;
 
         #[inline(always)]
         unsafe fn pack(v: __m128i) -> __m128i {
@@ -120,18 +151,6 @@ vector_ops!(
         }
 
         #[inline(always)]
-        unsafe fn load_spread(p: *const u8) -> __m128i {
-            // SAFETY: the caller's contract: SSSE3, `p[..16]` readable.
-            unsafe { _mm_loadu_si128(p.cast()) }
-        }
-
-        #[inline(always)]
-        unsafe fn load_groups(p: *const u8) -> __m128i {
-            // SAFETY: the caller's contract: SSSE3, `p[..16]` readable.
-            unsafe { _mm_loadu_si128(p.cast()) }
-        }
-
-        #[inline(always)]
         unsafe fn load_groups_block(src: *const u8, r: usize) -> __m128i {
             // SAFETY: the caller's contract: SSSE3, `src[..r]` readable, `r >= 12`: 16 bytes
             // where there are 16, else exactly 12.
@@ -154,23 +173,6 @@ vector_ops!(
         unsafe fn store_symbols(dst: *mut u8, len: usize, y: __m128i) {
             // SAFETY: the caller's contract: SSSE3, `dst[..len]` writable, `len <= 16`.
             unsafe { store_exact_128(dst, len, y) }
-        }
-
-        #[inline(always)]
-        unsafe fn symbols_runs(
-            idx: __m128i,
-            low_end: __m128i,
-            mid_end: __m128i,
-            offset: __m128i,
-        ) -> __m128i {
-            // SAFETY: the caller's contract: SSSE3.
-            unsafe {
-                let class = _mm_or_si128(
-                    _mm_subs_epu8(idx, mid_end),
-                    _mm_and_si128(_mm_cmpgt_epi8(low_end, idx), _mm_set1_epi8(13)),
-                );
-                _mm_add_epi8(idx, _mm_shuffle_epi8(offset, class))
-            }
         }
     }
 );

@@ -13,20 +13,57 @@
 
 use crate::alphabet::Nibbles;
 
-/// One register width of the `pshufb` kernels. See the module docs for the safety contract
-/// every `unsafe fn` here shares.
-pub(super) trait Vector: Copy {
+/// The operations of the run encode's loops ([`encode_runs`](super::encode::encode_runs)):
+/// bytes within 128-bit lanes, `pshufb`, Muła's multiplies. Implemented for the three widths
+/// that run that loop: `__m128i`, `__m256i` and AVX-512 BW's `__m512i`. See the module docs
+/// for the safety contract every `unsafe fn` here shares.
+pub(in crate::arch::x86_64) trait Lanes: Copy {
     /// Bytes in a register: the symbols of a decode block, the symbols of an encode block.
     const B: usize;
     /// `B / 4 * 3`: the bytes a decode block writes, the bytes an encode block reads.
     const OUT: usize;
-    /// Bytes the lookup encode's load reads per block ([`Vector::load_spread`]).
+    /// Bytes the lookup encode's load reads per block ([`Lanes::load_spread`]).
     const SPREAD_READ: usize;
-    /// Bytes the run encode's load reads per block ([`Vector::load_groups`]).
+    /// Bytes the run encode's load reads per block ([`Lanes::load_groups`]).
     const GROUPS_READ: usize;
     /// Blocks per iteration of the run encode's main loop (then single blocks). SSSE3: 2,
     /// AVX2: 4 (96 bytes), as tuned on Zen 4.
     const RUNS_UNROLL: usize;
+    /// Stores `v` at `p`; `p` writable for `B` bytes.
+    unsafe fn store(p: *mut u8, v: Self);
+    /// `b` in every lane.
+    unsafe fn splat8(b: i8) -> Self;
+    /// `d` in every dword.
+    unsafe fn splat32(d: i32) -> Self;
+    /// `a & b`.
+    unsafe fn and(a: Self, b: Self) -> Self;
+    /// `a | b`.
+    unsafe fn or(a: Self, b: Self) -> Self;
+    /// `pshufb`: lane `k` of each 16-byte lane is `t[idx[k] & 15]`, zero if `idx[k]`'s top
+    /// bit is set.
+    unsafe fn shuffle(t: Self, idx: Self) -> Self;
+    /// 16-bit `a * b`, low halves.
+    unsafe fn mullo16(a: Self, b: Self) -> Self;
+    /// A 16-byte table in every 16-byte lane.
+    unsafe fn load_table(t: &[u8; 16]) -> Self;
+    /// 16 bytes in every 16-byte lane (a constant pattern).
+    unsafe fn lanes(p: [i8; 16]) -> Self;
+    /// 16-bit `a * b`, high halves (unsigned).
+    unsafe fn mulhi_u16(a: Self, b: Self) -> Self;
+    /// The lookup encode's block: `OUT` bytes of `p` (`SPREAD_READ` readable) placed so that
+    /// each 16-byte lane holds 12 of them at its bottom.
+    unsafe fn load_spread(p: *const u8) -> Self;
+    /// The run encode's block, placed as [`Lanes::load_spread`] does; `p` readable for
+    /// `GROUPS_READ` bytes.
+    unsafe fn load_groups(p: *const u8) -> Self;
+    /// Symbols of the 6-bit indices in `idx` by the [`Runs`](crate::alphabet::Runs) form
+    /// (5 operations instead of the four-table lookup's 16).
+    unsafe fn symbols_runs(idx: Self, low_end: Self, mid_end: Self, offset: Self) -> Self;
+}
+
+/// One register width of the SSSE3 and AVX2 kernels: the rest of what the encode and the
+/// decode need. See the module docs for the safety contract every `unsafe fn` here shares.
+pub(super) trait Vector: Lanes {
     /// The lookup encode's multipliers are hidden from the optimizer
     /// ([`multipliers_hidden`]): SSSE3 yes, AVX2 no (it takes them as constants).
     const HIDE_LOOKUP_MUL: bool;
@@ -51,18 +88,8 @@ pub(super) trait Vector: Copy {
 
     /// `B` bytes at `p`; `p` readable for `B` bytes.
     unsafe fn load(p: *const u8) -> Self;
-    /// Stores `v` at `p`; `p` writable for `B` bytes.
-    unsafe fn store(p: *mut u8, v: Self);
-    /// `b` in every lane.
-    unsafe fn splat8(b: i8) -> Self;
-    /// `d` in every dword.
-    unsafe fn splat32(d: i32) -> Self;
     /// All lanes zero.
     unsafe fn zero() -> Self;
-    /// `a & b`.
-    unsafe fn and(a: Self, b: Self) -> Self;
-    /// `a | b`.
-    unsafe fn or(a: Self, b: Self) -> Self;
     /// `!a & b`.
     unsafe fn andnot(a: Self, b: Self) -> Self;
     /// Byte-wise `a + b`.
@@ -75,22 +102,11 @@ pub(super) trait Vector: Copy {
     unsafe fn cmpeq8(a: Self, b: Self) -> Self;
     /// Byte-wise signed `a > b` (all ones, else zero).
     unsafe fn cmpgt8(a: Self, b: Self) -> Self;
-    /// `pshufb`: lane `k` of each 16-byte lane is `t[idx[k] & 15]`, zero if `idx[k]`'s top
-    /// bit is set.
-    unsafe fn shuffle(t: Self, idx: Self) -> Self;
     /// Each 16-bit lane shifted right by 4.
     unsafe fn srli16_4(a: Self) -> Self;
-    /// 16-bit `a * b`, low halves.
-    unsafe fn mullo16(a: Self, b: Self) -> Self;
     /// The top bit of each byte.
     unsafe fn movemask(a: Self) -> u32;
 
-    /// A 16-byte table in every 16-byte lane.
-    unsafe fn load_table(t: &[u8; 16]) -> Self;
-    /// 16 bytes in every 16-byte lane (a constant pattern).
-    unsafe fn lanes(p: [i8; 16]) -> Self;
-    /// 16-bit `a * b`, high halves (unsigned).
-    unsafe fn mulhi_u16(a: Self, b: Self) -> Self;
     /// The `B` 6-bit values of `v` -> `OUT` bytes in the low bytes (the rest junk).
     unsafe fn pack(v: Self) -> Self;
     /// Whether a `bad` vector of [`NibbleRegs::values`] says every byte is a symbol.
@@ -130,17 +146,11 @@ pub(super) trait Vector: Copy {
     /// keeps the bounds test its loop was tuned with: `at + B <= cap` or `cap - at >= B`.
     unsafe fn store_room(dst: *mut u8, at: usize, cap: usize, y: Self);
 
-    /// The lookup encode's block: `OUT` bytes of `p` (`SPREAD_READ` readable) placed so that
-    /// each 16-byte lane holds 12 of them at its bottom.
-    unsafe fn load_spread(p: *const u8) -> Self;
-    /// The run encode's block, placed as [`Vector::load_spread`] does; `p` readable for
-    /// `GROUPS_READ` bytes.
-    unsafe fn load_groups(p: *const u8) -> Self;
     /// A whole block of the last-bytes encode, `r >= OUT` bytes left at `src`, read within
-    /// them, placed as [`Vector::load_spread`] does.
+    /// them, placed as [`Lanes::load_spread`] does.
     unsafe fn load_groups_block(src: *const u8, r: usize) -> Self;
     /// The last block of the last-bytes encode: `src[..r]` (`r < OUT`, or `<= OUT` if
-    /// `LAST_FULL`) placed as [`Vector::load_spread`] does, the rest zero, reading only those
+    /// `LAST_FULL`) placed as [`Lanes::load_spread`] does, the rest zero, reading only those
     /// bytes.
     unsafe fn load_groups_last(src: *const u8, r: usize) -> Self;
     /// `3k` in lane `k`: symbol `k` of a block is padding when `3k >= 4r` (it starts at bit
@@ -148,10 +158,6 @@ pub(super) trait Vector: Copy {
     unsafe fn thrice() -> Self;
     /// Writes the low `len <= B` symbols of `y` to `dst`, touching only `dst[..len]`.
     unsafe fn store_symbols(dst: *mut u8, len: usize, y: Self);
-    /// Symbols of the 6-bit indices in `idx` by the [`Runs`](crate::alphabet::Runs) form
-    /// (5 operations instead of the four-table lookup's 16).
-    unsafe fn symbols_runs(idx: Self, low_end: Self, mid_end: Self, offset: Self) -> Self;
-
     /// A first pass over lines of 76 symbols (`\r\n`-ended if `crlf`, else `\n`) that the
     /// width does faster than the line loop; returns the bytes consumed and written (whole
     /// lines). `(0, 0)`: none (SSSE3). `src` readable for `n` bytes, `dst` writable for
@@ -169,19 +175,15 @@ pub(super) trait Vector: Copy {
     }
 }
 
-/// `impl Vector for $v` from the intrinsics of one width: the operations that differ only in
-/// the intrinsic's name, then `$extra`, the width's own items.
+/// `impl Lanes for $v` and `impl Vector for $v` from the intrinsics of one width: the
+/// operations that differ only in the intrinsic's name, then `$lanes` and `$extra`, the
+/// width's own items of each trait.
 macro_rules! vector_ops {
     ($v:ty, $loadu:ident, $storeu:ident, $set1_8:ident, $set1_32:ident, $setzero:ident,
      $and:ident, $or:ident, $andnot:ident, $add8:ident, $sub8:ident, $adds_u8:ident,
      $cmpeq8:ident, $cmpgt8:ident, $shuffle:ident, $srli16:ident,
-     $mullo16:ident, $movemask:ident, { $($extra:tt)* }) => {
-        impl Vector for $v {
-            #[inline(always)]
-            unsafe fn load(p: *const u8) -> Self {
-                // SAFETY: the caller's contract: the features, `p[..B]` readable.
-                unsafe { $loadu(p.cast()) }
-            }
+     $mullo16:ident, $movemask:ident, { $($lanes:tt)* } { $($extra:tt)* }) => {
+        impl Lanes for $v {
             #[inline(always)]
             unsafe fn store(p: *mut u8, v: Self) {
                 // SAFETY: the caller's contract: the features, `p[..B]` writable.
@@ -198,11 +200,6 @@ macro_rules! vector_ops {
                 unsafe { $set1_32(d) }
             }
             #[inline(always)]
-            unsafe fn zero() -> Self {
-                // SAFETY: the caller's contract: the features.
-                unsafe { $setzero() }
-            }
-            #[inline(always)]
             unsafe fn and(a: Self, b: Self) -> Self {
                 // SAFETY: the caller's contract: the features.
                 unsafe { $and(a, b) }
@@ -211,6 +208,30 @@ macro_rules! vector_ops {
             unsafe fn or(a: Self, b: Self) -> Self {
                 // SAFETY: the caller's contract: the features.
                 unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn shuffle(t: Self, idx: Self) -> Self {
+                // SAFETY: the caller's contract: the features.
+                unsafe { $shuffle(t, idx) }
+            }
+            #[inline(always)]
+            unsafe fn mullo16(a: Self, b: Self) -> Self {
+                // SAFETY: the caller's contract: the features.
+                unsafe { $mullo16(a, b) }
+            }
+            $($lanes)*
+        }
+
+        impl Vector for $v {
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: the caller's contract: the features, `p[..B]` readable.
+                unsafe { $loadu(p.cast()) }
+            }
+            #[inline(always)]
+            unsafe fn zero() -> Self {
+                // SAFETY: the caller's contract: the features.
+                unsafe { $setzero() }
             }
             #[inline(always)]
             unsafe fn andnot(a: Self, b: Self) -> Self {
@@ -243,19 +264,9 @@ macro_rules! vector_ops {
                 unsafe { $cmpgt8(a, b) }
             }
             #[inline(always)]
-            unsafe fn shuffle(t: Self, idx: Self) -> Self {
-                // SAFETY: the caller's contract: the features.
-                unsafe { $shuffle(t, idx) }
-            }
-            #[inline(always)]
             unsafe fn srli16_4(a: Self) -> Self {
                 // SAFETY: the caller's contract: the features.
                 unsafe { $srli16(a, 4) }
-            }
-            #[inline(always)]
-            unsafe fn mullo16(a: Self, b: Self) -> Self {
-                // SAFETY: the caller's contract: the features.
-                unsafe { $mullo16(a, b) }
             }
             #[inline(always)]
             unsafe fn movemask(a: Self) -> u32 {
@@ -271,7 +282,7 @@ pub(super) use vector_ops;
 /// The masks and multipliers of Muła's encode (`pand` by `0x0fc0_fc00`, `pmulhuw` by
 /// `0x0400_0040`, `pand` by `0x003f_03f0`, `pmullw` by `0x0100_0010`) as constants.
 #[inline(always)]
-pub(super) unsafe fn multipliers_plain<V: Vector>() -> [V; 4] {
+pub(super) unsafe fn multipliers_plain<V: Lanes>() -> [V; 4] {
     // SAFETY: the caller's contract: the features. (No closure: it would be compiled
     // without them, with the intrinsics out of line.)
     unsafe {
@@ -288,7 +299,7 @@ pub(super) unsafe fn multipliers_plain<V: Vector>() -> [V; 4] {
 /// constants of known operands into shift, zero-extend, pack and permute sequences that run
 /// at half the speed in the loops.
 #[inline(always)]
-pub(super) unsafe fn multipliers_hidden<V: Vector>() -> [V; 4] {
+pub(super) unsafe fn multipliers_hidden<V: Lanes>() -> [V; 4] {
     // SAFETY: the caller's contract: the features.
     core::hint::black_box(unsafe { multipliers_plain::<V>() })
 }
