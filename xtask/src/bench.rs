@@ -17,7 +17,7 @@
 
 mod json;
 mod plan;
-mod record;
+pub(crate) mod record;
 mod report;
 
 use std::collections::BTreeMap;

@@ -7,11 +7,14 @@
 //! - `cargo xtask bench [--quick] [--crate NAME]... [--record]`: the criterion comparisons;
 //!   `--record` stores the run as the CPU's record in `benches/results/`.
 //! - `cargo xtask bench --diff A B`: rows that moved between two records.
+//! - `cargo xtask mca`: llvm-mca's cycle model of our hot loops and the peers' on CPUs no
+//!   machine here has, written to `target/mca/modelled.md`.
 
 mod bench;
 mod emulate;
 mod install;
 mod matrix;
+mod mca;
 mod test;
 mod util;
 mod vm;
@@ -43,6 +46,14 @@ commands:
   bench --diff A B
         the rows that moved beyond their confidence intervals between two records: each a
         CPU slug (benches/results/<slug>.jsonl), a path, or `live` (the last run)
+  mca
+        llvm-mca-19's cycle model of each kernel's hot loop (ours and the peer's, the backend
+        the dispatch picks on each CPU) on znver4/5, cascadelake, icelake-server,
+        sapphirerapids, neoverse-n1/v2, sifive-p670/x280: builds a probe with the bench
+        profile for x86_64, aarch64 and riscv64 (installs llvm-19, the cross gcc and the
+        rustup targets), writes target/mca/modelled.md (section Modelled CPUs, checked against
+        the x86 records in benches/results/) and says how long it took (about 2 minutes
+        with the builds cached). Not part of `test`.
 ";
 
 fn main() -> ExitCode {
@@ -99,6 +110,10 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             _ => Err(format!("--diff needs two records (a slug, a path or `live`)\n{USAGE}")),
         },
         "bench" => bench::run_benches(bench_options(rest)?),
+        "mca" => match rest {
+            [] => mca::run_mca(),
+            [other, ..] => Err(format!("unknown option `{other}` for mca\n{USAGE}")),
+        },
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())
