@@ -3,7 +3,7 @@
 //!
 //! 1. Builds `target/mca/probe` (written from `mca/probe/`: a binary calling each kernel once
 //!    through its public API) with the workspace's bench profile for x86_64, aarch64 and
-//!    riscv64 (`+v,+zkne,+zknd,+zbkb`, the RVV row of the test matrix). Installs llvm-19, the
+//!    riscv64 (`+v`, the extension the modelled RISC-V CPUs have). Installs llvm-19, the
 //!    cross gcc and the rustup targets if missing.
 //! 2. Disassembles each binary once (`llvm-objdump-19 -d -C`) and, per kernel and backend,
 //!    finds the hot loop among the functions the kernel names (`mca/spec.rs`; no marker in
@@ -73,7 +73,9 @@ impl Arch {
     /// report's `default` section); aarch64 has NEON in its baseline.
     fn rustflags(self) -> &'static str {
         match self {
-            Arch::Riscv64 => "-C target-feature=+v,+zkne,+zknd,+zbkb",
+            // V only: the modelled RISC-V CPUs (sifive-p670, sifive-x280) have no Zkne or
+            // Zbkb, and a peer's scalar code built with Zbkb would not run on them.
+            Arch::Riscv64 => "-C target-feature=+v",
             _ => "",
         }
     }
@@ -352,8 +354,9 @@ fn bytes_per_iteration(arch: Arch, body: &[Insn], vlen: u32) -> Option<u64> {
                     parse_imm(post.trim_end_matches('!'))
                 } else if ["add", "sub"].contains(&i.mnemonic.as_str()) {
                     let ops: Vec<&str> = i.operands.split(',').map(str::trim).collect();
+                    // `add x11, x9, #0x40` then `mov x9, x11` is an advance too.
                     match ops.as_slice() {
-                        [d, s, imm] if d == s && d.starts_with('x') => {
+                        [d, s, imm] if d.starts_with('x') && s.starts_with('x') => {
                             parse_imm(imm.trim_start_matches('#'))
                         }
                         _ => None,

@@ -135,10 +135,11 @@ pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
         for &(start, end) in &loops {
             let holds_another =
                 loops.iter().any(|&(s, e)| (s, e) != (start, end) && s >= start && e <= end);
-            if holds_another {
+            let body = &f.insns[start..=end];
+            // A backward branch to a shared return block is no loop.
+            if holds_another || body.iter().any(|i| i.mnemonic == "ret") {
                 continue;
             }
-            let body = &f.insns[start..=end];
             let vectors = body.iter().filter(|i| is_vector(arch, i)).count();
             let better = match &best {
                 None => true,
