@@ -461,10 +461,11 @@ impl McaReport {
     /// The bottleneck in llvm-mca's terms: resource pressure (its busiest resource), a
     /// dependency chain, or the dispatch width.
     fn bottleneck(&self) -> String {
-        if self.resource_pct == 0.0 && self.dependency_pct == 0.0 {
-            if self.uops_per_cycle >= 0.9 * self.dispatch_width {
-                return format!("dispatch width ({})", self.dispatch_width);
-            }
+        if self.resource_pct == 0.0
+            && self.dependency_pct == 0.0
+            && self.uops_per_cycle >= 0.9 * self.dispatch_width
+        {
+            return format!("dispatch width ({})", self.dispatch_width);
         }
         if self.dependency_pct > self.resource_pct {
             return format!("dependency chain ({:.0} %)", self.dependency_pct);
@@ -538,10 +539,10 @@ fn parse_mca(text: &str) -> Option<McaReport> {
         if let Some(values) = it.next() {
             for (k, v) in values.split_whitespace().enumerate() {
                 let v: f64 = v.parse().unwrap_or(0.0);
-                if v > top.as_ref().map_or(0.0, |(_, p): &(String, f64)| *p) {
-                    if let Some(n) = names.get(k) {
-                        top = Some((n.clone(), v));
-                    }
+                if v > top.as_ref().map_or(0.0, |(_, p): &(String, f64)| *p)
+                    && let Some(n) = names.get(k)
+                {
+                    top = Some((n.clone(), v));
                 }
             }
         }
@@ -633,8 +634,10 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                 bottleneck,
                 r.model.known_errors,
             );
-            if let (Some(modelled), Some(rec)) = (ratio, records.get(r.model.slug)) {
-                if let Some(measured) = measured_ratio(rec, r.kernel) {
+            if let (Some(modelled), Some(rec)) = (ratio, records.get(r.model.slug))
+                && let Some(measured) = measured_ratio(rec, r.kernel)
+            {
+                {
                     agree.1 += 1;
                     if direction(modelled) == direction(measured) {
                         agree.0 += 1;

@@ -53,10 +53,10 @@ pub fn parse(text: &str) -> Vec<Function> {
     for line in text.lines() {
         // `0000000000026b20 <name>:` opens a function.
         if let Some(rest) = line.strip_suffix(">:") {
-            if let Some((addr, name)) = rest.split_once(" <") {
-                if u64::from_str_radix(addr.trim(), 16).is_ok() {
-                    out.push(Function { name: name.to_string(), insns: Vec::new() });
-                }
+            if let Some((addr, name)) = rest.split_once(" <")
+                && u64::from_str_radix(addr.trim(), 16).is_ok()
+            {
+                out.push(Function { name: name.to_string(), insns: Vec::new() });
             }
             continue;
         }

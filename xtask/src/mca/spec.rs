@@ -453,6 +453,8 @@ pub const KERNELS: &[Kernel] = &[
                         NONE,
                         &[
                             "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v1_compress",
+                            "nabhash::hash_with",
+                            "mca_probe::probe_nabhash_v1",
                         ],
                     ),
                 ],
@@ -524,7 +526,11 @@ pub const KERNELS: &[Kernel] = &[
                     b(
                         "portable",
                         NONE,
-                        &["<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v2_absorb"],
+                        &[
+                            "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v2_absorb",
+                            "nabhash::v2::*",
+                            "mca_probe::probe_nabhash_v2",
+                        ],
                     ),
                 ],
             },
