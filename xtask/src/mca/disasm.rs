@@ -136,8 +136,13 @@ pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
             let holds_another =
                 loops.iter().any(|&(s, e)| (s, e) != (start, end) && s >= start && e <= end);
             let body = &f.insns[start..=end];
-            // A backward branch to a shared return block is no loop.
-            if holds_another || body.iter().any(|i| i.mnemonic == "ret") {
+            // A backward branch to a shared return or tail block is no loop: such a region
+            // returns, or jumps unconditionally before its last instruction.
+            let unconditional = |i: &Insn| ["jmp", "b", "j"].contains(&i.mnemonic.as_str());
+            if holds_another
+                || body.iter().any(|i| i.mnemonic == "ret")
+                || body[..body.len() - 1].iter().any(unconditional)
+            {
                 continue;
             }
             let vectors = body.iter().filter(|i| is_vector(arch, i)).count();
