@@ -287,7 +287,14 @@ fn model_impl(
     let body = prepare(model, &l)?;
     let bytes = bytes_per_iteration(model.arch, &body, model.vlen)
         .ok_or_else(|| format!("{}: no pointer advance found in its loop", backend.name))?;
-    let asm = asm_for(model.arch, &body);
+    let comment = if model.arch == Arch::Aarch64 { "//" } else { "#" };
+    let asm = format!(
+        "{comment} {}: {} ({}), {bytes} bytes per iteration\n{}",
+        l.function,
+        backend.name,
+        model.cpu,
+        asm_for(model.arch, &body)
+    );
     let file = dir.join(format!(
         "{}-{}-{}.s",
         model.cpu,
@@ -341,13 +348,36 @@ fn bytes_per_iteration(arch: Arch, body: &[Insn], vlen: u32) -> Option<u64> {
     let mut best: u64 = 0;
     for i in body {
         let imm = match arch {
-            Arch::X86_64 if ["add", "sub"].contains(&i.mnemonic.as_str()) => {
-                let (dst, src) = i.operands.split_once(',')?;
-                let dst = dst.trim();
+            Arch::X86_64 if ["add", "sub", "lea"].contains(&i.mnemonic.as_str()) => {
+                let Some((dst, src)) = i.operands.split_once(',') else { continue };
+                let (dst, src) = (dst.trim(), src.trim());
                 if !dst.starts_with('r') || dst.contains('[') {
                     continue;
                 }
-                parse_imm(src.trim())
+                // `lea rcx, [rax + 0x80]` (then `mov rax, rcx`) advances too; an indexed
+                // `lea` computes an address, not an advance.
+                let (reg, imm) = match src.strip_prefix('[').and_then(|a| a.strip_suffix(']')) {
+                    Some(addr) => match addr.split_once(" + ") {
+                        // Only when the sum goes back to the base (`mov rax, rcx`): an
+                        // end check `lea r13, [rax + 0x80]` is no advance.
+                        Some((base, disp))
+                            if !disp.contains('*')
+                                && !disp.starts_with('r')
+                                && body.iter().any(|j| {
+                                    j.mnemonic == "mov"
+                                        && j.operands.replace(' ', "")
+                                            == format!("{},{dst}", base.trim())
+                                }) =>
+                        {
+                            (base.trim(), parse_imm(disp))
+                        }
+                        _ => continue,
+                    },
+                    None => (dst, parse_imm(src)),
+                };
+                // A register that indexes memory scaled (`[rax + 8*rdx]`) advances the
+                // pointer by the scale times its increment (xxh3's stripe loop).
+                imm.map(|v| v * x86_scale(body, reg))
             }
             Arch::Aarch64 => {
                 if let Some(post) = i.operands.split("], #").nth(1) {
@@ -379,6 +409,22 @@ fn bytes_per_iteration(arch: Arch, body: &[Insn], vlen: u32) -> Option<u64> {
         }
     }
     (best > 0).then_some(best)
+}
+
+/// The largest scale `reg` indexes memory with in `body` (`[rax + 8*rdx]`: 8 for `rdx`), or 1.
+fn x86_scale(body: &[Insn], reg: &str) -> i64 {
+    let mut scale = 1;
+    for i in body {
+        for part in i.operands.split(['[', ']', '+', '-', ' ']) {
+            if let Some((s, r)) = part.split_once('*')
+                && r == reg
+                && let Ok(s) = s.parse::<i64>()
+            {
+                scale = scale.max(s);
+            }
+        }
+    }
+    scale
 }
 
 fn parse_imm(s: &str) -> Option<i64> {
