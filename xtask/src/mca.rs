@@ -122,6 +122,14 @@ pub fn run_mca() -> Result<(), String> {
             output(&mut cmd).ok_or_else(|| format!("`{}` failed", crate::util::show(&cmd)))?;
         disassembly.insert(arch, disasm::parse(&text));
     }
+    // The loops of an earlier run: each run writes its own.
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            if e.path().extension().is_some_and(|x| x == "s") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     let records = crate::bench::record::read_all(&root.join("benches/results")).unwrap_or_default();
     let mut rows: Vec<Row> = Vec::new();
     for model in MODELS {
@@ -340,72 +348,204 @@ fn asm_for(arch: Arch, body: &[Insn]) -> String {
     s + &disasm::to_asm(arch, body)
 }
 
-/// The bytes one iteration moves on its larger stream.
+/// The bytes one iteration moves on its larger stream: the largest advance of an induction
+/// register (times the scale it indexes memory with); for an RVV loop that advances by vl (a
+/// register), the bytes of its vector loads or stores at the model's VLEN.
 fn bytes_per_iteration(arch: Arch, body: &[Insn], vlen: u32) -> Option<u64> {
+    if let Some(b) = induction_advance(arch, body) {
+        return Some(b);
+    }
     if arch == Arch::Riscv64 && body.iter().any(|i| rvv_mem(&i.mnemonic).is_some()) {
         return rvv_bytes(body, vlen);
     }
-    let mut best: u64 = 0;
-    for i in body {
-        let imm = match arch {
-            Arch::X86_64 if ["add", "sub", "lea"].contains(&i.mnemonic.as_str()) => {
-                let Some((dst, src)) = i.operands.split_once(',') else { continue };
-                let (dst, src) = (dst.trim(), src.trim());
-                if !dst.starts_with('r') || dst.contains('[') {
-                    continue;
-                }
-                // `lea rcx, [rax + 0x80]` (then `mov rax, rcx`) advances too; an indexed
-                // `lea` computes an address, not an advance.
-                let (reg, imm) = match src.strip_prefix('[').and_then(|a| a.strip_suffix(']')) {
-                    Some(addr) => match addr.split_once(" + ") {
-                        // Only when the sum goes back to the base (`mov rax, rcx`): an
-                        // end check `lea r13, [rax + 0x80]` is no advance.
-                        Some((base, disp))
-                            if !disp.contains('*')
-                                && !disp.starts_with('r')
-                                && body.iter().any(|j| {
-                                    j.mnemonic == "mov"
-                                        && j.operands.replace(' ', "")
-                                            == format!("{},{dst}", base.trim())
-                                }) =>
-                        {
-                            (base.trim(), parse_imm(disp))
-                        }
-                        _ => continue,
-                    },
-                    None => (dst, parse_imm(src)),
-                };
-                // A register that indexes memory scaled (`[rax + 8*rdx]`) advances the
-                // pointer by the scale times its increment (xxh3's stripe loop).
-                imm.map(|v| v * x86_scale(body, reg))
+    None
+}
+
+/// What an instruction does to the integer registers, for the induction analysis.
+enum Effect {
+    /// `dst = src + imm`.
+    Offset { dst: String, src: String, imm: i64 },
+    /// `dst` gets a value that is no offset of one register.
+    Clobber(String),
+}
+
+/// The 64-bit register a name writes (x86 `ecx` → `rcx`, `r8d` → `r8`; aarch64 `w3` → `x3`).
+fn full_register(arch: Arch, r: &str) -> String {
+    let r = r.trim();
+    match arch {
+        Arch::X86_64 => {
+            if let Some(n) =
+                r.strip_suffix('d').filter(|n| n.starts_with('r') && n[1..].parse::<u8>().is_ok())
+            {
+                return n.to_string();
             }
-            Arch::Aarch64 => {
-                if let Some(post) = i.operands.split("], #").nth(1) {
-                    parse_imm(post.trim_end_matches('!'))
-                } else if ["add", "sub"].contains(&i.mnemonic.as_str()) {
-                    let ops: Vec<&str> = i.operands.split(',').map(str::trim).collect();
-                    // `add x11, x9, #0x40` then `mov x9, x11` is an advance too.
-                    match ops.as_slice() {
-                        [d, s, imm] if d.starts_with('x') && s.starts_with('x') => {
-                            parse_imm(imm.trim_start_matches('#'))
+            match r.strip_prefix('e') {
+                Some(rest) if ["ax", "bx", "cx", "dx", "si", "di", "bp", "sp"].contains(&rest) => {
+                    format!("r{rest}")
+                }
+                _ => r.to_string(),
+            }
+        }
+        Arch::Aarch64 => match r.strip_prefix('w') {
+            Some(n) if n.parse::<u8>().is_ok() => format!("x{n}"),
+            _ => r.to_string(),
+        },
+        Arch::Riscv64 => r.to_string(),
+    }
+}
+
+fn is_gpr(arch: Arch, r: &str) -> bool {
+    let r = r.trim();
+    match arch {
+        Arch::X86_64 => {
+            r.starts_with('r') && !r.contains(['[', ' '])
+                || ["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"].contains(&r)
+        }
+        Arch::Aarch64 => (r.starts_with('x') || r.starts_with('w')) && r[1..].parse::<u8>().is_ok(),
+        Arch::Riscv64 => {
+            !r.is_empty()
+                && r != "zero"
+                && (r.starts_with('a') || r.starts_with('t') || r.starts_with('s'))
+                && r[1..].parse::<u8>().is_ok()
+                || r == "ra"
+        }
+    }
+}
+
+fn effects(arch: Arch, i: &Insn) -> Vec<Effect> {
+    let m = i.mnemonic.as_str();
+    let ops: Vec<&str> = i.operands.split(',').map(str::trim).collect();
+    let reg = |r: &str| full_register(arch, r);
+    let mut out = Vec::new();
+    match arch {
+        Arch::X86_64 => {
+            let (d, src) = (ops[0], ops.get(1).copied().unwrap_or(""));
+            if ["cmp", "test", "push", "vzeroupper", "nop"].contains(&m) || m.starts_with('j') {
+                return out;
+            }
+            if !is_gpr(arch, d) {
+                return out;
+            }
+            let d = reg(d);
+            let imm = parse_imm(src);
+            match (m, imm) {
+                ("add", Some(v)) => out.push(Effect::Offset { dst: d.clone(), src: d, imm: v }),
+                ("sub", Some(v)) => out.push(Effect::Offset { dst: d.clone(), src: d, imm: -v }),
+                ("inc", _) => out.push(Effect::Offset { dst: d.clone(), src: d, imm: 1 }),
+                ("dec", _) => out.push(Effect::Offset { dst: d.clone(), src: d, imm: -1 }),
+                ("mov", _) if is_gpr(arch, src) => {
+                    out.push(Effect::Offset { dst: d, src: reg(src), imm: 0 })
+                }
+                ("lea", _) => {
+                    let addr = src.trim_start_matches(|c| c != '[').trim_matches(['[', ']']);
+                    let parts: Vec<&str> = addr.split(' ').filter(|p| !p.is_empty()).collect();
+                    match parts.as_slice() {
+                        [b] if is_gpr(arch, b) => {
+                            out.push(Effect::Offset { dst: d, src: reg(b), imm: 0 })
                         }
-                        _ => None,
+                        [b, sign @ ("+" | "-"), k] if is_gpr(arch, b) && parse_imm(k).is_some() => {
+                            let v = parse_imm(k).unwrap_or(0);
+                            let v = if *sign == "-" { -v } else { v };
+                            out.push(Effect::Offset { dst: d, src: reg(b), imm: v })
+                        }
+                        _ => out.push(Effect::Clobber(d)),
                     }
-                } else {
-                    None
+                }
+                _ => out.push(Effect::Clobber(d)),
+            }
+        }
+        Arch::Aarch64 => {
+            // Post- and pre-indexed addressing writes its base register back.
+            if let Some((addr, post)) = i.operands.split_once("], #") {
+                if let Some(base) = addr.rsplit('[').next() {
+                    let v = parse_imm(post.trim_end_matches('!')).unwrap_or(0);
+                    out.push(Effect::Offset { dst: reg(base), src: reg(base), imm: v });
+                }
+            } else if i.operands.ends_with("]!")
+                && let Some(inner) = i.operands.rsplit('[').next()
+                && let Some((base, k)) = inner.trim_end_matches("]!").split_once(", #")
+            {
+                let v = parse_imm(k).unwrap_or(0);
+                out.push(Effect::Offset { dst: reg(base), src: reg(base), imm: v });
+            }
+            let stores = m.starts_with("st") || m.starts_with("cb") || m.starts_with("tb");
+            if stores || ["cmp", "cmn", "tst", "b", "ret"].contains(&m) || m.starts_with("b.") {
+                return out;
+            }
+            if !is_gpr(arch, ops[0]) {
+                return out;
+            }
+            let d = reg(ops[0]);
+            let imm = ops.get(2).and_then(|k| parse_imm(k.trim_start_matches('#')));
+            match (m, ops.len(), imm) {
+                ("add", 3, Some(v)) if is_gpr(arch, ops[1]) => {
+                    out.push(Effect::Offset { dst: d, src: reg(ops[1]), imm: v })
+                }
+                ("sub", 3, Some(v)) if is_gpr(arch, ops[1]) => {
+                    out.push(Effect::Offset { dst: d, src: reg(ops[1]), imm: -v })
+                }
+                ("mov", 2, _) if is_gpr(arch, ops[1]) => {
+                    out.push(Effect::Offset { dst: d, src: reg(ops[1]), imm: 0 })
+                }
+                _ => out.push(Effect::Clobber(d)),
+            }
+        }
+        Arch::Riscv64 => {
+            // Branches and stores write no register; vector instructions mostly write a
+            // vector register (`vsetvli a3, ...` and `vfirst.m a0, v8` do write one).
+            let no_dest = m.starts_with('b')
+                || ["sb", "sh", "sw", "sd", "j", "ret", "jr", "fsd", "fsw"].contains(&m)
+                || m.starts_with("vs") && !m.starts_with("vset")
+                || m.starts_with('v') && ops[0].starts_with('v');
+            if no_dest || !is_gpr(arch, ops[0]) {
+                return out;
+            }
+            let d = reg(ops[0]);
+            match (m, ops.len()) {
+                ("addi", 3) if is_gpr(arch, ops[1]) => {
+                    let v = parse_imm(ops[2]).unwrap_or(0);
+                    out.push(Effect::Offset { dst: d, src: reg(ops[1]), imm: v })
+                }
+                ("mv", 2) if is_gpr(arch, ops[1]) => {
+                    out.push(Effect::Offset { dst: d, src: reg(ops[1]), imm: 0 })
+                }
+                _ => out.push(Effect::Clobber(d)),
+            }
+        }
+    }
+    out
+}
+
+/// The largest advance of an induction register over one iteration of `body`: each register
+/// is followed as "its value at the top of the loop, or another's, plus a constant" through
+/// adds, moves and address arithmetic; one that ends as itself plus k advances by k (times
+/// the scale it indexes memory with). `None` when no register advances by a constant.
+fn induction_advance(arch: Arch, body: &[Insn]) -> Option<u64> {
+    let mut state: BTreeMap<String, Option<(String, i64)>> = BTreeMap::new();
+    let value = |state: &BTreeMap<String, Option<(String, i64)>>, r: &str| {
+        state.get(r).cloned().unwrap_or_else(|| Some((r.to_string(), 0)))
+    };
+    for i in body {
+        for e in effects(arch, i) {
+            match e {
+                Effect::Offset { dst, src, imm } => {
+                    let v = value(&state, &src).map(|(o, k)| (o, k + imm));
+                    state.insert(dst, v);
+                }
+                Effect::Clobber(d) => {
+                    state.insert(d, None);
                 }
             }
-            Arch::Riscv64 if i.mnemonic == "addi" => {
-                let ops: Vec<&str> = i.operands.split(',').map(str::trim).collect();
-                match ops.as_slice() {
-                    [d, s, imm] if d == s => parse_imm(imm),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        if let Some(v) = imm {
-            best = best.max(v.unsigned_abs());
+        }
+    }
+    let mut best = 0u64;
+    for (r, v) in &state {
+        if let Some((origin, k)) = v
+            && origin == r
+            && *k != 0
+        {
+            let scale = if arch == Arch::X86_64 { x86_scale(body, r) } else { 1 };
+            best = best.max((k * scale).unsigned_abs());
         }
     }
     (best > 0).then_some(best)

@@ -56,7 +56,7 @@ pub fn parse(text: &str) -> Vec<Function> {
             if let Some((addr, name)) = rest.split_once(" <")
                 && u64::from_str_radix(addr.trim(), 16).is_ok()
             {
-                out.push(Function { name: name.to_string(), insns: Vec::new() });
+                out.push(Function { name: unescape(name), insns: Vec::new() });
             }
             continue;
         }
@@ -66,6 +66,37 @@ pub fn parse(text: &str) -> Vec<Function> {
         }
     }
     out
+}
+
+/// Undoes the escapes of Rust's legacy mangling that `llvm-objdump -C` leaves in place:
+/// `_$LT$nabhash..portable..Portable$u20$as$u20$...$GT$::v1_compress` →
+/// `<nabhash::portable::Portable as ...>::v1_compress`.
+pub fn unescape(name: &str) -> String {
+    if !name.contains('$') {
+        return name.to_string();
+    }
+    let name = name.strip_prefix("_$").map_or(name.to_string(), |r| format!("${r}"));
+    let mut s = name;
+    for (from, to) in [
+        ("$LT$", "<"),
+        ("$GT$", ">"),
+        ("$u20$", " "),
+        ("$RF$", "&"),
+        ("$C$", ","),
+        ("$BP$", "*"),
+        ("$LP$", "("),
+        ("$RP$", ")"),
+        ("$u7b$", "{"),
+        ("$u7d$", "}"),
+        ("$u27$", "'"),
+        ("$u5b$", "["),
+        ("$u5d$", "]"),
+        ("$u7e$", "~"),
+        ("..", "::"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
 }
 
 /// `   26a77:      \tja\t0x26b0e <sym+0x12e>` → the instruction.
@@ -117,7 +148,7 @@ pub fn is_vector(arch: Arch, insn: &Insn) -> bool {
 
 /// The hot loop among `functions`: the innermost loop with the most vector instructions.
 pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
-    let mut best: Option<(usize, usize, Loop)> = None;
+    let mut best: Option<(bool, usize, usize, Loop)> = None;
     for f in functions {
         let loops: Vec<(usize, usize)> = f
             .insns
@@ -145,19 +176,28 @@ pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
             {
                 continue;
             }
+            // The in-cache loop before a non-temporal one (memmove's loop past the cache
+            // size): the model has no caches, and the bench rows it is checked against are
+            // in-cache.
+            let temporal = !body.iter().any(|i| is_non_temporal(&i.mnemonic));
             let vectors = body.iter().filter(|i| is_vector(arch, i)).count();
             let better = match &best {
                 None => true,
-                Some((v, n, _)) => (vectors, body.len()) > (*v, *n),
+                Some((t, v, n, _)) => (temporal, vectors, body.len()) > (*t, *v, *n),
             };
             if better {
                 let l =
                     Loop { function: f.name.clone(), function_insns: f.insns.clone(), start, end };
-                best = Some((vectors, body.len(), l));
+                best = Some((temporal, vectors, body.len(), l));
             }
         }
     }
-    best.map(|(_, _, l)| l)
+    best.map(|(_, _, _, l)| l)
+}
+
+/// A store that bypasses the caches: `movntdq`, `vmovntps`, aarch64's `stnp`.
+fn is_non_temporal(m: &str) -> bool {
+    m.starts_with("movnt") || m.starts_with("vmovnt") || m == "stnp"
 }
 
 /// The loop as assembly llvm-mca accepts: a label at the top, every branch to it.

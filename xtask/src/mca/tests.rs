@@ -56,6 +56,20 @@ fn skips_return_blocks_and_finds_the_aarch64_memchr_loop() {
 }
 
 #[test]
+fn unescapes_legacy_rust_names() {
+    assert_eq!(
+        disasm::unescape(
+            "_$LT$nabhash..portable..Portable$u20$as$u20$nabhash..dispatch..Kernels$GT$::v1_compress::h0123456789abcdef"
+        ),
+        "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v1_compress::h0123456789abcdef"
+    );
+    assert_eq!(
+        disasm::unescape("b64::encode::encode_long::h0123456789abcdef"),
+        "b64::encode::encode_long::h0123456789abcdef"
+    );
+}
+
+#[test]
 fn refuses_a_vbmi_loop_on_cascadelake() {
     let body = vec![
         ("vpermb".to_string(), "zmm0, zmm1, zmmword ptr [rsi]".to_string()),
