@@ -24,9 +24,13 @@
 //! of its governing `vsetvli` with the model's VLEN. The model has no caches (every load hits
 //! L1), no branch mispredictions, and on x86 no frequency licences.
 //!
-//! Left out so far: simdutf (C++), gxhash, glibc's mem* loops, GMP, the limb `addmul_1` loop
-//! (inlined into its callers: its loop has no symbol of its own), and mips64 (no model).
-//! Runs in about two minutes with the builds cached.
+//! A kernel inlined into its caller is found under the caller's symbol (the probe's
+//! `probe_*` functions are never inlined); a scalar loop among others (the limb `addmul_1`,
+//! inlined into the basecase product) by the mnemonics it must hold (`mulx`, `adox`, `adcx`).
+//!
+//! Left out so far: simdutf (C++), gxhash, glibc's mem* loops, GMP, and mips64 (no model).
+//! The cold run takes about 1.5 minutes on 2 busy cores (three probe builds of about 30 s
+//! each); with the builds cached, about 10 s.
 
 mod disasm;
 mod isa;
@@ -290,7 +294,7 @@ fn model_impl(
     if candidates.is_empty() {
         return Err(format!("{}: none of {:?} in the binary", backend.name, backend.symbols));
     }
-    let l = disasm::find_loop(model.arch, &candidates)
+    let l = disasm::find_loop(model.arch, &candidates, backend.loop_has)
         .ok_or_else(|| format!("{}: no loop in {:?}", backend.name, backend.symbols))?;
     let body = prepare(model, &l)?;
     let bytes = bytes_per_iteration(model.arch, &body, model.vlen)
@@ -818,7 +822,11 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                 r.peer.as_ref().map_or("—".into(), fmt),
                 ratio.map_or("—".into(), |x| format!("{x:.2}")),
                 bottleneck,
-                r.model.known_errors,
+                if r.kernel.note.is_empty() {
+                    r.model.known_errors.to_string()
+                } else {
+                    format!("{}; {}", r.model.known_errors, r.kernel.note)
+                },
             );
             if let (Some(modelled), Some(rec)) = (ratio, records.get(r.model.slug))
                 && let Some(measured) = measured_ratio(rec, r.kernel)

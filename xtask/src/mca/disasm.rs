@@ -146,8 +146,9 @@ pub fn is_vector(arch: Arch, insn: &Insn) -> bool {
     }
 }
 
-/// The hot loop among `functions`: the innermost loop with the most vector instructions.
-pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
+/// The hot loop among `functions`: the innermost loop with the most vector instructions
+/// (holding every mnemonic of `must_hold`).
+pub fn find_loop(arch: Arch, functions: &[&Function], must_hold: &[&str]) -> Option<Loop> {
     let mut best: Option<(bool, usize, usize, Loop)> = None;
     for f in functions {
         let loops: Vec<(usize, usize)> = f
@@ -171,6 +172,7 @@ pub fn find_loop(arch: Arch, functions: &[&Function]) -> Option<Loop> {
             // returns, or jumps unconditionally before its last instruction.
             let unconditional = |i: &Insn| ["jmp", "b", "j"].contains(&i.mnemonic.as_str());
             if holds_another
+                || !must_hold.iter().all(|m| body.iter().any(|i| i.mnemonic == *m))
                 || body.iter().any(|i| i.mnemonic == "ret")
                 || body[..body.len() - 1].iter().any(unconditional)
             {

@@ -118,6 +118,9 @@ pub struct Backend {
     pub needs: &'static [&'static str],
     /// Demangled function names without their hash; a trailing `*` matches a prefix.
     pub symbols: &'static [&'static str],
+    /// Mnemonics the loop must hold, for a scalar loop among others in its function (the
+    /// limb loops: `mulx`, `adox`).
+    pub loop_has: &'static [&'static str],
 }
 
 /// A kernel: ours and (if it has one) the peer, with the bench rows they match.
@@ -128,6 +131,8 @@ pub struct Kernel {
     pub peer: &'static str,
     pub ours: &'static [Impl],
     pub peers: &'static [Impl],
+    /// Errors of the models in this kernel's loops, beside each model's own.
+    pub note: &'static str,
     /// The bench group and the `impl` names of ours and the peer in it (agreement check).
     pub group: &'static str,
     pub ours_row: &'static str,
@@ -139,7 +144,17 @@ const fn b(
     needs: &'static [&'static str],
     symbols: &'static [&'static str],
 ) -> Backend {
-    Backend { name, needs, symbols }
+    Backend { name, needs, symbols, loop_has: &[] }
+}
+
+/// A backend whose loop is the one holding `loop_has`.
+const fn with_loop(
+    name: &'static str,
+    needs: &'static [&'static str],
+    symbols: &'static [&'static str],
+    loop_has: &'static [&'static str],
+) -> Backend {
+    Backend { name, needs, symbols, loop_has }
 }
 
 const VBMI: &[&str] = &["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "bmi2"];
@@ -155,6 +170,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "b64 encode",
         unit: "64 B out",
+        note: "",
         peer: "base64-simd",
         group: "b64/encode",
         ours_row: "b64",
@@ -233,6 +249,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "b64 decode",
         unit: "64 B in",
+        note: "",
         peer: "base64-simd",
         group: "b64/decode",
         ours_row: "b64",
@@ -322,6 +339,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "memops memmove bulk",
         unit: "64 B",
+        note: "",
         peer: "",
         group: "memops/memmove",
         ours_row: "memops",
@@ -349,6 +367,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "memops find_byte bulk",
         unit: "64 B",
+        note: "znver4/5: a loop-carried chain through `vpmovmskb ecx` → `lea rcx` (a register write the CPU renames) makes ours 4x slower than memchr's same loop: an artifact",
         peer: "memchr",
         group: "memops/find_byte",
         ours_row: "memops",
@@ -411,6 +430,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "nabhash v1 bulk",
         unit: "64 B",
+        note: "",
         peer: "xxh3-64",
         group: "nabhash/bytes",
         ours_row: "nabhash-v1",
@@ -484,6 +504,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "nabhash v2 bulk",
         unit: "64 B",
+        note: "",
         peer: "foldhash",
         group: "nabhash/bytes",
         ours_row: "nabhash-v2",
@@ -561,6 +582,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "bignum-fib NTT stage",
         unit: "64 B of coefficients",
+        note: "",
         peer: "",
         group: "",
         ours_row: "",
@@ -589,6 +611,49 @@ pub const KERNELS: &[Kernel] = &[
             Impl {
                 arch: Arch::Aarch64,
                 backends: &[b("neon", NONE, &["bignum_fib::arch::neon::*"])],
+            },
+        ],
+        peers: &[],
+    },
+    Kernel {
+        name: "bignum-fib limb addmul_1",
+        unit: "64 B of limbs",
+        note: "x86: llvm-mca tracks EFLAGS as one register, so the ADOX (OF) and ADCX (CF) chains, independent on the CPU, serialize: too slow",
+        peer: "",
+        group: "",
+        ours_row: "",
+        peer_row: "",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    // `addmul_1_mulx` (crates/bignum-fib/src/arch/x86_64.rs), inlined into
+                    // the basecase product: two carry chains, ADOX and ADCX.
+                    with_loop(
+                        "mulx-adx",
+                        &["bmi2", "adx"],
+                        &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                        &["mulx", "adox", "adcx"],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[with_loop(
+                    "asm",
+                    NONE,
+                    &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                    &["umulh", "adds", "adc"],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[with_loop(
+                    "portable",
+                    NONE,
+                    &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                    &["mulhu", "sltu"],
+                )],
             },
         ],
         peers: &[],

@@ -29,7 +29,7 @@ fn finds_the_avx2_encode_loop() {
     let fs = functions("x86_64-encode_avx2.objdump");
     assert_eq!(fs.len(), 1);
     assert!(matches(&fs[0].name, "b64::arch::x86_64::pshufb::encode_avx2"));
-    let l = disasm::find_loop(Arch::X86_64, &[&fs[0]]).expect("a loop");
+    let l = disasm::find_loop(Arch::X86_64, &[&fs[0]], &[]).expect("a loop");
     let body = l.body();
     // From `lea rax, [rdi + 0x18]` at 0x26a70 to the `jbe` back to it.
     assert_eq!(body.first().unwrap().addr, 0x26a70);
@@ -47,7 +47,7 @@ fn finds_the_avx2_encode_loop() {
 #[test]
 fn skips_return_blocks_and_finds_the_aarch64_memchr_loop() {
     let fs = functions("aarch64-memops_memchr.objdump");
-    let l = disasm::find_loop(Arch::Aarch64, &[&fs[0]]).expect("a loop");
+    let l = disasm::find_loop(Arch::Aarch64, &[&fs[0]], &[]).expect("a loop");
     let body = l.body();
     assert_eq!(body.first().unwrap().addr, 0x3079c);
     assert_eq!(body.iter().filter(|i| i.mnemonic == "cmeq").count(), 4);
@@ -132,7 +132,7 @@ fn prepends_the_governing_vsetvli() {
     assert_eq!(body.len(), end - start + 2);
     // The whole loop (from its exit test `beqz`) sets its own vtype before its first vector
     // instruction: nothing is prepended.
-    let whole = disasm::find_loop(Arch::Riscv64, &[f]).expect("a loop");
+    let whole = disasm::find_loop(Arch::Riscv64, &[f], &[]).expect("a loop");
     assert_eq!(whole.body()[0].mnemonic, "beqz");
     assert_eq!(whole.body()[1].mnemonic, "vsetvli");
     assert_eq!(disasm::with_governing_vset(&whole).len(), whole.body().len());
