@@ -155,7 +155,7 @@ pub fn run_mca() -> Result<(), String> {
     std::fs::write(&path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
     print!("{md}");
     eprintln!(
-        "xtask: mca: wrote {} in {:.0} s (cold run, builds included)",
+        "xtask: mca: wrote {} in {:.0} s (probe builds included; a cold run builds three, about 1.5 min)",
         path.display(),
         start.elapsed().as_secs_f64()
     );
