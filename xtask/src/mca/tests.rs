@@ -184,3 +184,51 @@ fn agreement_with_a_fixture_record_and_without_one() {
     assert!(md.contains("1 of 2 agree in direction"), "{md}");
     assert!(md.contains("| b64 encode | znver4 (amd-zen4) | 0.25 | 0.50 | -50 % | yes |"), "{md}");
 }
+
+fn insns(arch_ops: &[(&str, &str)]) -> Vec<Insn> {
+    arch_ops
+        .iter()
+        .enumerate()
+        .map(|(k, (m, o))| Insn {
+            addr: k as u64 * 4,
+            mnemonic: m.to_string(),
+            operands: o.to_string(),
+            target: None,
+        })
+        .collect()
+}
+
+#[test]
+fn follows_induction_registers() {
+    // memops' AVX-512 memmove: `lea r8, [rcx + 0x100]` … `mov rcx, r8`; the `add rcx, 0x140`
+    // in between is an end check on a value `mov` then replaces.
+    let body = insns(&[
+        ("lea", "r8, [rdi + rcx]"),
+        ("vmovups", "zmm5, zmmword ptr [rsi + rcx + 0x40]"),
+        ("lea", "r8, [rcx + 0x100]"),
+        ("add", "rcx, 0x140"),
+        ("cmp", "rcx, rax"),
+        ("mov", "rcx, r8"),
+    ]);
+    assert_eq!(bytes_per_iteration(Arch::X86_64, &body, 512), Some(256));
+    // xxh3's stripe loop: `add rdx, 0x8` indexing `[rax + 8*rdx]`: 64 bytes.
+    let body = insns(&[("movdqu", "xmm4, xmmword ptr [rax + 8*rdx - 0x30]"), ("add", "rdx, 0x8")]);
+    assert_eq!(bytes_per_iteration(Arch::X86_64, &body, 128), Some(64));
+    // A 32-bit write clobbers the 64-bit register: no advance.
+    let body = insns(&[("add", "rcx, 0x40"), ("vpmovmskb", "ecx, ymm5")]);
+    assert_eq!(bytes_per_iteration(Arch::X86_64, &body, 256), None);
+    // aarch64 post-index and riscv addi.
+    let body = insns(&[("ldp", "q16, q17, [x0], #0x20"), ("subs", "x2, x2, #0x20")]);
+    assert_eq!(bytes_per_iteration(Arch::Aarch64, &body, 128), Some(32));
+    let body = insns(&[("ld", "a4, 0x0(a3)"), ("addi", "a3, a3, 0x40"), ("bne", "a3, a5, 0x0")]);
+    assert_eq!(bytes_per_iteration(Arch::Riscv64, &body, 128), Some(64));
+}
+
+#[test]
+fn refuses_vbmi2_and_ifma_where_missing() {
+    let compress = vec![("vpcompressb".to_string(), "zmmword ptr [rdi] {k1}, zmm0".to_string())];
+    assert_eq!(isa::x86_missing("cascadelake", &compress)[0].0, "avx512vbmi2");
+    assert!(isa::x86_missing("znver4", &compress).is_empty());
+    let ifma = vec![("vpmadd52luq".to_string(), "zmm0, zmm1, zmm2".to_string())];
+    assert_eq!(isa::x86_missing("cascadelake", &ifma)[0].0, "avx512ifma");
+}
