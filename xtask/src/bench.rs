@@ -19,7 +19,7 @@ mod entry;
 mod import;
 mod json;
 mod plan;
-mod record;
+pub(crate) mod record;
 mod report;
 
 use std::collections::BTreeMap;
@@ -533,6 +533,7 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         lock,
         live_slug: String::new(),
         cpus: Vec::new(),
+        modelled: crate::mca::modelled_section(&root()),
     };
     // The run as a record, and the CPU's record with it.
     let this = record::this_machine();

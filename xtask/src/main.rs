@@ -10,6 +10,8 @@
 //! - `cargo xtask cycles [--edges]`: the module-cycle check of the lint stage, alone.
 //! - `cargo xtask doclint [--html TARGET_DIR]`: no commit hash or issue number in READMEs and
 //!   `//!` docs; with `--html`, no unresolved `[Name]` link in the built docs.
+//! - `cargo xtask mca`: llvm-mca's cycle model of our hot loops and the peers' on CPUs no
+//!   machine here has, written to `target/mca/modelled.md`.
 
 mod bench;
 mod cycles;
@@ -17,6 +19,7 @@ mod doclint;
 mod emulate;
 mod install;
 mod matrix;
+mod mca;
 mod test;
 mod util;
 mod vm;
@@ -61,6 +64,14 @@ commands:
         fails on a commit hash (a hex token `git cat-file -e TOKEN^{commit}` resolves) or
         `issue N` in a README.md or a `//!` doc (part of test's lints); with --html, on
         literal `[Name]` link text in the pages `cargo doc --target-dir TARGET_DIR` built
+  mca
+        llvm-mca-19's cycle model of each kernel's hot loop (ours and the peer's, the backend
+        the dispatch picks on each CPU) on znver4/5, cascadelake, icelake-server,
+        sapphirerapids, neoverse-n1/v2, sifive-p670/x280: builds a probe with the bench
+        profile for x86_64, aarch64 and riscv64 (installs llvm-19, the cross gcc and the
+        rustup targets), writes target/mca/modelled.md (section Modelled CPUs, checked against
+        the x86 records in benches/results/) and says how long it took (about 2 minutes
+        with the builds cached). Not part of `test`.
 ";
 
 fn main() -> ExitCode {
@@ -125,6 +136,10 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             [other, ..] => Err(format!("unknown option `{other}` for cycles\n{USAGE}")),
         },
         "doclint" => doclint::run(rest),
+        "mca" => match rest {
+            [] => mca::run_mca(),
+            [other, ..] => Err(format!("unknown option `{other}` for mca\n{USAGE}")),
+        },
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

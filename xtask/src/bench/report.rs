@@ -96,6 +96,8 @@ pub struct Context {
     /// CPU's with this run's rows in place: the "Across CPUs" section joins them.
     pub live_slug: String,
     pub cpus: Vec<Record>,
+    /// The "Modelled CPUs" section of `cargo xtask mca` (Markdown), when it has run.
+    pub modelled: Option<String>,
 }
 
 impl Context {
@@ -110,6 +112,7 @@ impl Context {
             failed: Vec::new(),
             live_slug: String::new(),
             cpus: Vec::new(),
+            modelled: None,
         }
     }
 }
@@ -898,6 +901,13 @@ pub fn write(
     let (across_md, across_html) = across_section(cx);
     md += &across_md;
     html += &across_html;
+    if let Some(modelled) = &cx.modelled {
+        md += "\n";
+        md += modelled;
+        html += "<h2 id=modelled>Modelled CPUs</h2>\n<pre>";
+        html += &esc(modelled);
+        html += "</pre>\n";
+    }
     md += &body_md;
     html += &body_html;
     html += "</body></html>\n";

@@ -1,0 +1,661 @@
+//! What `cargo xtask mca` models: the CPU models per architecture and, per kernel, the
+//! backends of ours and of the peer in dispatch order, each with the extensions it needs and
+//! the functions its hot loop may sit in (a kernel inlined into its caller is found there).
+
+use super::arch::Arch;
+
+/// One llvm-mca CPU model.
+pub struct Model {
+    pub arch: Arch,
+    /// `-mcpu`.
+    pub cpu: &'static str,
+    /// `-mattr`: what the CPU has beyond what LLVM's `-mcpu` gives it (neoverse-v2 has AES,
+    /// but `-mcpu=neoverse-v2` alone refuses `aese`).
+    pub mattr: &'static str,
+    /// Extensions for the dispatch choice on aarch64 and RISC-V (x86: `isa::x86_extensions`).
+    pub exts: &'static [&'static str],
+    /// The vector register width in bits (RISC-V: bytes per iteration follow from it).
+    pub vlen: u32,
+    /// The slug of this CPU's bench record (`benches/results/<slug>.jsonl`), if it has one.
+    pub slug: &'static str,
+    /// The model's known errors, printed beside its rows.
+    pub known_errors: &'static str,
+}
+
+pub const MODELS: &[Model] = &[
+    Model {
+        arch: Arch::X86_64,
+        cpu: "znver4",
+        mattr: "",
+        exts: &[],
+        vlen: 512,
+        slug: "amd-zen4",
+        known_errors: "times `vpcompressb` to memory as cheap; Zen 4 is widely reported to microcode it",
+    },
+    Model {
+        arch: Arch::X86_64,
+        cpu: "znver5",
+        mattr: "",
+        exts: &[],
+        vlen: 512,
+        slug: "amd-zen5",
+        known_errors: "LLVM 19 schedules znver5 with the Zen 4 model (Zen 5's full-width 512-bit datapath is not modelled)",
+    },
+    Model {
+        arch: Arch::X86_64,
+        cpu: "cascadelake",
+        mattr: "",
+        exts: &[],
+        vlen: 512,
+        slug: "intel-cascadelake",
+        known_errors: "llvm-mca times instructions this CPU lacks (VBMI, VAES): checked here instead",
+    },
+    Model {
+        arch: Arch::X86_64,
+        cpu: "icelake-server",
+        mattr: "",
+        exts: &[],
+        vlen: 512,
+        slug: "intel-icelakex",
+        known_errors: "no licence-based down-clocking of 512-bit code",
+    },
+    Model {
+        arch: Arch::X86_64,
+        cpu: "sapphirerapids",
+        mattr: "",
+        exts: &[],
+        vlen: 512,
+        slug: "intel-sapphirerapids",
+        known_errors: "no licence-based down-clocking of 512-bit code",
+    },
+    Model {
+        arch: Arch::Aarch64,
+        cpu: "neoverse-n1",
+        mattr: "+aes,+sha2,+crc",
+        exts: &["neon", "aes"],
+        vlen: 128,
+        slug: "arm-neoverse-n1",
+        known_errors: "AES pairs (`aese`+`aesmc`) fuse on the CPU; the model times them apart",
+    },
+    Model {
+        arch: Arch::Aarch64,
+        cpu: "neoverse-v2",
+        mattr: "+aes,+sha2,+sha3,+crc",
+        exts: &["neon", "aes", "sve2"],
+        vlen: 128,
+        slug: "arm-neoverse-v2",
+        known_errors: "`-mcpu=neoverse-v2` refuses `aese` without `-mattr=+aes`; AES fusion not modelled",
+    },
+    Model {
+        arch: Arch::Riscv64,
+        cpu: "sifive-p670",
+        mattr: "",
+        exts: &["v"],
+        vlen: 128,
+        slug: "",
+        known_errors: "vector cost by LMUL of the governing `vsetvli`, not by vl; `vrgather` at LMUL>1 as LMUL² per the model",
+    },
+    Model {
+        arch: Arch::Riscv64,
+        cpu: "sifive-x280",
+        mattr: "",
+        exts: &["v"],
+        vlen: 512,
+        slug: "",
+        known_errors: "in-order core: llvm-mca's out-of-order dispatch overstates overlap",
+    },
+];
+
+/// One implementation of a kernel on one architecture: its backends in dispatch order.
+pub struct Impl {
+    pub arch: Arch,
+    pub backends: &'static [Backend],
+}
+
+/// A backend: a name, the extensions the dispatch requires, where its loop is.
+pub struct Backend {
+    pub name: &'static str,
+    pub needs: &'static [&'static str],
+    /// Demangled function names without their hash; a trailing `*` matches a prefix.
+    pub symbols: &'static [&'static str],
+    /// Mnemonics the loop must hold, for a scalar loop among others in its function (the
+    /// limb loops: `mulx`, `adox`).
+    pub loop_has: &'static [&'static str],
+}
+
+/// A kernel: ours and (if it has one) the peer, with the bench rows they match.
+pub struct Kernel {
+    pub name: &'static str,
+    /// The unit the row's figure is per: 64 bytes of the kernel's larger stream.
+    pub unit: &'static str,
+    pub peer: &'static str,
+    pub ours: &'static [Impl],
+    pub peers: &'static [Impl],
+    /// Errors of the models in this kernel's loops, beside each model's own.
+    pub note: &'static str,
+    /// The bench group and the `impl` names of ours and the peer in it (agreement check).
+    pub group: &'static str,
+    pub ours_row: &'static str,
+    pub peer_row: &'static str,
+}
+
+const fn b(
+    name: &'static str,
+    needs: &'static [&'static str],
+    symbols: &'static [&'static str],
+) -> Backend {
+    Backend { name, needs, symbols, loop_has: &[] }
+}
+
+/// A backend whose loop is the one holding `loop_has`.
+const fn with_loop(
+    name: &'static str,
+    needs: &'static [&'static str],
+    symbols: &'static [&'static str],
+    loop_has: &'static [&'static str],
+) -> Backend {
+    Backend { name, needs, symbols, loop_has }
+}
+
+const VBMI: &[&str] = &["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "bmi2"];
+const BW: &[&str] = &["avx512f", "avx512bw"];
+const AVX2: &[&str] = &["avx2"];
+const SSSE3: &[&str] = &["ssse3"];
+const NONE: &[&str] = &[];
+/// memops: `AVX512_NEEDS` and `AVX2_NEEDS` in crates/memops/src/arch/x86_64.rs.
+const MEMOPS_512: &[&str] = &["avx2", "popcnt", "bmi1", "avx512f", "avx512bw", "avx512vl", "bmi2"];
+const MEMOPS_AVX2: &[&str] = &["avx2", "popcnt", "bmi1"];
+
+pub const KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "b64 encode",
+        unit: "64 B out",
+        note: "",
+        peer: "base64-simd",
+        group: "b64/encode",
+        ours_row: "b64",
+        peer_row: "base64-simd",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "avx512vbmi",
+                        VBMI,
+                        &["b64::arch::x86_64::avx512vbmi::encode_all_avx512vbmi"],
+                    ),
+                    b("avx512bw", BW, &["b64::arch::x86_64::avx512bw::encode_runs_avx512bw"]),
+                    b(
+                        "avx2",
+                        AVX2,
+                        &[
+                            "b64::arch::x86_64::pshufb::encode_avx2",
+                            "b64::arch::x86_64::pshufb::encode_all_avx2",
+                        ],
+                    ),
+                    b(
+                        "ssse3",
+                        SSSE3,
+                        &[
+                            "b64::arch::x86_64::pshufb::encode_ssse3",
+                            "b64::arch::x86_64::pshufb::encode_all_ssse3",
+                        ],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "neon",
+                    NONE,
+                    &["b64::encode::encode_long", "mca_probe::probe_b64_encode"],
+                )],
+            },
+            Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_encode"])] },
+        ],
+        peers: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b("avx2", AVX2, &["base64_simd::multiversion::encode::avx2"]),
+                    b("ssse3", SSSE3, &["base64_simd::multiversion::encode::ssse3"]),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "neon",
+                    NONE,
+                    &[
+                        "base64_simd::multiversion::encode::neon",
+                        "mca_probe::probe_base64_simd_encode",
+                        "base64_simd::encode::*",
+                    ],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b(
+                    "scalar",
+                    NONE,
+                    &[
+                        "base64_simd::encode::encode_fallback",
+                        "mca_probe::probe_base64_simd_encode",
+                    ],
+                )],
+            },
+        ],
+    },
+    Kernel {
+        name: "b64 decode",
+        unit: "64 B in",
+        note: "",
+        peer: "base64-simd",
+        group: "b64/decode",
+        ours_row: "b64",
+        peer_row: "base64-simd",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "avx512vbmi",
+                        VBMI,
+                        &[
+                            "b64::arch::x86_64::avx512vbmi::decode_blocks_avx512vbmi",
+                            "b64::arch::x86_64::avx512vbmi::decode_avx512vbmi",
+                        ],
+                    ),
+                    // `Avx512Bw` decodes with the AVX2 kernel (crates/b64/src/arch/x86_64/avx512bw.rs).
+                    b(
+                        "avx512bw(avx2)",
+                        BW,
+                        &[
+                            "b64::arch::x86_64::pshufb::decode_avx2",
+                            "b64::arch::x86_64::pshufb::decode_nibbles_avx2",
+                        ],
+                    ),
+                    b(
+                        "avx2",
+                        AVX2,
+                        &[
+                            "b64::arch::x86_64::pshufb::decode_avx2",
+                            "b64::arch::x86_64::pshufb::decode_nibbles_avx2",
+                        ],
+                    ),
+                    b(
+                        "ssse3",
+                        SSSE3,
+                        &[
+                            "b64::arch::x86_64::pshufb::decode_ssse3",
+                            "b64::arch::x86_64::pshufb::decode_nibbles_ssse3",
+                        ],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "neon",
+                    NONE,
+                    &["b64::engine::Engine::decode_split", "mca_probe::probe_b64_decode"],
+                )],
+            },
+            Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_decode"])] },
+        ],
+        peers: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b("avx2", AVX2, &["base64_simd::multiversion::decode::avx2"]),
+                    b("ssse3", SSSE3, &["base64_simd::multiversion::decode::ssse3"]),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "neon",
+                    NONE,
+                    &[
+                        "base64_simd::multiversion::decode::neon",
+                        "mca_probe::probe_base64_simd_decode",
+                        "base64_simd::decode::*",
+                    ],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b(
+                    "scalar",
+                    NONE,
+                    &[
+                        "base64_simd::decode::decode_fallback",
+                        "mca_probe::probe_base64_simd_decode",
+                    ],
+                )],
+            },
+        ],
+    },
+    Kernel {
+        name: "memops memmove bulk",
+        unit: "64 B",
+        note: "",
+        peer: "",
+        group: "memops/memmove",
+        ours_row: "memops",
+        peer_row: "",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b("avx512", MEMOPS_512, &["memops::arch::x86_64::AVX512_ALL::memmove_large"]),
+                    b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memmove_large"]),
+                    b("sse2", NONE, &["memops::arch::x86_64::SSE2::memmove_large"]),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memmove_large"])],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memmove"])],
+            },
+        ],
+        peers: &[],
+    },
+    Kernel {
+        name: "memops find_byte bulk",
+        unit: "64 B",
+        note: "znver4/5: a loop-carried chain through `vpmovmskb ecx` → `lea rcx` (a register write the CPU renames) makes ours 4x slower than memchr's same loop: an artifact",
+        peer: "memchr",
+        group: "memops/find_byte",
+        ours_row: "memops",
+        peer_row: "memchr",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    // The AVX-512 backend searches with AVX2's `memchr` (crates/memops/src/arch/x86_64.rs).
+                    b("avx512(avx2)", MEMOPS_512, &["memops::arch::x86_64::AVX2::memchr"]),
+                    b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memchr"]),
+                    b("sse2", NONE, &["memops::arch::x86_64::SSE2::memchr"]),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memchr"])],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memchr"])],
+            },
+        ],
+        peers: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "avx2",
+                        AVX2,
+                        &[
+                            "memchr::arch::x86_64::avx2::memchr::One::find_raw_avx2",
+                            "memchr::arch::x86_64::memchr::memchr_raw::find_avx2",
+                        ],
+                    ),
+                    b(
+                        "sse2",
+                        NONE,
+                        &[
+                            "memchr::arch::x86_64::memchr::memchr_raw::find_sse2",
+                            "memchr::arch::x86_64::sse2::*",
+                        ],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "neon",
+                    NONE,
+                    &["memchr::arch::aarch64::*", "mca_probe::probe_memchr_memchr"],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b("swar", NONE, &["memchr::*", "mca_probe::probe_memchr_memchr"])],
+            },
+        ],
+    },
+    Kernel {
+        name: "nabhash v1 bulk",
+        unit: "64 B",
+        note: "",
+        peer: "xxh3-64",
+        group: "nabhash/bytes",
+        ours_row: "nabhash-v1",
+        peer_row: "xxh3-64",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "vaes512",
+                        &["vaes", "avx512f", "avx512bw"],
+                        &["nabhash::arch::x86_64::vaes::hash_v1_vaes512"],
+                    ),
+                    b(
+                        "vaes256",
+                        &["vaes", "avx2"],
+                        &["nabhash::arch::x86_64::vaes::compress_vaes256"],
+                    ),
+                    b(
+                        "aesni",
+                        &["aes", "ssse3"],
+                        &["nabhash::arch::x86_64::aesni::compress_aesni"],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "aes",
+                    &["aes"],
+                    &["nabhash::arch::aarch64::aes::compress_aes", "nabhash::hash_with"],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[
+                    b("zkne", &["zkne"], &["nabhash::hash_with", "mca_probe::probe_nabhash_v1"]),
+                    b(
+                        "portable",
+                        NONE,
+                        &[
+                            "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v1_compress",
+                            "nabhash::hash_with",
+                            "mca_probe::probe_nabhash_v1",
+                        ],
+                    ),
+                ],
+            },
+        ],
+        peers: &[
+            // xxhash-rust picks its kernel at compile time: SSE2 in the baseline x86 build
+            // (the bench report's `default` section), NEON on aarch64, scalar on riscv64.
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[b("sse2", NONE, &["xxhash_rust::xxh3::xxh3_64_long_default"])],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b("neon", NONE, &["xxhash_rust::xxh3::*", "mca_probe::probe_xxh3_64"])],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b(
+                    "scalar",
+                    NONE,
+                    &["xxhash_rust::xxh3::*", "mca_probe::probe_xxh3_64"],
+                )],
+            },
+        ],
+    },
+    Kernel {
+        name: "nabhash v2 bulk",
+        unit: "64 B",
+        note: "",
+        peer: "foldhash",
+        group: "nabhash/bytes",
+        ours_row: "nabhash-v2",
+        peer_row: "foldhash-quality",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "vaes512",
+                        &["vaes", "avx512f", "avx512bw"],
+                        &["nabhash::arch::x86_64::vaes::v2_long_vaes512"],
+                    ),
+                    b("aesni", &["aes", "ssse3"], &["nabhash::arch::x86_64::aesni::v2_long_aesni"]),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "aes",
+                    &["aes"],
+                    &[
+                        "nabhash::arch::aarch64::aes::v2_absorb_aes",
+                        "nabhash::v2::*",
+                        "mca_probe::probe_nabhash_v2",
+                    ],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[
+                    b(
+                        "zkne",
+                        &["zkne"],
+                        &[
+                            "<nabhash::arch::riscv64::zkne::Zkne as nabhash::dispatch::Kernels>::v2_absorb",
+                            "nabhash::v2::hash_long",
+                        ],
+                    ),
+                    b(
+                        "portable",
+                        NONE,
+                        &[
+                            "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v2_absorb",
+                            "nabhash::v2::*",
+                            "mca_probe::probe_nabhash_v2",
+                        ],
+                    ),
+                ],
+            },
+        ],
+        peers: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[b("scalar", NONE, &["foldhash::hash_bytes_long"])],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b(
+                    "scalar",
+                    NONE,
+                    &["foldhash::hash_bytes_long", "mca_probe::probe_foldhash_quality"],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[b(
+                    "scalar",
+                    NONE,
+                    &["foldhash::hash_bytes_long", "mca_probe::probe_foldhash_quality"],
+                )],
+            },
+        ],
+    },
+    Kernel {
+        name: "bignum-fib NTT stage",
+        unit: "64 B of coefficients",
+        note: "",
+        peer: "",
+        group: "",
+        ours_row: "",
+        peer_row: "",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b("ifma", &["avx512ifma", "avx512f"], &["bignum_fib::arch::ifma::stage"]),
+                    b(
+                        "fma512",
+                        &["avx512f", "fma"],
+                        &["bignum_fib::arch::fma512::stage", "bignum_fib::arch::fma512::stage2"],
+                    ),
+                    b(
+                        "fma",
+                        &["avx2", "fma"],
+                        &[
+                            "bignum_fib::arch::fma::Fma::stage",
+                            "bignum_fib::arch::fma::stage",
+                            "bignum_fib::arch::fma::stage2",
+                        ],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b("neon", NONE, &["bignum_fib::arch::neon::*"])],
+            },
+        ],
+        peers: &[],
+    },
+    Kernel {
+        name: "bignum-fib limb addmul_1",
+        unit: "64 B of limbs",
+        note: "x86: llvm-mca tracks EFLAGS as one register, so the ADOX (OF) and ADCX (CF) chains, independent on the CPU, serialize: too slow",
+        peer: "",
+        group: "",
+        ours_row: "",
+        peer_row: "",
+        ours: &[
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    // `addmul_1_mulx` (crates/bignum-fib/src/arch/x86_64.rs), inlined into
+                    // the basecase product: two carry chains, ADOX and ADCX.
+                    with_loop(
+                        "mulx-adx",
+                        &["bmi2", "adx"],
+                        &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                        &["mulx", "adox", "adcx"],
+                    ),
+                ],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[with_loop(
+                    "asm",
+                    NONE,
+                    &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                    &["umulh", "adds", "adc"],
+                )],
+            },
+            Impl {
+                arch: Arch::Riscv64,
+                backends: &[with_loop(
+                    "portable",
+                    NONE,
+                    &["bignum_fib::mul::*", "bignum_fib::nat::*"],
+                    &["mulhu", "sltu"],
+                )],
+            },
+        ],
+        peers: &[],
+    },
+];
