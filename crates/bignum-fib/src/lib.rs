@@ -53,6 +53,8 @@
 mod arch;
 mod dispatch;
 mod fib;
+mod kernels;
+mod limbs;
 mod mul;
 mod nat;
 mod ntt;

@@ -6,7 +6,8 @@
 
 use core::cmp::Ordering;
 
-use crate::dispatch::Kernels;
+use crate::kernels::Kernels;
+use crate::limbs::{cmp_limbs, decr, incr, trim};
 
 /// Where each algorithm takes over, in limbs of the shorter operand (multiplication) or of
 /// the operand (squaring).
@@ -230,48 +231,6 @@ pub(crate) fn sub_into<K: Kernels>(k: K, r: &mut [u64], x: &[u64]) {
         let underflow = decr(&mut r[n..]);
         debug_assert!(!underflow, "sub_into: borrow out of the destination");
     }
-}
-
-/// `r += 1`; returns true on overflow.
-#[inline]
-pub(crate) fn incr(r: &mut [u64]) -> bool {
-    for x in r {
-        let (s, c) = x.overflowing_add(1);
-        *x = s;
-        if !c {
-            return false;
-        }
-    }
-    true
-}
-
-/// `r -= 1`; returns true on underflow.
-#[inline]
-pub(crate) fn decr(r: &mut [u64]) -> bool {
-    for x in r {
-        let (s, b) = x.overflowing_sub(1);
-        *x = s;
-        if !b {
-            return false;
-        }
-    }
-    true
-}
-
-/// `x` without its top zero limbs.
-#[inline]
-pub(crate) fn trim(x: &[u64]) -> &[u64] {
-    let mut n = x.len();
-    while n > 0 && x[n - 1] == 0 {
-        n -= 1;
-    }
-    &x[..n]
-}
-
-/// Compares two limb slices as numbers (top zeros ignored).
-pub(crate) fn cmp_limbs(a: &[u64], b: &[u64]) -> Ordering {
-    let (a, b) = (trim(a), trim(b));
-    a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
 /// `r = |a - b|` (`r.len() >= max(len)`, zero-filled above); returns true when `a < b`.

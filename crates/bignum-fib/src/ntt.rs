@@ -69,11 +69,11 @@
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use crate::arch::fma::Fma;
+use crate::arch::ntt::fma::Fma;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use crate::arch::ifma::Ifma;
+use crate::arch::ntt::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
-use crate::arch::neon::Fma;
+use crate::arch::ntt::neon::Fma;
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -543,7 +543,7 @@ impl Engine {
 
     /// `out[i] = s·(a[i] + t·y[i]) mod p` (`a = None`: `out[i]` in place; `y = None`:
     /// `s·a[i]`) on the FMA engine's values (`f64` bits, `|·| < 2p`; results in
-    /// `(−1.25p, 1.25p)`, see `crate::arch::fmacore::comb`), `t` plain, `s` balanced.
+    /// `(−1.25p, 1.25p)`, see `crate::arch::ntt::fmacore::comb`), `t` plain, `s` balanced.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     fn comb(self, f: Field, out: &mut [u64], a: Option<&[u64]>, y: Option<&[u64]>, t: u64, s: f64) {
         let Engine::Fma(tk, _) = self else { unreachable!("comb is the FMA engine's") };
@@ -558,7 +558,7 @@ impl Engine {
         }
     }
 
-    /// The truncated products' fold (see `crate::arch::fmacore::fold`): `out[i] = (lo[i] +
+    /// The truncated products' fold (see `crate::arch::ntt::fmacore::fold`): `out[i] = (lo[i] +
     /// α·hi[i])·w[i]` and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `d` in place),
     /// `α` plain, `w` a table in the engine's form.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -1167,8 +1167,8 @@ pub(crate) fn add_mod_bnm1(r: &mut [u64], x: &[u64]) {
         carry = c1 || c2;
     }
     // Round the top: at most twice (the second only when `r` was all ones, now zero).
-    if carry && crate::mul::incr(r) {
-        crate::mul::incr(r);
+    if carry && crate::limbs::incr(r) {
+        crate::limbs::incr(r);
     }
 }
 
@@ -1376,7 +1376,7 @@ fn twists(e: Engine, n: usize) -> Arc<Twists> {
 /// `P = lo + x^M·hi` with `A = lo + α·hi` (the piece) and `B = lo − α·hi` (the next level's
 /// polynomial), `hi` known from `t_k = L − N/2 − M_1 − … − M_k` on, so `B = A − 2α·hi`
 /// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`. Every step is
-/// exact modulo each prime (the FMA kernels' bounds hold: see `crate::arch::fmacore::comb`),
+/// exact modulo each prime (the FMA kernels' bounds hold: see `crate::arch::ntt::fmacore::comb`),
 /// so the coefficients, and the CRT bound, are those of the padded product.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u64>> {
@@ -1722,8 +1722,8 @@ const FMA_WIDE_MIN_LEN: usize = 1 << 10;
 
 /// Garner's constants of [`fma_wide_product`] for the vector kernels.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
-    static C: OnceLock<crate::arch::fmacore::Garner5> = OnceLock::new();
+fn fma_wide_constants() -> &'static crate::arch::ntt::fmacore::Garner5 {
+    static C: OnceLock<crate::arch::ntt::fmacore::Garner5> = OnceLock::new();
     C.get_or_init(|| {
         let mut inv = [[0f64; 5]; 5];
         for (m, row) in inv.iter_mut().enumerate() {
@@ -1736,7 +1736,7 @@ fn fma_wide_constants() -> &'static crate::arch::fmacore::Garner5 {
         let p = FIELDS52.map(|f| f.p as f64);
         let pinv = p.map(|p| 1.0 / p);
         // The scales are the transform length's: `fma_wide_product` sets them.
-        crate::arch::fmacore::Garner5 { p, pinv, scale: [0.0; 5], inv }
+        crate::arch::ntt::fmacore::Garner5 { p, pinv, scale: [0.0; 5], inv }
     })
 }
 
@@ -2259,7 +2259,7 @@ fn crt3_into(
                 let x = f.redc(u128::from(m)); // plain
                 if x > f.p / 2 { x as f64 - f.p as f64 } else { x as f64 }
             };
-            let k = crate::arch::fmacore::Garner3 {
+            let k = crate::arch::ntt::fmacore::Garner3 {
                 p2: f2.p as f64,
                 p3: f3.p as f64,
                 inv_p1_mod_p2: balanced(f2, c.inv_p1_mod_p2),

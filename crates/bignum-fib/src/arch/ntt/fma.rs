@@ -1,7 +1,7 @@
 //! The FMA engine's kernels in four lanes (AVX2 + FMA, x86-64-v3): [`Lanes`] for `__m256d`,
-//! which instantiates the transform of `crate::arch::fmacore` (the arithmetic, its
+//! which instantiates the transform of `fmacore` (the arithmetic, its
 //! representation and error bound are documented there), and the dispatcher [`Fma`] that
-//! hands the longer stages to the eight-lane kernels of `crate::arch::fma512` where
+//! hands the longer stages to the eight-lane kernels of `fma512` where
 //! AVX-512F may be used.
 //!
 //! Stages with half-length `h ≥ 4` pair whole vectors; `h = 2` regroups two vectors with
@@ -19,7 +19,7 @@ nab_isa::token! {
     pub(crate) struct Fma4 = AVX2 | FMA;
 }
 
-/// The FMA engine's kernels: four lanes (AVX2 + FMA), and eight (`crate::arch::fma512`,
+/// The FMA engine's kernels: four lanes (AVX2 + FMA), and eight (`fma512`,
 /// AVX-512F) for the stages of half-length `h ≥ 8`, the pointwise products, loading and
 /// unloading when the CPU and the cap allow them. Both widths compute the same values.
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! The FMA engine's kernels in eight lanes (AVX-512F): [`Lanes`] for `__m512d`, which
-//! instantiates the transform of `crate::arch::fmacore` (same representation, same bounds:
+//! instantiates the transform of `fmacore` (same representation, same bounds:
 //! see there) on `zmm` registers, for the stages of
 //! half-length `h ≥ 8`, the pointwise products, loading and unloading; the shorter stages
 //! stay four-lane.
@@ -146,7 +146,7 @@ impl Fma8 {
     }
 }
 
-/// `2⁵²` as `f64` bits (see `crate::arch::fma`).
+/// `2⁵²` as `f64` bits (see `fma`).
 const MAGIC: u64 = 0x4330_0000_0000_0000;
 
 /// Round to nearest, no exceptions.
@@ -212,7 +212,7 @@ unsafe impl Lanes for __m512d {
     }
     #[inline(always)]
     unsafe fn load_u52(p: *const u64) -> Self {
-        // SAFETY: the caller gives eight readable values at `p` (as in `crate::arch::fma`).
+        // SAFETY: the caller gives eight readable values at `p` (as in `fma`).
         unsafe {
             let magic = _mm512_set1_epi64(MAGIC as i64);
             let x = _mm512_or_si512(_mm512_loadu_si512(p.cast()), magic);
@@ -221,7 +221,7 @@ unsafe impl Lanes for __m512d {
     }
     #[inline(always)]
     unsafe fn store_u52(p: *mut u64, v: Self) {
-        // SAFETY: the caller gives eight writable values at `p` (as in `crate::arch::fma`).
+        // SAFETY: the caller gives eight writable values at `p` (as in `fma`).
         unsafe {
             let magic = _mm512_set1_epi64(MAGIC as i64);
             let sum = _mm512_add_pd(v, _mm512_castsi512_pd(magic));
@@ -230,7 +230,7 @@ unsafe impl Lanes for __m512d {
     }
     #[inline(always)]
     unsafe fn load_halves(p: *const u64) -> (Self, Self) {
-        // SAFETY: the caller gives eight readable values at `p` (as in `crate::arch::fma`).
+        // SAFETY: the caller gives eight readable values at `p` (as in `fma`).
         unsafe {
             let magic = _mm512_set1_epi64(MAGIC as i64);
             let magic_pd = _mm512_castsi512_pd(magic);

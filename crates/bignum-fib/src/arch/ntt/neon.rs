@@ -1,5 +1,5 @@
 //! The FMA engine's kernels in two lanes (aarch64 NEON, `float64x2_t`): [`Lanes`] for
-//! `float64x2_t`, which instantiates the transform of `crate::arch::fmacore` (the
+//! `float64x2_t`, which instantiates the transform of `fmacore` (the
 //! arithmetic, its representation and error bound are documented there) with `fmla`/`fmls`
 //! (`vfmaq_f64`/`vfmsq_f64`) for the fused products and `frintn` (`vrndnq_f64`) for the
 //! rounding. NEON is part of the aarch64 base ISA (Rust's aarch64 targets enable it), so the

@@ -1,8 +1,8 @@
 //! The FMA engine's transform, generic over the vector width: the arithmetic on IEEE doubles
 //! of FLINT 3's `fft_small` design (written anew here), once, for every register type that
-//! implements [`Lanes`]: `__m256d` (four lanes, AVX2 + FMA, `crate::arch::fma`), `__m512d`
-//! (eight, AVX-512F, `crate::arch::fma512`) and `float64x2_t` (two, aarch64 NEON,
-//! `crate::arch::neon`).
+//! implements [`Lanes`]: `__m256d` (four lanes, AVX2 + FMA, `fma`), `__m512d`
+//! (eight, AVX-512F, `fma512`) and `float64x2_t` (two, aarch64 NEON,
+//! `neon`).
 //!
 //! Residues are integers held exactly in `f64` (the `u64` slices of the NTT hold their bit
 //! patterns), reduced lazily: a transform's values are in `(−2p, 2p)`, the twiddles balanced
@@ -34,7 +34,7 @@
 //!   [`stage2`]), their outputs in `(−2.71p, 2.71p)`, which the DIT passes take too.
 //! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
 //!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
-//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
+//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `ntt` sees residues
 //!   in `[0, p)`.
 //!
 //! Every operation is exact or correctly rounded in IEEE double precision, so all widths
@@ -649,7 +649,7 @@ unsafe fn garner5_lanes<V: Lanes, const U: usize>(ptr: [*mut u64; 5], i: usize, 
 }
 
 /// `out[i] = s·(a[i] + t·y[i]) mod p` (`y = None`: `s·a[i]`), for the truncated products'
-/// recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
+/// recombination (`ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
 /// them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs): `|t·y| < p²`, so
 /// `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p` (`t = ±1`: an addition,
 /// below `4p`); times `|s| ≤ p/2`, below `2p²`: the result is in `(−1.25p, 1.25p)` (for
@@ -731,7 +731,7 @@ unsafe fn comb_loop<V: Lanes, const Y: u8, const ONE: bool>(
     }
 }
 
-/// The truncated products' fold (`crate::ntt`), one pass for both halves of a split:
+/// The truncated products' fold (`ntt`), one pass for both halves of a split:
 /// `out[i] = (lo[i] + α·hi[i])·w[i]` and, with `D`, `d[i] = lo[i] − α·hi[i]`, for `|lo[i]|,
 /// |hi[i]| < 2p` (`f64` bits), `|α|, |w[i]| ≤ p/2` balanced. Bounds (see the module docs):
 /// `h = mulmod(hi, α)` is in `(−0.875p, 0.875p)` (`|hi·α| < p²`); `|lo + h| < 2.875p`, times
