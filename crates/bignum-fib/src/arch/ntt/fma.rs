@@ -41,9 +41,9 @@ impl Fma {
         Fma { v4: None, ..self }
     }
 
-    /// `avx512f-fma` or `avx2-fma`.
-    pub(crate) fn name(self) -> &'static str {
-        if self.v4.is_some() { "avx512f-fma" } else { "avx2-fma" }
+    /// Whether the eight-lane (AVX-512F) kernels run the long stages.
+    pub(crate) fn has_avx512f(self) -> bool {
+        self.v4.is_some()
     }
 
     /// One stage on blocks of `2h` (see [`Fma4::stage`]).

@@ -32,11 +32,6 @@ impl Fma {
         self
     }
 
-    /// `neon-fma`.
-    pub(crate) fn name(self) -> &'static str {
-        "neon-fma"
-    }
-
     /// One stage on blocks of `2h` (`fmacore::stage`): `h ≥ 2` a power of two, `w.len() >=
     /// h`, `x.len()` a multiple of `2h`.
     pub(crate) fn stage<const DIT: bool>(self, x: &mut [u64], h: usize, w: &[u64], p: f64) {
