@@ -45,117 +45,78 @@ impl Fma {
     pub(crate) fn has_avx512f(self) -> bool {
         self.v4.is_some()
     }
+}
 
-    /// One stage on blocks of `2h` (`Fma4::stage`; eight lanes from `h = 8`).
-    pub(crate) fn stage<const DIT: bool>(self, x: &mut [u64], h: usize, w: &[u64], p: f64) {
-        match self.v4 {
-            Some(t) if h >= 8 => t.stage::<DIT>(x, h, w, p),
-            _ => self.v3.stage::<DIT>(x, h, w, p),
-        }
-    }
+/// `Fma`'s kernels, each the eight-lane one (`Fma8`) where AVX-512F may be used and the
+/// condition after `if` holds (a stage long enough, a length it divides), else the four-lane
+/// one (`Fma4`, whose contract is the method's). The prefix kernels (returning how many
+/// values they did) take eight lanes whenever they may: the caller does the tail.
+macro_rules! widest {
+    ($(
+        $(#[$m:meta])*
+        $(if ($wide:expr))? fn $name:ident $(<$(const $c:ident: bool),*>)?
+            ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;
+    )*) => {
+        impl Fma {$(
+            $(#[$m])*
+            pub(crate) fn $name $(<$(const $c: bool),*>)? (self, $($arg: $ty),*) $(-> $ret)? {
+                match self.v4 {
+                    Some(t) $(if $wide)? => t.$name $(::<$($c),*>)? ($($arg),*),
+                    _ => self.v3.$name $(::<$($c),*>)? ($($arg),*),
+                }
+            }
+        )*}
+    };
+}
 
-    /// Two stages in one pass (`Fma4::stage2`; eight lanes from `h = 8`).
-    pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
-        self,
-        x: &mut [u64],
-        h: usize,
-        outer: &[u64],
-        inner: &[u64],
-        cube: &[u64],
-        p: f64,
-    ) {
-        match self.v4 {
-            Some(t) if h >= 8 => t.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
-            _ => self.v3.stage2::<DIT, LAZY>(x, h, outer, inner, cube, p),
-        }
-    }
+widest! {
+    /// One stage on blocks of `2h`.
+    if (h >= 8) fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64);
+    /// Two stages in one pass.
+    if (h >= 8) fn stage2<const DIT: bool, const LAZY: bool>(
+        x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64,
+    );
+    /// The forward two stages of one block whose upper half is zero.
+    if (h >= 8) fn stage2_lower_half(
+        x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64,
+    );
+    /// Pointwise products.
+    if (x.len().is_multiple_of(8)) fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64);
+    /// Loading.
+    if (src.len().is_multiple_of(8)) fn load(dst: &mut [u64], src: &[u64], p: f64);
+    /// Unloading.
+    if (x.len().is_multiple_of(8)) fn unload(x: &mut [u64], s: f64, p: f64);
+    /// `fmacore::comb` on a prefix of `out` (returned).
+    fn comb(
+        out: &mut [u64], a: Option<&[u64]>, y: Option<&[u64]>, t: f64, s: f64, p: f64,
+    ) -> usize;
+    /// The truncated products' fold on a prefix of `out` (returned).
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    fn fold(
+        out: &mut [u64], d: Option<&mut [u64]>, lo: Option<&[u64]>, hi: &[u64], alpha: f64,
+        w: &[u64], p: f64,
+    ) -> usize;
+    /// The wide products' loading on a prefix of `dst` (returned).
+    fn load_wide(dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) -> usize;
+    /// Garner's digits of five residues on a prefix (returned).
+    fn garner5(y: [&mut [u64]; 5], k: &Garner5) -> usize;
+}
 
-    /// The stages `h = 2` and `h = 1` in one pass (`Fma4::tail4`, four lanes only).
+/// The kernels with no eight-lane version: the stages shorter than a vector of eight and
+/// the three-prime Garner digits.
+impl Fma {
+    /// The stages `h = 2` and `h = 1` in one pass (`Fma4::tail4`).
     pub(crate) fn tail4<const DIT: bool>(self, x: &mut [u64], w: &[u64], p: f64) {
         self.v3.tail4::<DIT>(x, w, p);
     }
 
-    /// The forward two stages of one block whose upper half is zero
-    /// (`Fma4::stage2_lower_half`; eight lanes from `h = 8`).
-    pub(crate) fn stage2_lower_half(
-        self,
-        x: &mut [u64],
-        h: usize,
-        outer: &[u64],
-        inner: &[u64],
-        cube: &[u64],
-        p: f64,
-    ) {
-        match self.v4 {
-            Some(t) if h >= 8 => t.stage2_lower_half(x, h, outer, inner, cube, p),
-            _ => self.v3.stage2_lower_half(x, h, outer, inner, cube, p),
-        }
-    }
-
-    /// The twiddle-free stage `h = 1` (`Fma4::radix2`, four lanes only).
+    /// The twiddle-free stage `h = 1` (`Fma4::radix2`).
     pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
         self.v3.radix2(x, p);
     }
 
-    /// Pointwise products (`Fma4::pointwise`; eight lanes for multiples of 8).
-    pub(crate) fn pointwise(self, x: &mut [u64], y: Option<&[u64]>, p: f64) {
-        match self.v4 {
-            Some(t) if x.len().is_multiple_of(8) => t.pointwise(x, y, p),
-            _ => self.v3.pointwise(x, y, p),
-        }
-    }
-
-    /// Loading (`Fma4::load`; eight lanes for multiples of 8).
-    pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
-        match self.v4 {
-            Some(t) if src.len().is_multiple_of(8) => t.load(dst, src, p),
-            _ => self.v3.load(dst, src, p),
-        }
-    }
-
-    /// Unloading (`Fma4::unload`; eight lanes for multiples of 8).
-    pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
-        match self.v4 {
-            Some(t) if x.len().is_multiple_of(8) => t.unload(x, s, p),
-            _ => self.v3.unload(x, s, p),
-        }
-    }
-
-    /// `Fma4::comb` (eight lanes where allowed), on a prefix of `out` (returned).
-    pub(crate) fn comb(
-        self,
-        out: &mut [u64],
-        a: Option<&[u64]>,
-        y: Option<&[u64]>,
-        t: f64,
-        s: f64,
-        p: f64,
-    ) -> usize {
-        match self.v4 {
-            Some(t8) => t8.comb(out, a, y, t, s, p),
-            None => self.v3.comb(out, a, y, t, s, p),
-        }
-    }
-
-    /// `Fma4::fold` (eight lanes where allowed), on a prefix of `out` (returned).
-    #[allow(clippy::too_many_arguments)] // the kernel's operands
-    pub(crate) fn fold(
-        self,
-        out: &mut [u64],
-        d: Option<&mut [u64]>,
-        lo: Option<&[u64]>,
-        hi: &[u64],
-        alpha: f64,
-        w: &[u64],
-        p: f64,
-    ) -> usize {
-        match self.v4 {
-            Some(t8) => t8.fold(out, d, lo, hi, alpha, w, p),
-            None => self.v3.fold(out, d, lo, hi, alpha, w, p),
-        }
-    }
-
-    /// `Fma4::garner3` (four lanes only), on a prefix (returned).
+    /// Garner's mixed-radix digits of three residues (`Fma4::garner3`), on a prefix
+    /// (returned).
     pub(crate) fn garner3(
         self,
         y: [&[u64]; 3],
@@ -164,29 +125,6 @@ impl Fma {
         k: &Garner3,
     ) -> usize {
         self.v3.garner3(y, t2, t3, k)
-    }
-
-    /// `Fma4::load_wide` (eight lanes where allowed), on a prefix of `dst` (returned).
-    pub(crate) fn load_wide(
-        self,
-        dst: &mut [u64],
-        lo: &[u64],
-        hi: &[u64],
-        k: f64,
-        p: f64,
-    ) -> usize {
-        match self.v4 {
-            Some(t8) => t8.load_wide(dst, lo, hi, k, p),
-            None => self.v3.load_wide(dst, lo, hi, k, p),
-        }
-    }
-
-    /// `Fma4::garner5` (eight lanes where allowed), on a prefix (returned).
-    pub(crate) fn garner5(self, y: [&mut [u64]; 5], k: &Garner5) -> usize {
-        match self.v4 {
-            Some(t8) => t8.garner5(y, k),
-            None => self.v3.garner5(y, k),
-        }
     }
 }
 
