@@ -1,5 +1,9 @@
 //! Multiplication and squaring ladders: schoolbook basecase → Karatsuba → Toom-3, each
-//! generic over the limb [`Kernels`], and the three-prime NTT of `crate::ntt` at the top.
+//! generic over the limb [`Kernels`], and the NTT (`ntt`) at the top.
+//!
+//! Where each rung takes over is [`Thresholds`]: the constants below were measured with the
+//! `tune` example (each says how); the NTT's depend on the engine that runs here, keyed by
+//! its kind ([`EngineKind`]), never by its name.
 //!
 //! Operands are little-endian limb slices, not necessarily normalized (top limbs may be
 //! zero). Every entry point writes the full product: `r.len() == a.len() + b.len()`.
@@ -47,11 +51,11 @@ pub const SQR_KARATSUBA_THRESHOLD: usize = 90;
 pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // The NTT's thresholds, measured with `cargo run --release -p bignum-fib --example tune
 // ntt` (n×n products and n-limb squares, Toom-3 over the tuned lower rungs against the NTT,
-// fastest of 15 batches, the other core busy). Portable engine (ns): mul 3000 limbs 971980
+// fastest of 15 batches). Portable engine (ns): mul 3000 limbs 971980
 // Toom-3 / 776770 NTT … 4000: 1333400 / 1163962 (noisy: at 3000 the NTT pads 5999 to 8192
 // coefficients); sqr 3000: 416654 / 639074, 4000: 849731 / 572247. IFMA engine: mul 250:
 // 13991 / 12422, 300: 18322 / 20177, 400: 28633 / 22560; sqr 300: 12535 / 15922, 400:
-// 19579 / 17739. AVX2 + FMA engine (`NAB_MAX_ISA=x86-64-v3`, load ~10 on the 2 cores): mul
+// 19579 / 17739. AVX2 + FMA engine (`NAB_MAX_ISA=x86-64-v3`): mul
 // 250: 21432 / 19715, 300: 25832 / 35685, 400: 44464 / 38048; sqr 400: 29229 / 29817, 500:
 // 42963 / 32049.
 
@@ -59,7 +63,7 @@ pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // run), since its wide products (four primes, 112-bit coefficients, where they halve the
 // transform): mul 500: 75989 / 98560, 750: 156231 / 148499, 1000: 235072 / 213495, 2000:
 // 657292 / 459770; sqr 500: 58995 / 70391, 750: 106550 / 107406, 1000: 151459 / 152822,
-// 2000: 450851 / 329327 (load ~10 on the 2 cores). F(10⁷) to decimal, min of 3 (thread
+// 2000: 450851 / 329327. F(10⁷) to decimal, min of 3 (thread
 // CPU time): 358 ms with 3500, 328 with 2000, 312 with 1000; F(10⁷) compute 36.7 / 35.6 /
 // 35.5 ms.
 

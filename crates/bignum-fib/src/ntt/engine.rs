@@ -27,16 +27,16 @@ use super::field::{FIELDS, FIELDS52, Field, WIDE_FIELDS, pow_mod};
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Engine {
     Portable,
-    /// The portable arithmetic over four primes (the three of `Portable` and [`FIELD4`]),
-    /// for the 112-bit coefficients of [`wide_product`].
+    /// The portable arithmetic over four primes (the three of `Portable` and `FIELD4`),
+    /// for the 112-bit coefficients of `wide_product`.
     Wide,
-    /// AVX-512 IFMA ([`crate::arch::ifma`]), the 50-bit primes in Montgomery form; `true`:
+    /// AVX-512 IFMA (`crate::arch::ifma`), the 50-bit primes in Montgomery form; `true`:
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma, bool),
     /// FMA on doubles (`crate::arch::fma`, `crate::arch::neon`), the 50-bit primes: residues are held as
     /// the bits of an `f64`, twiddles plain; over the first three, four (transforms longer
-    /// than `2²¹`, as for `Ifma`) or five ([`fma_wide_product`]) of [`FIELDS52`].
+    /// than `2²¹`, as for `Ifma`) or five (`fma_wide_product`) of [`FIELDS52`].
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     Fma(Fma, u8),
 }
@@ -95,7 +95,7 @@ impl Engine {
         }
     }
 
-    /// Whether the engine's forward radix-4 passes take the `cube` twiddles ([`Tables`]).
+    /// Whether the engine's forward radix-4 passes take the `cube` twiddles (`Tables`).
     pub(super) fn has_radix4_cube(self) -> bool {
         #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         if let Engine::Fma(..) = self {
@@ -257,7 +257,7 @@ impl Engine {
 
     /// Two stages in one pass over blocks of `4h`: DIF the stage of half-length `2h`
     /// (twiddles `outer`) then `h` (`inner`); DIT `h` then `2h`. The FMA engine's DIF
-    /// pass takes `cube` too ([`Tables`]; the others do not read it), and its DIT pass with
+    /// pass takes `cube` too (`Tables`; the others do not read it), and its DIT pass with
     /// `LAZY` reduces one input of four, for outputs in `(−2.71p, 2.71p)` that only further
     /// DIT passes read (`fmacore::stage2`).
     #[inline(always)]

@@ -129,20 +129,20 @@ pub(super) const FIELDS: [Field; 3] = [
     Field::new(0x3fff_8400_0000_0001, 19),
 ];
 
-/// The fourth prime of the portable engine's wide products ([`wide_product`]): the next
+/// The fourth prime of the portable engine's wide products (`wide_product`): the next
 /// `c·2⁴⁰ + 1` below the three of [`FIELDS`], and its least generator.
 pub(super) const FIELD4: Field = Field::new(0x3fff_8100_0000_0001, 5);
 
-/// The fifth prime of the wide products ([`WIDE5`]).
+/// The fifth prime of the wide products (`WIDE5`).
 pub(super) const FIELD5: Field = Field::new(0x3fff_6d00_0000_0001, 3);
 
-/// The primes of [`Engine::Wide`]: the first four's product is `2^247.9998`, the five's
+/// The primes of `Engine::Wide`: the first four's product is `2^247.9998`, the five's
 /// `2^309.9998`.
 pub(super) const WIDE_FIELDS: [Field; 5] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELD4, FIELD5];
 
 /// The 50-bit engines' primes: the five `c·2³² + 1` below `2⁵⁰` with the largest `c`;
 /// transforms up to `2²¹` use the first three, longer ones four, and the FMA engine's wide
-/// products ([`fma_wide_product`]) all five.
+/// products (`fma_wide_product`) all five.
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)

@@ -39,10 +39,10 @@ pub(super) fn butterflies(n: usize) -> usize {
 }
 
 /// Products whose cyclic part has at least this many points are split as described at
-/// [`coefficients`] when that takes fewer butterflies.
+/// `coefficients` when that takes fewer butterflies.
 pub(super) const SPLIT_MIN: usize = 1 << 10;
 
-/// Whether [`coefficients`] splits the product of `a_len` by `b_len` limbs: where the split
+/// Whether `coefficients` splits the product of `a_len` by `b_len` limbs: where the split
 /// plan's butterflies ([`narrow_cost`]) are fewer than the padded transform's.
 pub(super) fn splits(a_len: usize, b_len: usize) -> bool {
     let count = a_len + b_len - 1;
@@ -56,7 +56,7 @@ pub(super) fn splits(a_len: usize, b_len: usize) -> bool {
         && butterflies(half) + narrow_cost(extra, extra) < butterflies(n)
 }
 
-/// The butterflies (in units of [`butterflies`], per prime) of [`coefficients`]' plan for
+/// The butterflies (in units of [`butterflies`], per prime) of `coefficients`' plan for
 /// a product of `a_len` by `b_len` limbs, split (recursively) or padded.
 pub(super) fn narrow_cost(a_len: usize, b_len: usize) -> usize {
     let n = transform_len(a_len, b_len);
@@ -68,24 +68,24 @@ pub(super) fn narrow_cost(a_len: usize, b_len: usize) -> usize {
     }
 }
 
-/// The FMA engine's truncated plan ([`truncated`]) applies to products whose transform has
+/// The FMA engine's truncated plan (`truncated`) applies to products whose transform has
 /// at least this many points.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) const TRUNC_MIN: usize = 1 << 10;
 
-/// The most pieces of [`truncated`]: lengths `N/2, N/4, N/8`, products up to `7N/8`
+/// The most pieces of `truncated`: lengths `N/2, N/4, N/8`, products up to `7N/8`
 /// coefficients. A fourth piece (to `15N/16`) measured slower than the padded transform:
 /// squares of F(2.72·10⁶) (90 % of `2¹⁶`), 1.38–1.40 against 1.35 ms at `x86-64-v3`, where
 /// three pieces save 5–9 % (F(2.3·10⁶), 76 %: 1.24–1.26 against 1.38 ms) and two 22 %
-/// (F(2.25·10⁶), 74 %: 1.06 against 1.35 ms); thread CPU time, min of 31, load 9–12.
+/// (F(2.25·10⁶), 74 %: 1.06 against 1.35 ms); thread CPU time, min of 31.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) const TRUNC_MAX_PIECES: u32 = 3;
 
-/// The percentage by which [`truncated`]'s butterflies must undercut the other plans'.
+/// The percentage by which `truncated`'s butterflies must undercut the other plans'.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) const TRUNC_MARGIN: usize = 5;
 
-/// The number of pieces `K` of [`truncated`] for a product of `a_len` by `b_len` limbs (both
+/// The number of pieces `K` of `truncated` for a product of `a_len` by `b_len` limbs (both
 /// at most `N/2`, `N` the padded transform length): the fewest with `N − N/2^K` at or above
 /// the product's coefficients; `None` when even [`TRUNC_MAX_PIECES`] do not cover them.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -98,7 +98,7 @@ pub(super) fn truncated_pieces(a_len: usize, b_len: usize) -> Option<u32> {
     (2..=TRUNC_MAX_PIECES).find(|&k| count <= n - (n >> k))
 }
 
-/// The butterflies (in units of [`butterflies`], per prime) of [`truncated`] with `pieces`
+/// The butterflies (in units of [`butterflies`], per prime) of `truncated` with `pieces`
 /// pieces of a transform of length `n`.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) fn truncated_cost(n: usize, pieces: u32) -> usize {
@@ -106,7 +106,7 @@ pub(super) fn truncated_cost(n: usize, pieces: u32) -> usize {
 }
 
 /// The FMA engine's plan for a narrow (one limb per coefficient) product: `Some(K)`, the
-/// pieces of [`truncated`], where they take fewer butterflies than [`coefficients`]' split
+/// pieces of `truncated`, where they take fewer butterflies than `coefficients`' split
 /// or padded plan, with a margin of [`TRUNC_MARGIN`] percent for their folds and
 /// recombination; `None` otherwise.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -116,7 +116,7 @@ pub(super) fn truncates(a_len: usize, b_len: usize) -> Option<u32> {
     (cost < narrow_cost(a_len, b_len) * 100).then_some(k)
 }
 
-/// A plan of [`wide_product`]: how many of [`WIDE_FIELDS`] and how many bits per
+/// A plan of `wide_product`: how many of `WIDE_FIELDS` and how many bits per
 /// coefficient. A cyclic convolution of length `N` of `b`-bit coefficients has coefficients
 /// below `N·2^(2b)`, which the primes' product must exceed; both plans stop at
 /// [`WIDE_MAX_LOG_LEN`] (checked exactly by the unit tests).
@@ -131,7 +131,7 @@ pub(super) const WIDE4: Wide = Wide { primes: 4, bits: 112 };
 /// Five primes (product `2^309.9998`), 140-bit coefficients: `2·140 + 23 = 303`.
 pub(super) const WIDE5: Wide = Wide { primes: 5, bits: 140 };
 
-/// The longest transform of [`wide_product`] (both plans).
+/// The longest transform of `wide_product` (both plans).
 pub(super) const WIDE_MAX_LOG_LEN: u32 = 23;
 
 impl Wide {
@@ -168,7 +168,7 @@ impl Wide {
 }
 
 /// Which plan the portable engine's product of `a_len` by `b_len` limbs takes: `None`,
-/// three primes with one limb per coefficient ([`coefficients`], which splits products where
+/// three primes with one limb per coefficient (`coefficients`, which splits products where
 /// that takes fewer butterflies), or [`WIDE4`] or [`WIDE5`], whichever takes the fewest butterflies
 /// (`primes·N·log₂N`, the wide plans with a 10 % margin for their wider loads and CRT). The
 /// lengths are powers of two, so the choice depends on where the product sits between
@@ -191,7 +191,7 @@ pub(super) fn wide_plan(a_len: usize, b_len: usize) -> Option<Wide> {
         .map(|(w, _)| w)
 }
 
-/// The FMA engine's wide products ([`fma_wide_product`]): all five of [`FIELDS52`] (product
+/// The FMA engine's wide products (`fma_wide_product`): all five of `FIELDS52` (product
 /// `2^249.9991`) with 116-bit coefficients, for transforms up to [`FMA_WIDE_MAX_LOG_LEN`]:
 /// `2·116 + 17 = 249` (checked exactly by the unit tests).
 #[cfg_attr(
@@ -200,7 +200,7 @@ pub(super) fn wide_plan(a_len: usize, b_len: usize) -> Option<Wide> {
 )]
 pub(super) const FMA_WIDE: Wide = Wide { primes: 5, bits: 116 };
 
-/// The longest transform of [`fma_wide_product`].
+/// The longest transform of `fma_wide_product`.
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
@@ -209,8 +209,8 @@ pub(super) const FMA_WIDE_MAX_LOG_LEN: u32 = 17;
 
 /// The shortest three-prime transform that [`fma_wide_plan`] replaces: `2¹⁰`, the shortest
 /// of the FMA engine's products (from 350 limbs, [`crate::mul`]). Measured with the
-/// recombination of [`fma_wide_recombine`] (thread CPU time, min of 60-400, alternated,
-/// `NAB_MAX_ISA=x86-64-v3`, load 6-15 on the 2 cores), three primes / five: squares of F(k),
+/// recombination of `fma_wide_recombine` (thread CPU time, min of 60-400, alternated,
+/// `NAB_MAX_ISA=x86-64-v3`), three primes / five: squares of F(k),
 /// k = 2.5·10⁶ (`2¹⁶` / `5·2¹⁵` points) 1.325 / 1.281 ms; 1.25·10⁶ 0.645 / 0.609 ms;
 /// 6.25·10⁵ 0.308 / 0.293 ms; 3.125·10⁵ 0.146 / 0.140 ms; 7.8125·10⁴ (`2¹¹`) 0.034 / 0.030
 /// ms; products F(k)·F(k − 1), k = 6·10⁴ (`2¹¹`) 0.041 / 0.038 ms, 39 062 (`2¹⁰`) 0.022 /
@@ -219,9 +219,9 @@ pub(super) const FMA_WIDE_MAX_LOG_LEN: u32 = 17;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) const FMA_WIDE_MIN_LEN: usize = 1 << 10;
 
-/// Whether the FMA engine's product of `a_len` by `b_len` limbs takes [`fma_wide_product`]:
+/// Whether the FMA engine's product of `a_len` by `b_len` limbs takes `fma_wide_product`:
 /// from [`FMA_WIDE_MIN_LEN`], where the three primes' transform (split, truncated with its
-/// margin ([`truncates`]) or neither, see [`coefficients`]) takes more butterflies
+/// margin ([`truncates`]) or neither, see `coefficients`) takes more butterflies
 /// (`primes·N·log₂N`) than the five primes' over
 /// `116/64` as few coefficients. As for the portable engine's [`wide_plan`], that depends
 /// on where the product sits between powers of two: F(10⁷)'s last product (82 % of `2¹⁷`

@@ -19,7 +19,7 @@ pub(super) struct Tables {
 }
 
 /// The longest transform whose forward radix-4 passes all have the `cube` twiddles of
-/// [`Tables`] (`fmacore::stage2`): every transform of [`fma_wide_product`] (`2¹⁷`), for
+/// [`Tables`] (`fmacore::stage2`): every transform of `fma_wide_product` (`2¹⁷`), for
 /// `2¹⁶` values per prime (512 KiB); the top passes of longer ones take the radix-2 form,
 /// and their tables (four primes at F(10⁹)'s `2²⁴` points) no more memory.
 pub(super) const CUBE_MAX_LEN: usize = 1 << 17;

@@ -43,6 +43,14 @@
 //! to that width's instructions with no call in the loop. The stages whose half-length is
 //! shorter than a vector (`h < Lanes::N`) regroup lanes with permutes, which are each
 //! width's own code.
+//!
+//! # Adding a width
+//!
+//! A width is a module with a token type (whose value proves the CPU support), one
+//! [`lanes!`] invocation (its intrinsics for [`Lanes`]) and one [`fma_entry_points!`]
+//! invocation listing the kernels it runs: the macro writes each `#[target_feature]`
+//! forwarder and each safe method with its contract's assertions, which live only there.
+//! Then the engine (`ntt::engine`) learns the token, and `tests` in `ntt` runs it.
 
 /// Rounds `p`'s width of `f64` lanes, as the transform needs them. Every method is a
 /// register operation (or one unaligned load/store) on exact integer values.
@@ -608,8 +616,8 @@ pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5
     let mut i = 0;
     // Sixteen vectors at a time (then four, then one): each vector's digits are a chain of
     // dependent `mulmod`s (t₅ waits on t₄, t₄ on t₃, …), so one vector at a time runs at the
-    // chain's latency. Measured (garner5's perf share of the square of F(5·10⁶), AVX2,
-    // load ~10): four vectors 10.4-10.9 %, eight 7.9-8.5 %, sixteen 6.6-7.1 %, thirty-two
+    // chain's latency. Measured (garner5's perf share of the square of F(5·10⁶), AVX2):
+    // four vectors 10.4-10.9 %, eight 7.9-8.5 %, sixteen 6.6-7.1 %, thirty-two
     // 7.1-7.4 %.
     while i + 16 * V::N <= n {
         // SAFETY: `i + 16N <= n` for every slice (see `garner5_lanes`).
