@@ -1,7 +1,8 @@
-//! Backend selection. Detection happens once per process (in `nab-isa`, under the
-//! `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at compile time; aarch64's kernels use only the base ISA.
-//! Under Miri (which cannot run inline assembly) and with
-//! `--cfg bignum_fib_backend="portable"` (STYLE.md rule 7) the portable kernels are used.
+//! Backend selection for the limb kernels. Detection happens once per process (in
+//! `nab-isa`, under the `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at
+//! compile time; aarch64's kernels use only the base ISA. Under Miri (which cannot run inline
+//! assembly) and with `--cfg bignum_fib_backend="portable"` (a forced backend is a `--cfg`,
+//! not a Cargo feature) the portable kernels are used.
 //!
 //! The algorithms (the multiplication ladder, the Fibonacci recurrence, the decimal
 //! conversion) are generic over [`Kernels`] (defined in `kernels`, below this module and

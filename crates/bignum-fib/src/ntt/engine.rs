@@ -30,13 +30,13 @@ pub(super) enum Engine {
     /// The portable arithmetic over four primes (the three of `Portable` and `FIELD4`),
     /// for the 112-bit coefficients of `wide_product`.
     Wide,
-    /// AVX-512 IFMA (`crate::arch::ifma`), the 50-bit primes in Montgomery form; `true`:
+    /// AVX-512 IFMA (`arch::ntt::ifma`), the 50-bit primes in Montgomery form; `true`:
     /// four primes (transforms longer than `2²¹`), `false`: three.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Ifma(Ifma, bool),
-    /// FMA on doubles (`crate::arch::fma`, `crate::arch::neon`), the 50-bit primes: residues are held as
-    /// the bits of an `f64`, twiddles plain; over the first three, four (transforms longer
-    /// than `2²¹`, as for `Ifma`) or five (`fma_wide_product`) of [`FIELDS52`].
+    /// FMA on doubles (`arch::ntt::fma`, `arch::ntt::neon`), the 50-bit primes: residues are
+    /// held as the bits of an `f64`, twiddles plain; over the first three, four (transforms
+    /// longer than `2²¹`, as for `Ifma`) or five (`fma_wide_product`) of [`FIELDS52`].
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     Fma(Fma, u8),
 }
@@ -163,7 +163,7 @@ impl Engine {
             Engine::Fma(t, _) if n.is_multiple_of(4) => {
                 let s = f.redc(u128::from(self.scale(f, n))); // plain
                 // Balanced: the inverse transform's values are in (−2p, 2p), and the product
-                // must stay below p² in magnitude (see `crate::arch::fmacore`).
+                // must stay below p² in magnitude (see `arch::ntt::fmacore`).
                 let s = if s > f.p / 2 { s as f64 - f.p as f64 } else { s as f64 };
                 t.unload(x, s, f.p as f64);
             }
@@ -326,7 +326,7 @@ impl Engine {
 
     /// `out[i] = s·(a[i] + t·y[i]) mod p` (`a = None`: `out[i]` in place; `y = None`:
     /// `s·a[i]`) on the FMA engine's values (`f64` bits, `|·| < 2p`; results in
-    /// `(−1.25p, 1.25p)`, see `crate::arch::ntt::fmacore::comb`), `t` plain, `s` balanced.
+    /// `(−1.25p, 1.25p)`, see `arch::ntt::fmacore::comb`), `t` plain, `s` balanced.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     pub(super) fn comb(
         self,
@@ -349,7 +349,7 @@ impl Engine {
         }
     }
 
-    /// The truncated products' fold (see `crate::arch::ntt::fmacore::fold`): `out[i] = (lo[i] +
+    /// The truncated products' fold (see `arch::ntt::fmacore::fold`): `out[i] = (lo[i] +
     /// α·hi[i])·w[i]` and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `d` in place),
     /// `α` plain, `w` a table in the engine's form.
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]

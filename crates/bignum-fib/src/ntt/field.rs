@@ -72,7 +72,7 @@ impl Field {
         self.redc(u128::from(a) * u128::from(b))
     }
 
-    /// `a · b · 2⁻⁵² mod p` for `a < 2⁵²`, `b < p < 2⁵⁰`: what `crate::arch::ifma` computes
+    /// `a · b · 2⁻⁵² mod p` for `a < 2⁵²`, `b < p < 2⁵⁰`: what `arch::ntt::ifma` computes
     /// per lane, for the transforms too short for its vectors.
     #[inline(always)]
     #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]

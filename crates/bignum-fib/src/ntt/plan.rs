@@ -208,7 +208,7 @@ pub(super) const FMA_WIDE: Wide = Wide { primes: 5, bits: 116 };
 pub(super) const FMA_WIDE_MAX_LOG_LEN: u32 = 17;
 
 /// The shortest three-prime transform that [`fma_wide_plan`] replaces: `2¹⁰`, the shortest
-/// of the FMA engine's products (from 350 limbs, [`crate::mul`]). Measured with the
+/// of the FMA engine's products (from 350 limbs, `mul`). Measured with the
 /// recombination of `fma_wide_recombine` (thread CPU time, min of 60-400, alternated,
 /// `NAB_MAX_ISA=x86-64-v3`), three primes / five: squares of F(k),
 /// k = 2.5·10⁶ (`2¹⁶` / `5·2¹⁵` points) 1.325 / 1.281 ms; 1.25·10⁶ 0.645 / 0.609 ms;

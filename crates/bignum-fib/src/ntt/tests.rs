@@ -669,7 +669,7 @@ fn products_match_schoolbook() {
     }
 }
 
-/// The FMA engines' lazy bounds (`crate::arch::fmacore`): transforms accept values
+/// The FMA engines' lazy bounds (`arch::ntt::fmacore`): transforms accept values
 /// anywhere in `(−2p, 2p)`, and forward transforms and pointwise products keep them
 /// there; against the portable engine's transforms and `u128` products of the same
 /// residues, with inputs at the edges (`±(2p − 1)`, `±p`, and random).

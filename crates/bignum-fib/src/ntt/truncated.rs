@@ -88,7 +88,7 @@ pub(super) fn twists(e: Engine, n: usize) -> Arc<Twists> {
 /// `P = lo + x^M·hi` with `A = lo + α·hi` (the piece) and `B = lo − α·hi` (the next level's
 /// polynomial), `hi` known from `t_k = L − N/2 − M_1 − … − M_k` on, so `B = A − 2α·hi`
 /// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`. Every step is
-/// exact modulo each prime (the FMA kernels' bounds hold: see `crate::arch::ntt::fmacore::comb`),
+/// exact modulo each prime (the FMA kernels' bounds hold: see `arch::ntt::fmacore::comb`),
 /// so the coefficients, and the CRT bound, are those of the padded product.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u64>> {

@@ -19,7 +19,7 @@ fmacore::fma_entry_points! {
     token: Fma8,
     lanes: __m512d,
     feature: "avx512f,avx2,fma",
-    // The stages shorter than a vector stay four-lane (`crate::arch::ntt::fma`).
+    // The stages shorter than a vector stay four-lane (`fma`).
     stage_min_h: 8,
     generic: [
         stage, stage2, stage2_lower_half, pointwise, load, unload, comb, fold, load_wide,

@@ -1303,7 +1303,8 @@ macro_rules! x86_u52 {
     (
         set1_epi64: $set1:path, loadu_si: $loadu:path, storeu_si: $storeu:path,
         or_si: $or:path, and_si: $and:path, srli32_epi64: $srli:path, sub_epi64: $sub_epi:path,
-        add_pd: $add_pd:path, sub_pd: $sub_pd:path, castsi_pd: $castsi:path, castpd_si: $castpd:path $(,)?
+        add_pd: $add_pd:path, sub_pd: $sub_pd:path,
+        castsi_pd: $castsi:path, castpd_si: $castpd:path $(,)?
     ) => {
         #[inline(always)]
         unsafe fn load_u52(p: *const u64) -> Self {
