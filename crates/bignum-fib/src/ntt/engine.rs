@@ -20,7 +20,9 @@ use crate::arch::ntt::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::ntt::neon::Fma;
 
-use super::field::{FIELDS, FIELDS52, Field, WIDE_FIELDS, pow_mod};
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+use super::field::FIELDS52;
+use super::field::{FIELDS, Field, WIDE_FIELDS};
 
 /// Which primes and butterflies a product uses (the same for all its parts).
 #[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
@@ -213,7 +215,7 @@ impl Engine {
             // n·c·2⁻⁶⁴·2⁻⁶⁴·2⁻⁵² → c: s = n⁻¹·2²⁴⁴.
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => {
-                let two = pow_mod(2, 244, f.p);
+                let two = super::field::pow_mod(2, 244, f.p);
                 ((u128::from(two) * u128::from(inv_n)) % u128::from(f.p)) as u64
             }
             // n·c (plain loads and pointwise products) → c: s = n⁻¹·2⁶⁴.

@@ -98,11 +98,14 @@ mod crt;
 mod cyclic;
 mod engine;
 mod field;
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 mod fma_wide;
 mod plan;
+mod recombine;
 mod scratch;
 mod tables;
 mod transform;
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 mod truncated;
 mod wide;
 

@@ -4,12 +4,15 @@
 
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 use super::crt::*;
 use super::cyclic::*;
 use super::engine::*;
 use super::field::*;
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 use super::fma_wide::*;
 use super::plan::*;
+use super::recombine::*;
 use super::tables::*;
 use super::transform::*;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]

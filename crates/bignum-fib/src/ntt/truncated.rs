@@ -2,7 +2,7 @@
 //! `N/2 < L ≤ N − N/2^K` takes `K` transforms of lengths `N/2, N/4, …, N/2^K` (twisted
 //! cyclic convolutions) instead of one of `N`, recombined modulo each prime from the zero
 //! top coefficients (see [`truncated`]). The coefficients, and so the CRT bound, are those
-//! of the padded product.
+//! of the padded product. Compiled where the FMA engine is.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -17,7 +17,6 @@ use super::transform::{forward, inverse};
 /// `k = 1 … K − 1` (index `k − 1`): `ψ_k^j` and `2^k·ψ_k^{−j}` for `j < M_k = n/2^{k+1}`,
 /// `ψ_k = w_n^{2^k − 1}`, in the engine's form; and per prime and piece `k = 0 … K − 1`
 /// (plain): `α_k = ψ_k^{M_k}` (`α₀ = 1`) and `(2α_k)⁻¹`.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) struct Twists {
     pub(super) fwd: Vec<Vec<Vec<u64>>>,
     pub(super) inv: Vec<Vec<Vec<u64>>>,
@@ -26,7 +25,6 @@ pub(super) struct Twists {
 }
 
 /// The [`Twists`] of engine `e` for length `n`, built once and shared.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) fn twists(e: Engine, n: usize) -> Arc<Twists> {
     type Cache = Mutex<Vec<((usize, usize), Arc<Twists>)>>;
     static CACHE: Cache = Mutex::new(Vec::new());
@@ -90,7 +88,6 @@ pub(super) fn twists(e: Engine, n: usize) -> Arc<Twists> {
 /// there, and once `B` is known `hi = (A − B)/(2α)` and `lo = (A + B)/2`. Every step is
 /// exact modulo each prime (the FMA kernels' bounds hold: see `arch::ntt::fmacore::comb`),
 /// so the coefficients, and the CRT bound, are those of the padded product.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(super) fn truncated(e: Engine, a: &[u64], b: Option<&[u64]>, pieces: u32) -> Vec<Vec<u64>> {
     let Engine::Fma(tk, _) = e else { unreachable!("truncated products are the FMA engine's") };
     let b_len = b.map_or(a.len(), <[u64]>::len);
