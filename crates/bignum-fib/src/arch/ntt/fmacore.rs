@@ -845,155 +845,71 @@ macro_rules! fma_entry_points {
         }
     };
 
-    // The forwarders: `fmacore::<kernel>::<lanes>` inside the width's `target_feature`.
+    // The forwarders: `fmacore::<kernel>::<lanes>` inside the width's `target_feature`, one
+    // arm per kernel giving its generics, parameters and generic arguments to `@fwd`.
     (@forward stage, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::stage`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn stage<const DIT: bool>(x: &mut [u64], h: usize, w: &[u64], p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::stage::<$v, DIT>(x, h, w, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage [const DIT: bool]
+            (x: &mut [u64], h: usize, w: &[u64], p: f64) [DIT]);
     };
     (@forward stage2, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::stage2`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn stage2<const DIT: bool, const LAZY: bool>(
-            x: &mut [u64],
-            h: usize,
-            outer: &[u64],
-            inner: &[u64],
-            cube: &[u64],
-            p: f64,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                $crate::arch::ntt::fmacore::stage2::<$v, DIT, LAZY>(x, h, outer, inner, cube, p)
-            }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2
+            [const DIT: bool, const LAZY: bool]
+            (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64)
+            [DIT, LAZY]);
     };
     (@forward stage2_lower_half, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::stage2_lower_half`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn stage2_lower_half(
-            x: &mut [u64],
-            h: usize,
-            outer: &[u64],
-            inner: &[u64],
-            cube: &[u64],
-            p: f64,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                $crate::arch::ntt::fmacore::stage2_lower_half::<$v>(x, h, outer, inner, cube, p)
-            }
-        }
-    };
-    (@forward pointwise, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::pointwise`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::pointwise::<$v>(x, y, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2_lower_half []
+            (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64) []);
     };
     (@forward radix2, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::radix2`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn radix2(x: &mut [u64], p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::radix2::<$v>(x, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, radix2 []
+            (x: &mut [u64], p: f64) []);
+    };
+    (@forward pointwise, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, pointwise []
+            (x: &mut [u64], y: Option<&[u64]>, p: f64) []);
     };
     (@forward load, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::load`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn load(dst: &mut [u64], src: &[u64], p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::load::<$v>(dst, src, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, load []
+            (dst: &mut [u64], src: &[u64], p: f64) []);
     };
     (@forward unload, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::unload`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn unload(x: &mut [u64], s: f64, p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::unload::<$v>(x, s, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, unload []
+            (x: &mut [u64], s: f64, p: f64) []);
     };
     (@forward comb, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::comb`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn comb(
-            n: usize,
-            out: *mut u64,
-            a: *const u64,
-            y: Option<*const u64>,
-            t: f64,
-            s: f64,
-            p: f64,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::comb::<$v>(n, out, a, y, t, s, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, comb []
+            (n: usize, out: *mut u64, a: *const u64, y: Option<*const u64>, t: f64, s: f64, p: f64)
+            []);
     };
     (@forward fold, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::fold`'s contract.
-        #[allow(clippy::too_many_arguments)] // the kernel's operands
-        #[target_feature(enable = $feat)]
-        unsafe fn fold<const D: bool>(
-            n: usize,
-            out: *mut u64,
-            d: *mut u64,
-            lo: *const u64,
-            hi: *const u64,
-            alpha: f64,
-            w: *const u64,
-            p: f64,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::fold::<$v, D>(n, out, d, lo, hi, alpha, w, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, fold [const D: bool]
+            (n: usize, out: *mut u64, d: *mut u64, lo: *const u64, hi: *const u64, alpha: f64,
+             w: *const u64, p: f64) [D]);
     };
     (@forward garner3, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::garner3`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn garner3(
-            n: usize,
-            y: [&[u64]; 3],
-            t2: &mut [u64],
-            t3: &mut [u64],
-            k: &$crate::arch::ntt::fmacore::Garner3,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::garner3::<$v>(n, y, t2, t3, k) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, garner3 []
+            (n: usize, y: [&[u64]; 3], t2: &mut [u64], t3: &mut [u64],
+             k: &$crate::arch::ntt::fmacore::Garner3) []);
     };
     (@forward load_wide, $v:ty, $feat:tt) => {
-        /// # Safety
-        /// The width's extension available; `fmacore::load_wide`'s contract.
-        #[target_feature(enable = $feat)]
-        unsafe fn load_wide(n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) {
-            // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::load_wide::<$v>(n, dst, lo, hi, k, p) }
-        }
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, load_wide []
+            (n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) []);
     };
     (@forward garner5, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, garner5 []
+            (n: usize, y: [&mut [u64]; 5], k: &$crate::arch::ntt::fmacore::Garner5) []);
+    };
+    (@fwd $v:ty, $feat:tt, $name:ident [$($gen:tt)*] ($($arg:ident: $ty:ty),* $(,)?)
+        [$($garg:ident),*]) => {
         /// # Safety
-        /// The width's extension available; `fmacore::garner5`'s contract.
+        /// The width's extension available; the contract of the generic kernel of the same
+        /// name in `fmacore`, with `N` the width's lanes.
+        #[allow(clippy::too_many_arguments)] // the kernel's operands
         #[target_feature(enable = $feat)]
-        unsafe fn garner5(n: usize, y: [&mut [u64]; 5], k: &$crate::arch::ntt::fmacore::Garner5) {
+        unsafe fn $name<$($gen)*>($($arg: $ty),*) {
             // SAFETY: the caller's contract.
-            unsafe { $crate::arch::ntt::fmacore::garner5::<$v>(n, y, k) }
+            unsafe { $crate::arch::ntt::fmacore::$name::<$v, $($garg),*>($($arg),*) }
         }
     };
 
