@@ -20,7 +20,7 @@ use crate::portable::Portable;
 /// any `Backend` may be used without further checks.
 ///
 /// Tests and benches use this to run every backend (see [`backends`]); applications use
-/// `Nat` and `fib`, which pick the fastest one.
+/// [`crate::Nat`] and [`crate::fib`], which pick the fastest one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Backend(Kind);
 
@@ -65,7 +65,7 @@ impl Backend {
     /// The portable backend, available everywhere.
     pub const PORTABLE: Backend = Backend(Kind::Portable(Portable));
 
-    /// The fastest backend this CPU supports (what `Nat` and `fib` use).
+    /// The fastest backend this CPU supports (what [`crate::Nat`] and [`crate::fib`] use).
     #[inline]
     pub fn detect() -> Backend {
         #[cfg(all(not(bignum_fib_backend = "portable"), not(miri)))]
