@@ -5,7 +5,7 @@
 use super::field::{FIELDS52, LOW52};
 
 /// `w = t₄ + p₄t₅` (below `2¹⁰⁰`) as `[w mod 2⁵², ⌊w/2⁵²⌋]`, the last two of the rows that
-/// [`fma_wide_recombine`] takes (as [`Fma::garner5`] writes them).
+/// [`fma_wide_recombine`] takes (as `Fma::garner5` writes them).
 #[cfg_attr(
     not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
     allow(dead_code)
@@ -35,7 +35,7 @@ pub(super) const WIDE_ROWS: [(usize, usize); 5] = [(0, 50), (0, 50), (0, 50), (0
 /// most one value of a row, as a value's at most 52 bits are followed by a gap of at least
 /// 64), `r = T₁ + p₁(T₂ + p₂(T₃ + p₃W))`. The three products by a prime run limb by limb,
 /// each with its own carry ([`WideHorner`]), so a limb of `r` costs three `64×64` products
-/// (the fourth, `p₄t₅`, is [`Fma::garner5`]'s, in vectors), where the coefficients' column
+/// (the fourth, `p₄t₅`, is `Fma::garner5`'s, in vectors), where the coefficients' column
 /// sums took ten per coefficient (1.8 limbs) and a shift. Every partial sum (`T₃ + p₃W`, …)
 /// is at most `r`, so all fit in `r.len()` limbs and no carry leaves the last. The rows'
 /// layout repeats every 16 values (`16·116 = 29·64` bits): whole blocks of 29 limbs take

@@ -47,10 +47,11 @@
 //! # Adding a width
 //!
 //! A width is a module with a token type (whose value proves the CPU support), one
-//! [`lanes!`] invocation (its intrinsics for [`Lanes`]) and one [`fma_entry_points!`]
-//! invocation listing the kernels it runs: the macro writes each `#[target_feature]`
-//! forwarder and each safe method with its contract's assertions, which live only there.
-//! Then the engine (`ntt::engine`) learns the token, and `tests` in `ntt` runs it.
+//! [`lanes!`] invocation (its intrinsics for [`Lanes`]; the x86 widths share one table in
+//! `fma`) and one [`fma_entry_points!`] invocation listing the kernels it runs: the macro
+//! writes each `#[target_feature]` forwarder and each safe method with its contract's
+//! assertions, which live only there. Then the engine (`ntt::engine`) learns the token, and
+//! `tests` in `ntt` runs it.
 
 /// Rounds `p`'s width of `f64` lanes, as the transform needs them. Every method is a
 /// register operation (or one unaligned load/store) on exact integer values.
@@ -812,11 +813,6 @@ pub(crate) unsafe fn fold<V: Lanes, const D: bool>(
     }
 }
 
-/// `2⁵²` as `f64` bits: `bits(2⁵² + k) = bits(2⁵²) + k` for integers `0 ≤ k < 2⁵²` (the x86
-/// widths' integer conversions in [`Lanes::load_u52`] and [`Lanes::store_u52`]).
-#[cfg(target_arch = "x86_64")]
-pub(crate) const MAGIC: u64 = 0x4330_0000_0000_0000;
-
 /// One width's entry points to the kernels of this module, written once for every width.
 ///
 /// `token` is the type whose value proves the CPU support, `lanes` the register type (its
@@ -1209,53 +1205,3 @@ macro_rules! lanes {
     };
 }
 pub(crate) use lanes;
-
-/// The x86 widths' integer conversions of [`Lanes`] (`load_u52`, `store_u52`,
-/// `load_halves`), one algorithm over the width's integer intrinsics: an integer below
-/// `2⁵²` OR-ed into the mantissa of `2⁵²` ([`MAGIC`]) is `2⁵²` plus it as a double, so one
-/// subtraction converts it, and one addition and an integer subtraction convert back.
-#[cfg(target_arch = "x86_64")]
-macro_rules! x86_u52 {
-    (
-        set1_epi64: $set1:path, loadu_si: $loadu:path, storeu_si: $storeu:path,
-        or_si: $or:path, and_si: $and:path, srli32_epi64: $srli:path, sub_epi64: $sub_epi:path,
-        add_pd: $add_pd:path, sub_pd: $sub_pd:path,
-        castsi_pd: $castsi:path, castpd_si: $castpd:path $(,)?
-    ) => {
-        #[inline(always)]
-        unsafe fn load_u52(p: *const u64) -> Self {
-            // SAFETY: the caller gives `N` readable values at `p`. Below 2⁵², OR-ed into the
-            // mantissa of 2⁵², minus 2⁵².
-            unsafe {
-                let magic = $set1($crate::arch::ntt::fmacore::MAGIC as i64);
-                let x = $or($loadu(p.cast()), magic);
-                $sub_pd($castsi(x), $castsi(magic))
-            }
-        }
-        #[inline(always)]
-        unsafe fn store_u52(p: *mut u64, v: Self) {
-            // SAFETY: the caller gives `N` writable values at `p`. An integer in [0, 2⁵²)
-            // plus 2⁵² is in the mantissa.
-            unsafe {
-                let magic = $set1($crate::arch::ntt::fmacore::MAGIC as i64);
-                let sum = $add_pd(v, $castsi(magic));
-                $storeu(p.cast(), $sub_epi($castpd(sum), magic));
-            }
-        }
-        #[inline(always)]
-        unsafe fn load_halves(p: *const u64) -> (Self, Self) {
-            // SAFETY: the caller gives `N` readable values at `p`. Each half, below 2³²,
-            // OR-ed into the mantissa of 2⁵², minus 2⁵².
-            unsafe {
-                let magic = $set1($crate::arch::ntt::fmacore::MAGIC as i64);
-                let magic_pd = $castsi(magic);
-                let x = $loadu(p.cast());
-                let lo = $or($and(x, $set1(0xffff_ffff)), magic);
-                let hi = $or($srli(x), magic);
-                ($sub_pd($castsi(hi), magic_pd), $sub_pd($castsi(lo), magic_pd))
-            }
-        }
-    };
-}
-#[cfg(target_arch = "x86_64")]
-pub(crate) use x86_u52;
