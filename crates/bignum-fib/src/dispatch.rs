@@ -1,46 +1,20 @@
-//! Backend selection. Detection happens once per process (in `nab-isa`, under the
-//! `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at compile time; aarch64's kernels use only the base ISA.
-//! Under Miri (which cannot run inline assembly) and with
-//! `--cfg bignum_fib_backend="portable"` (STYLE.md rule 7) the portable kernels are used.
+//! Backend selection for the limb kernels. Detection happens once per process (in
+//! `nab-isa`, under the `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at
+//! compile time; aarch64's kernels use only the base ISA. Under Miri (which cannot run inline
+//! assembly) and with `--cfg bignum_fib_backend="portable"` (a forced backend is a `--cfg`,
+//! not a Cargo feature) the portable kernels are used.
 //!
-//! The algorithms in [`crate::mul`], [`crate::fib`] and [`crate::radix`] are generic over
-//! [`Kernels`]; each public operation picks the backend once and runs a monomorphized copy.
+//! The algorithms (the multiplication ladder, the Fibonacci recurrence, the decimal
+//! conversion) are generic over [`Kernels`] (defined in `kernels`, below this module and
+//! every backend); each public operation picks the backend once and runs a monomorphized
+//! copy. Nothing under `arch/` or in `portable` imports this module.
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
-use crate::arch::aarch64::Aarch64;
+use crate::arch::limb::aarch64::Aarch64;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use crate::arch::x86_64::MulxAdx;
+use crate::arch::limb::x86_64::MulxAdx;
+use crate::kernels::Kernels;
 use crate::portable::Portable;
-
-/// The limb kernels every backend implements, with the meaning of the portable ones.
-/// Lengths: `r.len() == a.len() == b.len()` for the `_n` kernels; `r.len() == a.len()`
-/// for the `_1` kernels (`r` may be longer; only `a.len()` limbs are touched). No kernel is
-/// called with empty slices.
-pub(crate) trait Kernels: Copy {
-    /// The backend's name.
-    const NAME: &'static str;
-    /// `r = a + b`; returns the carry.
-    fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
-    /// `r += b` over `b.len()` limbs; returns the carry.
-    fn add_assign_n(self, r: &mut [u64], b: &[u64]) -> u64;
-    /// `r = a - b`; returns the borrow.
-    fn sub_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
-    /// `r -= b` over `b.len()` limbs; returns the borrow.
-    fn sub_assign_n(self, r: &mut [u64], b: &[u64]) -> u64;
-    /// `r = a * v`; returns the high limb.
-    fn mul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
-    /// `r += a * v`; returns the high limb.
-    fn addmul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
-    /// `r -= a * v`; returns the borrow limb.
-    fn submul_1(self, r: &mut [u64], a: &[u64], v: u64) -> u64;
-    /// The last pass of the basecase squaring (see `portable::sqr_diag_addlsh1`).
-    fn sqr_diag_addlsh1(self, r: &mut [u64], a: &[u64]);
-    /// `r = a²`, `r.len() == 2 * a.len()`.
-    #[inline]
-    fn sqr_basecase(self, r: &mut [u64], a: &[u64]) {
-        crate::portable::sqr_basecase_with(self, r, a)
-    }
-}
 
 /// One set of limb kernels. A value exists only for backends the running CPU supports, so
 /// any `Backend` may be used without further checks.
@@ -50,9 +24,10 @@ pub(crate) trait Kernels: Copy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Backend(Kind);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Portable,
+/// The backend's token: holding one proves the CPU support (see `Backend`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Portable(Portable),
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     MulxAdx(MulxAdx),
     #[cfg(all(target_arch = "aarch64", not(miri)))]
@@ -63,28 +38,32 @@ enum Kind {
 macro_rules! with_kernels {
     ($backend:expr, $k:ident => $body:expr) => {
         match $backend.kind() {
-            $crate::dispatch::KindRef::Portable($k) => $body,
+            $crate::dispatch::Kind::Portable($k) => $body,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            $crate::dispatch::KindRef::MulxAdx($k) => $body,
+            $crate::dispatch::Kind::MulxAdx($k) => $body,
             #[cfg(all(target_arch = "aarch64", not(miri)))]
-            $crate::dispatch::KindRef::Aarch64($k) => $body,
+            $crate::dispatch::Kind::Aarch64($k) => $body,
         }
     };
 }
 pub(crate) use with_kernels;
 
-/// The token of a backend, for [`with_kernels`].
-pub(crate) enum KindRef {
-    Portable(Portable),
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    MulxAdx(MulxAdx),
-    #[cfg(all(target_arch = "aarch64", not(miri)))]
-    Aarch64(Aarch64),
+impl core::fmt::Debug for Kind {
+    // As the token-less `Portable` variant printed (`Backend(Portable)`).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Kind::Portable(_) => f.write_str("Portable"),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kind::MulxAdx(t) => f.debug_tuple("MulxAdx").field(t).finish(),
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Kind::Aarch64(t) => f.debug_tuple("Aarch64").field(t).finish(),
+        }
+    }
 }
 
 impl Backend {
     /// The portable backend, available everywhere.
-    pub const PORTABLE: Backend = Backend(Kind::Portable);
+    pub const PORTABLE: Backend = Backend(Kind::Portable(Portable));
 
     /// The fastest backend this CPU supports (what [`crate::Nat`] and [`crate::fib`] use).
     #[inline]
@@ -112,15 +91,10 @@ impl Backend {
         with_kernels!(self, k => name_of(k))
     }
 
+    /// The backend's token, for [`with_kernels`].
     #[inline]
-    pub(crate) fn kind(self) -> KindRef {
-        match self.0 {
-            Kind::Portable => KindRef::Portable(Portable),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Kind::MulxAdx(t) => KindRef::MulxAdx(t),
-            #[cfg(all(target_arch = "aarch64", not(miri)))]
-            Kind::Aarch64(t) => KindRef::Aarch64(t),
-        }
+    pub(crate) fn kind(self) -> Kind {
+        self.0
     }
 
     /// `r = a + b`, returning the carry. Panics unless the three lengths are equal.

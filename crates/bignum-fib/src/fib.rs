@@ -8,8 +8,10 @@
 //! two squarings per bit of `n`, walked from the top bit (found with `leading_zeros`), and for
 //! `F(n)` alone one multiplication on the last step (`mpz_fib_ui`).
 
-use crate::dispatch::{Backend, Kernels, with_kernels};
-use crate::mul::{Thresholds, decr, incr, sqr, trim};
+use crate::dispatch::{Backend, with_kernels};
+use crate::kernels::Kernels;
+use crate::limbs::{decr, incr, trim};
+use crate::mul::{Thresholds, sqr};
 use crate::nat::Nat;
 
 /// The index of the largest Fibonacci number that fits in a `u64`.

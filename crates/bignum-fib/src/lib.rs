@@ -78,6 +78,8 @@
 mod arch;
 mod dispatch;
 mod fib;
+mod kernels;
+mod limbs;
 mod mul;
 mod nat;
 mod ntt;

@@ -1,12 +1,18 @@
 //! Multiplication and squaring ladders: schoolbook basecase → Karatsuba → Toom-3, each
-//! generic over the limb [`Kernels`], and the three-prime NTT of `crate::ntt` at the top.
+//! generic over the limb [`Kernels`], and the NTT (`ntt`) at the top.
+//!
+//! Where each rung takes over is [`Thresholds`]: the constants below were measured with the
+//! `tune` example (each says how); the NTT's depend on the engine that runs here, keyed by
+//! its kind ([`EngineKind`]), never by its name.
 //!
 //! Operands are little-endian limb slices, not necessarily normalized (top limbs may be
 //! zero). Every entry point writes the full product: `r.len() == a.len() + b.len()`.
 
 use core::cmp::Ordering;
 
-use crate::dispatch::Kernels;
+use crate::kernels::Kernels;
+use crate::limbs::{cmp_limbs, decr, incr, trim};
+use crate::ntt::EngineKind;
 
 /// Where each algorithm takes over, in limbs of the shorter operand (multiplication) or of
 /// the operand (squaring).
@@ -45,11 +51,11 @@ pub const SQR_KARATSUBA_THRESHOLD: usize = 90;
 pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // The NTT's thresholds, measured with `cargo run --release -p bignum-fib --example tune
 // ntt` (n×n products and n-limb squares, Toom-3 over the tuned lower rungs against the NTT,
-// fastest of 15 batches, the other core busy). Portable engine (ns): mul 3000 limbs 971980
+// fastest of 15 batches). Portable engine (ns): mul 3000 limbs 971980
 // Toom-3 / 776770 NTT … 4000: 1333400 / 1163962 (noisy: at 3000 the NTT pads 5999 to 8192
 // coefficients); sqr 3000: 416654 / 639074, 4000: 849731 / 572247. IFMA engine: mul 250:
 // 13991 / 12422, 300: 18322 / 20177, 400: 28633 / 22560; sqr 300: 12535 / 15922, 400:
-// 19579 / 17739. AVX2 + FMA engine (`NAB_MAX_ISA=x86-64-v3`, load ~10 on the 2 cores): mul
+// 19579 / 17739. AVX2 + FMA engine (`NAB_MAX_ISA=x86-64-v3`): mul
 // 250: 21432 / 19715, 300: 25832 / 35685, 400: 44464 / 38048; sqr 400: 29229 / 29817, 500:
 // 42963 / 32049.
 
@@ -57,7 +63,7 @@ pub const SQR_TOOM3_THRESHOLD: usize = 180;
 // run), since its wide products (four primes, 112-bit coefficients, where they halve the
 // transform): mul 500: 75989 / 98560, 750: 156231 / 148499, 1000: 235072 / 213495, 2000:
 // 657292 / 459770; sqr 500: 58995 / 70391, 750: 106550 / 107406, 1000: 151459 / 152822,
-// 2000: 450851 / 329327 (load ~10 on the 2 cores). F(10⁷) to decimal, min of 3 (thread
+// 2000: 450851 / 329327. F(10⁷) to decimal, min of 3 (thread
 // CPU time): 358 ms with 3500, 328 with 2000, 312 with 1000; F(10⁷) compute 36.7 / 35.6 /
 // 35.5 ms.
 
@@ -99,18 +105,23 @@ impl Thresholds {
     /// The tuned ladder for this CPU: [`Thresholds::DEFAULT`], with the NTT's thresholds of
     /// the engine it runs here (what `Nat`'s operators use).
     pub fn detect() -> Thresholds {
-        match crate::ntt::engine_name() {
-            "avx512ifma" => Thresholds {
+        match crate::ntt::engine_kind() {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            EngineKind::Avx512Ifma => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_IFMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_IFMA,
                 ..Thresholds::DEFAULT
             },
-            "avx2-fma" | "avx512f-fma" => Thresholds {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            EngineKind::Avx2Fma | EngineKind::Avx512fFma => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_FMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_FMA,
                 ..Thresholds::DEFAULT
             },
-            _ => Thresholds::DEFAULT,
+            // The NEON engine has not been tuned: it takes the portable engine's thresholds.
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            EngineKind::NeonFma => Thresholds::DEFAULT,
+            EngineKind::Portable => Thresholds::DEFAULT,
         }
     }
 }
@@ -230,48 +241,6 @@ pub(crate) fn sub_into<K: Kernels>(k: K, r: &mut [u64], x: &[u64]) {
         let underflow = decr(&mut r[n..]);
         debug_assert!(!underflow, "sub_into: borrow out of the destination");
     }
-}
-
-/// `r += 1`; returns true on overflow.
-#[inline]
-pub(crate) fn incr(r: &mut [u64]) -> bool {
-    for x in r {
-        let (s, c) = x.overflowing_add(1);
-        *x = s;
-        if !c {
-            return false;
-        }
-    }
-    true
-}
-
-/// `r -= 1`; returns true on underflow.
-#[inline]
-pub(crate) fn decr(r: &mut [u64]) -> bool {
-    for x in r {
-        let (s, b) = x.overflowing_sub(1);
-        *x = s;
-        if !b {
-            return false;
-        }
-    }
-    true
-}
-
-/// `x` without its top zero limbs.
-#[inline]
-pub(crate) fn trim(x: &[u64]) -> &[u64] {
-    let mut n = x.len();
-    while n > 0 && x[n - 1] == 0 {
-        n -= 1;
-    }
-    &x[..n]
-}
-
-/// Compares two limb slices as numbers (top zeros ignored).
-pub(crate) fn cmp_limbs(a: &[u64], b: &[u64]) -> Ordering {
-    let (a, b) = (trim(a), trim(b));
-    a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
 /// `r = |a - b|` (`r.len() >= max(len)`, zero-filled above); returns true when `a < b`.

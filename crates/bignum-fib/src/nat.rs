@@ -3,8 +3,10 @@
 use core::cmp::Ordering;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Shl, Shr, Sub, SubAssign};
 
-use crate::dispatch::{Backend, Kernels, with_kernels};
-use crate::mul::{self, Thresholds, trim};
+use crate::dispatch::{Backend, with_kernels};
+use crate::kernels::Kernels;
+use crate::limbs::trim;
+use crate::mul::{self, Thresholds};
 
 /// An arbitrary-precision natural number: little-endian 64-bit limbs, normalized (no zero
 /// limb at the top; zero has no limbs).
@@ -123,7 +125,7 @@ impl Nat {
         let (s, c) = self.limbs[0].overflowing_add(v);
         self.limbs[0] = s;
         if c {
-            mul::incr(&mut self.limbs[1..]);
+            crate::limbs::incr(&mut self.limbs[1..]);
         }
         let n = trim(&self.limbs).len();
         self.limbs.truncate(n);
@@ -137,7 +139,7 @@ impl Nat {
         let (s, b) = self.limbs[0].overflowing_sub(v);
         self.limbs[0] = s;
         if b {
-            mul::decr(&mut self.limbs[1..]);
+            crate::limbs::decr(&mut self.limbs[1..]);
         }
         let n = trim(&self.limbs).len();
         self.limbs.truncate(n);
@@ -187,7 +189,7 @@ impl From<u128> for Nat {
 
 impl Ord for Nat {
     fn cmp(&self, other: &Nat) -> Ordering {
-        mul::cmp_limbs(&self.limbs, &other.limbs)
+        crate::limbs::cmp_limbs(&self.limbs, &other.limbs)
     }
 }
 

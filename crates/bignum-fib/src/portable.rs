@@ -2,10 +2,10 @@
 //! assembly kernel is tested against, and what riscv64, mips64 and Miri run.
 //!
 //! All slices hold little-endian 64-bit limbs. Each function's length contract is checked by
-//! the caller ([`crate::dispatch::Backend`] for the public test surface, the algorithms in
-//! [`crate::mul`] otherwise).
+//! the caller (the public `Backend` for the test surface, the multiplication ladder
+//! otherwise).
 
-use crate::dispatch::Kernels;
+use crate::kernels::Kernels;
 
 /// The portable backend's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,27 +121,6 @@ pub(crate) fn sqr_diag_addlsh1(r: &mut [u64], a: &[u64]) {
         carry = u128::from(c1) + u128::from(c2);
     }
     debug_assert!(shift_in == 0 && carry == 0);
-}
-
-/// `r = a²` (`r.len() == 2 * a.len()`, `a` not empty) with the schoolbook method: the
-/// off-diagonal products once (`mul_1`, then one `addmul_1` per row), doubled, plus the
-/// diagonal squares.
-#[inline(always)]
-pub(crate) fn sqr_basecase_with<K: Kernels>(k: K, r: &mut [u64], a: &[u64]) {
-    let n = a.len();
-    if n == 1 {
-        let p = u128::from(a[0]) * u128::from(a[0]);
-        r[0] = p as u64;
-        r[1] = (p >> 64) as u64;
-        return;
-    }
-    r[0] = 0;
-    r[n] = k.mul_1(&mut r[1..n], &a[1..], a[0]);
-    for i in 1..n - 1 {
-        r[n + i] = k.addmul_1(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
-    }
-    r[2 * n - 1] = 0;
-    k.sqr_diag_addlsh1(r, a);
 }
 
 impl Kernels for Portable {

@@ -12,7 +12,8 @@
 //! multiplication it uses. Decimal input is the mirror image (`hi · 10^(19·2^i) + lo`);
 //! hexadecimal both ways is linear.
 
-use crate::dispatch::{Backend, Kernels, with_kernels};
+use crate::dispatch::{Backend, with_kernels};
+use crate::kernels::Kernels;
 use crate::nat::Nat;
 use crate::ntt;
 
@@ -106,7 +107,7 @@ fn div_3by2(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) 
 fn divrem_sb<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) {
     let n = d.len();
     debug_assert!(n >= 2 && d[n - 1] >> 63 == 1 && u.len() > n && q.len() == u.len() - n);
-    debug_assert!(crate::mul::cmp_limbs(&u[u.len() - n..], d) == core::cmp::Ordering::Less);
+    debug_assert!(crate::limbs::cmp_limbs(&u[u.len() - n..], d) == core::cmp::Ordering::Less);
     let (d1, d0) = (d[n - 1], d[n - 2]);
     for j in (0..q.len()).rev() {
         let (u2, u1, u0) = (u[j + n], u[j + n - 1], u[j + n - 2]);
@@ -147,7 +148,7 @@ fn sub_from<K: Kernels>(k: K, x: &mut [u64], y: &[u64]) -> bool {
         return false;
     }
     let (lo, hi) = x.split_at_mut(y.len());
-    k.sub_assign_n(lo, y) != 0 && crate::mul::decr(hi)
+    k.sub_assign_n(lo, y) != 0 && crate::limbs::decr(hi)
 }
 
 /// `x += y` over `x`'s length; returns the carry out of the top.
@@ -156,7 +157,7 @@ fn add_to<K: Kernels>(k: K, x: &mut [u64], y: &[u64]) -> bool {
         return false;
     }
     let (lo, hi) = x.split_at_mut(y.len());
-    k.add_assign_n(lo, y) != 0 && crate::mul::incr(hi)
+    k.add_assign_n(lo, y) != 0 && crate::limbs::incr(hi)
 }
 
 /// Division of `u` (`m + n` limbs) by a normalized `d` (`n >= 2` limbs, `v` its
@@ -170,7 +171,7 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
     let m = q.len();
     debug_assert!(n >= 2 && d[n - 1] >> 63 == 1 && u.len() == m + n);
     // The top n limbs at least d: take d once (the quotient's top bit).
-    let qh = crate::mul::cmp_limbs(&u[m..], d) != core::cmp::Ordering::Less;
+    let qh = crate::limbs::cmp_limbs(&u[m..], d) != core::cmp::Ordering::Less;
     if qh {
         k.sub_assign_n(&mut u[m..], d);
     }
@@ -209,7 +210,7 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
         #[cfg(test)]
         tests::DC_FIX.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Q1 −= 1, A' += d·B^kk.
-        if crate::mul::decr(&mut q[kk..]) {
+        if crate::limbs::decr(&mut q[kk..]) {
             q1h = false;
         }
         negative = !add_to(k, &mut u[kk..n + kk], d);
@@ -228,13 +229,13 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
         #[cfg(test)]
         tests::DC_FIX.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Q0 −= 1, A'' += d.
-        if crate::mul::decr(&mut q[..kk]) {
+        if crate::limbs::decr(&mut q[..kk]) {
             q0h = false;
         }
         negative = !add_to(k, &mut u[..n], d);
     }
     // Q = Q1·B^kk + Q0 (Q0's top bit carries into Q1).
-    if q0h && crate::mul::incr(&mut q[kk..]) {
+    if q0h && crate::limbs::incr(&mut q[kk..]) {
         q1h = true;
     }
     qh || q1h
@@ -589,7 +590,7 @@ impl Power {
             borrow = b1 || b2;
         }
         if borrow {
-            let _ = crate::mul::decr(&mut am);
+            let _ = crate::limbs::decr(&mut am);
         }
         // B^m − 1 also stands for zero.
         if am.iter().all(|&l| l == u64::MAX) {

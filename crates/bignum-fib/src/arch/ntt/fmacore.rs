@@ -1,8 +1,8 @@
 //! The FMA engine's transform, generic over the vector width: the arithmetic on IEEE doubles
 //! of FLINT 3's `fft_small` design (written anew here), once, for every register type that
-//! implements [`Lanes`]: `__m256d` (four lanes, AVX2 + FMA, `crate::arch::fma`), `__m512d`
-//! (eight, AVX-512F, `crate::arch::fma512`) and `float64x2_t` (two, aarch64 NEON,
-//! `crate::arch::neon`).
+//! implements [`Lanes`]: `__m256d` (four lanes, AVX2 + FMA, `fma`), `__m512d`
+//! (eight, AVX-512F, `fma512`) and `float64x2_t` (two, aarch64 NEON,
+//! `neon`).
 //!
 //! Residues are integers held exactly in `f64` (the `u64` slices of the NTT hold their bit
 //! patterns), reduced lazily: a transform's values are in `(−2p, 2p)`, the twiddles balanced
@@ -34,7 +34,7 @@
 //!   [`stage2`]), their outputs in `(−2.71p, 2.71p)`, which the DIT passes take too.
 //! - Loading reduces a limb to `[0, p)`, and unloading multiplies an inverse transform's
 //!   output (`|x| < 2p`) by the scale, balanced (`|s| ≤ p/2`, so `|x·s| < p²`: `(−0.875p,
-//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `crate::ntt` sees residues
+//!   0.875p)`), and corrects `(−p, p)` to `[0, p)`, so the rest of `ntt` sees residues
 //!   in `[0, p)`.
 //!
 //! Every operation is exact or correctly rounded in IEEE double precision, so all widths
@@ -43,6 +43,15 @@
 //! to that width's instructions with no call in the loop. The stages whose half-length is
 //! shorter than a vector (`h < Lanes::N`) regroup lanes with permutes, which are each
 //! width's own code.
+//!
+//! # Adding a width
+//!
+//! A width is a module with a token type (whose value proves the CPU support), one
+//! [`lanes!`] invocation (its intrinsics for [`Lanes`]; the x86 widths share one table in
+//! `fma`) and one [`fma_entry_points!`] invocation listing the kernels it runs: the macro
+//! writes each `#[target_feature]` forwarder and each safe method with its contract's
+//! assertions, which live only there. Then the engine (`ntt::engine`) learns the token, and
+//! `tests` in `ntt` runs it.
 
 /// Rounds `p`'s width of `f64` lanes, as the transform needs them. Every method is a
 /// register operation (or one unaligned load/store) on exact integer values.
@@ -80,6 +89,11 @@ pub(crate) unsafe trait Lanes: Copy {
     unsafe fn store_u52(p: *mut u64, v: Self);
     /// `N` limbs at `p` as their high and low 32-bit halves, exact doubles.
     unsafe fn load_halves(p: *const u64) -> (Self, Self);
+    /// Adjacent pairs split across two vectors: in each two-lane block, the first result
+    /// takes the first value of `x`'s block then of `y`'s, the second result their second
+    /// values (x86 `unpacklo`/`unpackhi`, NEON `zip1`/`zip2`). Its own inverse:
+    /// `unpack(unpack(x, y))` is `(x, y)`.
+    unsafe fn unpack(x: Self, y: Self) -> (Self, Self);
 }
 
 /// `a·b mod p` in `(−(0.5 + 0.375c)p, (0.5 + 0.375c)p)` for `|a·b| < c·p²`, `c ≤ 4` (see the
@@ -415,6 +429,33 @@ pub(crate) unsafe fn pointwise<V: Lanes>(x: &mut [u64], y: Option<&[u64]>, p: f6
     }
 }
 
+/// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, both
+/// reduced ([`reduce`]: inputs in `(−2p, 2p)`, outputs in `[−p/2, p/2]` give or take one).
+///
+/// # Safety
+/// `V`'s extension available; `x.len()` a multiple of `2·V::N`.
+#[inline(always)]
+pub(crate) unsafe fn radix2<V: Lanes>(x: &mut [u64], p: f64) {
+    // SAFETY: register set-up (the caller has `V`'s extension).
+    let (pv, piv) = unsafe { (V::splat(p), V::splat(1.0 / p)) };
+    let base = x.as_mut_ptr().cast::<f64>();
+    let mut j = 0;
+    while j < x.len() {
+        // SAFETY: `j + 2N <= x.len()` (a multiple of `2N`). `unpack` puts each pair's first
+        // value in `a` and its second in `b`; unpacking `(s, d)` restores the order.
+        unsafe {
+            let (p0, p1) = (base.add(j), base.add(j + V::N));
+            let (a, b) = V::unpack(V::load(p0), V::load(p1));
+            let s = reduce(V::add(a, b), pv, piv);
+            let d = reduce(V::sub(a, b), pv, piv);
+            let (v0, v1) = V::unpack(s, d);
+            V::store(p0, v0);
+            V::store(p1, v1);
+        }
+        j += 2 * V::N;
+    }
+}
+
 /// `dst[i] = src[i] mod p` as `f64` bits.
 ///
 /// # Safety
@@ -576,8 +617,8 @@ pub(crate) unsafe fn garner5<V: Lanes>(n: usize, y: [&mut [u64]; 5], k: &Garner5
     let mut i = 0;
     // Sixteen vectors at a time (then four, then one): each vector's digits are a chain of
     // dependent `mulmod`s (t₅ waits on t₄, t₄ on t₃, …), so one vector at a time runs at the
-    // chain's latency. Measured (garner5's perf share of the square of F(5·10⁶), AVX2,
-    // load ~10): four vectors 10.4-10.9 %, eight 7.9-8.5 %, sixteen 6.6-7.1 %, thirty-two
+    // chain's latency. Measured (garner5's perf share of the square of F(5·10⁶), AVX2):
+    // four vectors 10.4-10.9 %, eight 7.9-8.5 %, sixteen 6.6-7.1 %, thirty-two
     // 7.1-7.4 %.
     while i + 16 * V::N <= n {
         // SAFETY: `i + 16N <= n` for every slice (see `garner5_lanes`).
@@ -649,7 +690,7 @@ unsafe fn garner5_lanes<V: Lanes, const U: usize>(ptr: [*mut u64; 5], i: usize, 
 }
 
 /// `out[i] = s·(a[i] + t·y[i]) mod p` (`y = None`: `s·a[i]`), for the truncated products'
-/// recombination (`crate::ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
+/// recombination (`ntt`): `|a[i]|, |y[i]| < 2p` (`f64` bits, as a transform holds
 /// them), `|t|, |s| ≤ p/2` balanced. Bounds (see the module docs): `|t·y| < p²`, so
 /// `mulmod` gives `(−0.875p, 0.875p)` and the sum is below `2.875p` (`t = ±1`: an addition,
 /// below `4p`); times `|s| ≤ p/2`, below `2p²`: the result is in `(−1.25p, 1.25p)` (for
@@ -731,7 +772,7 @@ unsafe fn comb_loop<V: Lanes, const Y: u8, const ONE: bool>(
     }
 }
 
-/// The truncated products' fold (`crate::ntt`), one pass for both halves of a split:
+/// The truncated products' fold (`ntt`), one pass for both halves of a split:
 /// `out[i] = (lo[i] + α·hi[i])·w[i]` and, with `D`, `d[i] = lo[i] − α·hi[i]`, for `|lo[i]|,
 /// |hi[i]| < 2p` (`f64` bits), `|α|, |w[i]| ≤ p/2` balanced. Bounds (see the module docs):
 /// `h = mulmod(hi, α)` is in `(−0.875p, 0.875p)` (`|hi·α| < p²`); `|lo + h| < 2.875p`, times
@@ -771,3 +812,396 @@ pub(crate) unsafe fn fold<V: Lanes, const D: bool>(
         i += V::N;
     }
 }
+
+/// One width's entry points to the kernels of this module, written once for every width.
+///
+/// `token` is the type whose value proves the CPU support, `lanes` the register type (its
+/// [`Lanes::N`] sets every length contract), `feature` the `target_feature` string. For each
+/// kernel in `generic`, a `#[target_feature]` forwarder (a free `unsafe fn` named after the
+/// kernel) instantiates the generic kernel at `lanes`; the kernels in `own` are the width's
+/// own code (permutes for the stages shorter than a vector), free `unsafe fn`s of the same
+/// name and signature in the width's module. For both lists a safe method on `token` checks
+/// the kernel's contract (the assertions below, the only copy) and calls the free function.
+/// Kernels that cover a prefix (`comb`, `fold`, `garner3`, `load_wide`, `garner5`) return how
+/// many values they did, a multiple of `N`; the tail is the caller's. `stage_min_h` is the
+/// shortest half-length the width's `stage` takes (`N`, or less where `stage` is its own).
+macro_rules! fma_entry_points {
+    (
+        token: $token:ty,
+        lanes: $v:ty,
+        feature: $feat:tt,
+        stage_min_h: $min_h:expr,
+        generic: [$($g:ident),* $(,)?],
+        own: [$($o:ident),* $(,)?] $(,)?
+    ) => {
+        $( $crate::arch::ntt::fmacore::fma_entry_points!(@forward $g, $v, $feat); )*
+        impl $token {
+            $( $crate::arch::ntt::fmacore::fma_entry_points!(@safe $g, $v, $min_h); )*
+            $( $crate::arch::ntt::fmacore::fma_entry_points!(@safe $o, $v, $min_h); )*
+        }
+    };
+
+    // The forwarders: `fmacore::<kernel>::<lanes>` inside the width's `target_feature`, one
+    // arm per kernel giving its generics, parameters and generic arguments to `@fwd`.
+    (@forward stage, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage [const DIT: bool]
+            (x: &mut [u64], h: usize, w: &[u64], p: f64) [DIT]);
+    };
+    (@forward stage2, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2
+            [const DIT: bool, const LAZY: bool]
+            (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64)
+            [DIT, LAZY]);
+    };
+    (@forward stage2_lower_half, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2_lower_half []
+            (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64) []);
+    };
+    (@forward radix2, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, radix2 []
+            (x: &mut [u64], p: f64) []);
+    };
+    (@forward pointwise, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, pointwise []
+            (x: &mut [u64], y: Option<&[u64]>, p: f64) []);
+    };
+    (@forward load, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, load []
+            (dst: &mut [u64], src: &[u64], p: f64) []);
+    };
+    (@forward unload, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, unload []
+            (x: &mut [u64], s: f64, p: f64) []);
+    };
+    (@forward comb, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, comb []
+            (n: usize, out: *mut u64, a: *const u64, y: Option<*const u64>, t: f64, s: f64, p: f64)
+            []);
+    };
+    (@forward fold, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, fold [const D: bool]
+            (n: usize, out: *mut u64, d: *mut u64, lo: *const u64, hi: *const u64, alpha: f64,
+             w: *const u64, p: f64) [D]);
+    };
+    (@forward garner3, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, garner3 []
+            (n: usize, y: [&[u64]; 3], t2: &mut [u64], t3: &mut [u64],
+             k: &$crate::arch::ntt::fmacore::Garner3) []);
+    };
+    (@forward load_wide, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, load_wide []
+            (n: usize, dst: &mut [u64], lo: &[u64], hi: &[u64], k: f64, p: f64) []);
+    };
+    (@forward garner5, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, garner5 []
+            (n: usize, y: [&mut [u64]; 5], k: &$crate::arch::ntt::fmacore::Garner5) []);
+    };
+    (@fwd $v:ty, $feat:tt, $name:ident [$($gen:tt)*] ($($arg:ident: $ty:ty),* $(,)?)
+        [$($garg:ident),*]) => {
+        /// # Safety
+        /// The width's extension available; the contract of the generic kernel of the same
+        /// name in `fmacore`, with `N` the width's lanes.
+        #[allow(clippy::too_many_arguments)] // the kernel's operands
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<$($gen)*>($($arg: $ty),*) {
+            // SAFETY: the caller's contract.
+            unsafe { $crate::arch::ntt::fmacore::$name::<$v, $($garg),*>($($arg),*) }
+        }
+    };
+
+    // The safe methods: the contracts, checked once here for every width.
+    (@safe stage, $v:ty, $min_h:expr) => {
+        /// One stage on blocks of `2h` (`fmacore::stage`): decimation in frequency,
+        /// `(a, b) → (a + b, (a − b)·w^i)`, or with `DIT` decimation in time,
+        /// `(a, b) → (a + b·w^i, a − b·w^i)`; `w` the `h` twiddles (plain residues as `f64`
+        /// bits). `h` a power of two from the width's shortest, `x.len()` a multiple of `2h`
+        /// and of two vectors.
+        pub(crate) fn stage<const DIT: bool>(self, x: &mut [u64], h: usize, w: &[u64], p: f64) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(h >= $min_h && h.is_power_of_two() && w.len() >= h);
+            assert!(x.len().is_multiple_of(2 * h) && x.len().is_multiple_of(2 * N));
+            // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
+            unsafe { stage::<DIT>(x, h, w, p) }
+        }
+    };
+    (@safe stage2, $v:ty, $min_h:expr) => {
+        /// Two stages in one pass over blocks of `4h` (`fmacore::stage2`, radix 4): DIF the
+        /// stage `2h` with the `2h` twiddles `outer`, then `h` with the `h` twiddles `inner`
+        /// (and the `h` twiddles `cube`, `W^3i`, if not empty); with `DIT` the stage `h`
+        /// then `2h`. `h ≥ N` a power of two, `x.len()` a multiple of `4h`.
+        pub(crate) fn stage2<const DIT: bool, const LAZY: bool>(
+            self,
+            x: &mut [u64],
+            h: usize,
+            outer: &[u64],
+            inner: &[u64],
+            cube: &[u64],
+            p: f64,
+        ) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+            assert!(
+                DIT || cube.is_empty() || cube.len() >= h,
+                "stage2: {} cube twiddles, h = {h}",
+                cube.len()
+            );
+            assert!(x.len().is_multiple_of(4 * h));
+            // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
+            unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
+        }
+    };
+    (@safe stage2_lower_half, $v:ty, $min_h:expr) => {
+        /// The forward two stages of one block whose upper half is zero (not read;
+        /// `fmacore::stage2_lower_half`, with the `cube` twiddles of `fmacore::stage2`):
+        /// `h ≥ N` a power of two, `x.len() == 4h`.
+        pub(crate) fn stage2_lower_half(
+            self,
+            x: &mut [u64],
+            h: usize,
+            outer: &[u64],
+            inner: &[u64],
+            cube: &[u64],
+            p: f64,
+        ) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+            assert!(cube.len() >= h, "stage2_lower_half: {} cube twiddles for h = {h}", cube.len());
+            assert!(x.len() == 4 * h);
+            // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
+            unsafe { stage2_lower_half(x, h, outer, inner, cube, p) }
+        }
+    };
+    (@safe radix2, $v:ty, $min_h:expr) => {
+        /// The twiddle-free stage `h = 1`: `(a, b) → (a + b, a − b)` on adjacent pairs, for
+        /// `x.len()` a multiple of two vectors.
+        pub(crate) fn radix2(self, x: &mut [u64], p: f64) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(x.len().is_multiple_of(2 * N));
+            // SAFETY: `self` proves the CPU support; the length is the kernel's contract.
+            unsafe { radix2(x, p) }
+        }
+    };
+    (@safe pointwise, $v:ty, $min_h:expr) => {
+        /// `x[i] = x[i]·y[i] mod p` (`y = None`: `x[i]²`; `fmacore::pointwise`), for
+        /// `x.len()` a multiple of `N`.
+        pub(crate) fn pointwise(self, x: &mut [u64], y: Option<&[u64]>, p: f64) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(x.len().is_multiple_of(N) && y.is_none_or(|y| y.len() == x.len()));
+            // SAFETY: `self` proves the CPU support; the lengths are the kernel's contract.
+            unsafe { pointwise(x, y, p) }
+        }
+    };
+    (@safe load, $v:ty, $min_h:expr) => {
+        /// `dst[i] = src[i] mod p` as `f64` bits (`fmacore::load`), for equal lengths,
+        /// multiples of `N`.
+        pub(crate) fn load(self, dst: &mut [u64], src: &[u64], p: f64) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(dst.len() == src.len() && src.len().is_multiple_of(N));
+            // SAFETY: `self` proves the CPU support; the lengths are the kernel's contract.
+            unsafe { load(dst, src, p) }
+        }
+    };
+    (@safe unload, $v:ty, $min_h:expr) => {
+        /// `x[i] = x[i]·s mod p` as a `u64` (from `f64` bits, `|x[i]| < 2p`; `|s| ≤ p/2`;
+        /// `fmacore::unload`), for `x.len()` a multiple of `N`.
+        pub(crate) fn unload(self, x: &mut [u64], s: f64, p: f64) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            assert!(x.len().is_multiple_of(N));
+            // SAFETY: `self` proves the CPU support; the length is the kernel's contract.
+            unsafe { unload(x, s, p) }
+        }
+    };
+    (@safe comb, $v:ty, $min_h:expr) => {
+        /// `out[i] = s·(a[i] + t·y[i]) mod p` (`fmacore::comb`; `a = None`: in place,
+        /// `out[i]` for `a[i]`) for the first `N⌊len/N⌋` values of `out` (returned; the tail
+        /// is the caller's); `a` and `y` at least as long.
+        pub(crate) fn comb(
+            self,
+            out: &mut [u64],
+            a: Option<&[u64]>,
+            y: Option<&[u64]>,
+            t: f64,
+            s: f64,
+            p: f64,
+        ) -> usize {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let n = out.len() - out.len() % N;
+            assert!(a.is_none_or(|a| a.len() >= n) && y.is_none_or(|y| y.len() >= n));
+            let o = out.as_mut_ptr();
+            let a = a.map_or(o.cast_const(), <[u64]>::as_ptr);
+            // SAFETY: `self` proves the CPU support; `n` is a multiple of `N` within every
+            // slice (checked above), and `out`, a `&mut`, overlaps nothing else (`a` is it or
+            // another slice).
+            unsafe { comb(n, o, a, y.map(<[u64]>::as_ptr), t, s, p) };
+            n
+        }
+    };
+    (@safe fold, $v:ty, $min_h:expr) => {
+        /// The truncated products' fold (`fmacore::fold`): `out[i] = (lo[i] + α·hi[i])·w[i]`
+        /// and, with `d`, `d[i] = lo[i] − α·hi[i]` (`lo = None`: `lo` is `d`, updated in
+        /// place), for the first `N⌊len/N⌋` values of `out` (returned; the tail is the
+        /// caller's); the other slices at least as long.
+        #[allow(clippy::too_many_arguments)] // the kernel's operands
+        pub(crate) fn fold(
+            self,
+            out: &mut [u64],
+            d: Option<&mut [u64]>,
+            lo: Option<&[u64]>,
+            hi: &[u64],
+            alpha: f64,
+            w: &[u64],
+            p: f64,
+        ) -> usize {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let n = out.len() - out.len() % N;
+            assert!(hi.len() >= n && w.len() >= n);
+            assert!(d.as_ref().is_none_or(|d| d.len() >= n) && lo.is_none_or(|l| l.len() >= n));
+            let o = out.as_mut_ptr();
+            let (dp, lp) = match (d, lo) {
+                (Some(d), Some(lo)) => (d.as_mut_ptr(), lo.as_ptr()),
+                (Some(d), None) => {
+                    let dp = d.as_mut_ptr();
+                    (dp, dp.cast_const()) // one pointer for both: `d` is read and written in place
+                }
+                (None, Some(lo)) => (core::ptr::null_mut(), lo.as_ptr()),
+                (None, None) => unreachable!("a fold reads its lower half from `lo` or `d`"),
+            };
+            // SAFETY: `self` proves the CPU support; `n` is a multiple of `N` within every
+            // slice (checked above); `out` and `d` are `&mut`s, so nothing overlaps but `d`
+            // with itself as `lo`.
+            unsafe {
+                if dp.is_null() {
+                    fold::<false>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+                } else {
+                    fold::<true>(n, o, dp, lp, hi.as_ptr(), alpha, w.as_ptr(), p)
+                }
+            };
+            n
+        }
+    };
+    (@safe garner3, $v:ty, $min_h:expr) => {
+        /// Garner's mixed-radix digits (`fmacore::garner3`) for the first `N⌊len/N⌋` indices
+        /// (returned); all slices at least as long as `y[0]`.
+        pub(crate) fn garner3(
+            self,
+            y: [&[u64]; 3],
+            t2: &mut [u64],
+            t3: &mut [u64],
+            k: &$crate::arch::ntt::fmacore::Garner3,
+        ) -> usize {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let n = y[0].len() - y[0].len() % N;
+            assert!([y[1].len(), y[2].len(), t2.len(), t3.len()].iter().all(|&l| l >= n));
+            // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
+            unsafe { garner3(n, y, t2, t3, k) };
+            n
+        }
+    };
+    (@safe load_wide, $v:ty, $min_h:expr) => {
+        /// The wide products' loading (`fmacore::load_wide`) of the first `N⌊len/N⌋` values
+        /// of `dst` (returned); `lo` and `hi` at least as long.
+        pub(crate) fn load_wide(
+            self,
+            dst: &mut [u64],
+            lo: &[u64],
+            hi: &[u64],
+            k: f64,
+            p: f64,
+        ) -> usize {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let n = dst.len() - dst.len() % N;
+            assert!(lo.len() >= n && hi.len() >= n);
+            // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
+            unsafe { load_wide(n, dst, lo, hi, k, p) };
+            n
+        }
+    };
+    (@safe garner5, $v:ty, $min_h:expr) => {
+        /// Garner's digits of five residues (`fmacore::garner5`), in place, for the first
+        /// `N⌊len/N⌋` indices of `y[0]` (returned); every slice at least as long.
+        pub(crate) fn garner5(
+            self,
+            y: [&mut [u64]; 5],
+            k: &$crate::arch::ntt::fmacore::Garner5,
+        ) -> usize {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let n = y[0].len() - y[0].len() % N;
+            assert!(y.iter().all(|s| s.len() >= n));
+            // SAFETY: `self` proves the CPU support; every slice has at least `n` values.
+            unsafe { garner5(n, y, k) };
+            n
+        }
+    };
+}
+pub(crate) use fma_entry_points;
+
+/// `unsafe impl Lanes for $v`: the operations that are one intrinsic each given by path
+/// (the fused ones optional: NEON's take their operands in another order), the rest written
+/// by the width (`$own`, associated items). The safety argument is the same for every width:
+/// each method is an intrinsic of the width's extension (or a few), run only inlined into
+/// the width's `#[target_feature]` entry points ([`fma_entry_points`]), which its token
+/// guards; the loads and stores take `N` values at the pointer, as the trait requires.
+macro_rules! lanes {
+    (
+        $v:ty, $n:literal,
+        splat: $splat:path, load: $load:path, store: $store:path,
+        add: $add:path, sub: $sub:path, mul: $mul:path,
+        unpack_lo: $unpack_lo:path, unpack_hi: $unpack_hi:path,
+        $(fmsub: $fmsub:path, fnmadd: $fnmadd:path,)?
+        { $($own:tt)* }
+    ) => {
+        // SAFETY: see the macro's docs: the width's intrinsics, run under its token.
+        unsafe impl $crate::arch::ntt::fmacore::Lanes for $v {
+            const N: usize = $n;
+            #[inline(always)]
+            unsafe fn splat(x: f64) -> Self {
+                // SAFETY: register-only operation of the width's extension.
+                unsafe { $splat(x) }
+            }
+            #[inline(always)]
+            unsafe fn load(p: *const f64) -> Self {
+                // SAFETY: the caller gives `N` readable values at `p`.
+                unsafe { $load(p) }
+            }
+            #[inline(always)]
+            unsafe fn store(p: *mut f64, v: Self) {
+                // SAFETY: the caller gives `N` writable values at `p`.
+                unsafe { $store(p, v) }
+            }
+            #[inline(always)]
+            unsafe fn add(a: Self, b: Self) -> Self {
+                // SAFETY: register-only operation of the width's extension.
+                unsafe { $add(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn sub(a: Self, b: Self) -> Self {
+                // SAFETY: register-only operation of the width's extension.
+                unsafe { $sub(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn mul(a: Self, b: Self) -> Self {
+                // SAFETY: register-only operation of the width's extension.
+                unsafe { $mul(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn unpack(x: Self, y: Self) -> (Self, Self) {
+                // SAFETY: register-only operations of the width's extension.
+                unsafe { ($unpack_lo(x, y), $unpack_hi(x, y)) }
+            }
+            $(
+                #[inline(always)]
+                unsafe fn fmsub(a: Self, b: Self, c: Self) -> Self {
+                    // SAFETY: register-only operation of the width's extension.
+                    unsafe { $fmsub(a, b, c) }
+                }
+                #[inline(always)]
+                unsafe fn fnmadd(a: Self, b: Self, c: Self) -> Self {
+                    // SAFETY: register-only operation of the width's extension.
+                    unsafe { $fnmadd(a, b, c) }
+                }
+            )?
+            $($own)*
+        }
+    };
+}
+pub(crate) use lanes;

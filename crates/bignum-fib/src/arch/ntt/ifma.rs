@@ -1,6 +1,6 @@
 //! The NTT's butterflies with AVX-512 IFMA: eight 52-bit Montgomery products per
 //! instruction group (`vpmadd52luq`/`vpmadd52huq`), for the 50-bit primes of
-//! `crate::ntt`'s IFMA field set.
+//! `ntt`'s IFMA field set.
 //!
 //! Arithmetic modulo `p < 2⁵⁰`, values fully reduced in `[0, p)`, per lane:
 //! - `add`: `s = a + b`, then `min(s, s − p)` (unsigned: when `s < p`, `s − p` wraps high);

@@ -1,0 +1,127 @@
+//! The forward transform (decimation in frequency, natural order in, bit-reversed out) and
+//! the inverse (decimation in time, bit-reversed in, natural out, without the `1/N`), for
+//! every engine. Both run stage by stage (two stages per pass where the engine has a
+//! radix-4 kernel) up to [`BLOCK`] coefficients, which stay in cache, and recurse on
+//! halves or quarters above it.
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::ntt::fma::Fma;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+use crate::arch::ntt::neon::Fma;
+
+use super::engine::Engine;
+use super::field::Field;
+use super::tables::Fwd;
+
+/// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
+/// longer ones recurse on their halves after their top stage.
+pub(super) const BLOCK: usize = 1 << 12;
+
+/// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
+pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    let tw = tab.tw;
+    let n = x.len();
+    if n <= BLOCK {
+        let mut h = n / 2;
+        while h > 1 {
+            if h >= 8 {
+                e.stage2::<false, false>(
+                    f,
+                    x,
+                    h / 2,
+                    &tw[h..2 * h],
+                    &tw[h / 2..h],
+                    tab.cube(h / 2),
+                );
+                h /= 4;
+            } else if h == 2 && e.tail4::<false>(f, x, &tw[2..4]) {
+                h = 0; // with `h = 1`
+            } else {
+                e.stage::<false>(f, x, h, &tw[h..2 * h]);
+                h /= 2;
+            }
+        }
+        if n >= 2 && h == 1 {
+            e.radix2(f, x);
+        }
+    } else if n / 4 >= BLOCK {
+        // The top two stages in one pass, then the quarters.
+        let h = n / 4;
+        e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
+        for q in x.chunks_exact_mut(h) {
+            forward(e, f, q, tab);
+        }
+    } else {
+        let h = n / 2;
+        e.stage::<false>(f, x, h, &tw[h..n]);
+        let (lo, hi) = x.split_at_mut(h);
+        forward(e, f, lo, tab);
+        forward(e, f, hi, tab);
+    }
+}
+
+/// Inverse transform without the `1/N` (bit-reversed in, natural order out).
+pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+    inverse_lazy(e, f, x, tab, false);
+}
+
+/// [`inverse`]; with `lazy` the FMA engine's outputs may be in `(−2.71p, 2.71p)` instead of
+/// `(−2p, 2p)` (its radix-4 passes other than the last reduce one input of four instead of
+/// two; see `fmacore::stage2`), for the inner calls of the recursion, whose outputs only
+/// further passes read.
+pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy: bool) {
+    let n = x.len();
+    if n <= BLOCK {
+        let mut h = 2;
+        if n >= 4 && e.tail4::<true>(f, x, &tab[2..4]) {
+            h = 4; // `h = 1` and `h = 2` in one pass
+        } else if n >= 2 {
+            e.radix2(f, x);
+        }
+        while h < n {
+            if h >= 4 && 4 * h <= n {
+                let (o, i) = (&tab[2 * h..4 * h], &tab[h..2 * h]);
+                if lazy || 4 * h < n {
+                    e.stage2::<true, true>(f, x, h, o, i, &[]);
+                } else {
+                    e.stage2::<true, false>(f, x, h, o, i, &[]);
+                }
+                h *= 4;
+            } else {
+                e.stage::<true>(f, x, h, &tab[h..2 * h]);
+                h *= 2;
+            }
+        }
+    } else if n / 4 >= BLOCK {
+        let h = n / 4;
+        for q in x.chunks_exact_mut(h) {
+            inverse_lazy(e, f, q, tab, true);
+        }
+        let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
+        if lazy {
+            e.stage2::<true, true>(f, x, h, o, i, &[]);
+        } else {
+            e.stage2::<true, false>(f, x, h, o, i, &[]);
+        }
+    } else {
+        let h = n / 2;
+        let (lo, hi) = x.split_at_mut(h);
+        inverse_lazy(e, f, lo, tab, true);
+        inverse_lazy(e, f, hi, tab, true);
+        e.stage::<true>(f, x, h, &tab[h..n]);
+    }
+}
+
+/// [`forward`] of `x` (length `n`, `n/4 ≥ BLOCK`) for the FMA engine when its upper half
+/// is zero: not read, so it need not be written (see [`Fma::stage2_lower_half`]); the top
+/// radix-4 pass reads the lower half only, then the quarters transform as in [`forward`].
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+pub(super) fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    let n = x.len();
+    debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
+    let h = n / 4;
+    t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
+    for q in x.chunks_exact_mut(h) {
+        forward(Engine::Fma(t, 5), f, q, tab);
+    }
+}
