@@ -1,5 +1,5 @@
 //! `cargo xtask mca`: a cycle model of our hot loops against the peers' on CPUs no machine
-//! here has (issue 38), with `llvm-mca-19` (Debian's `llvm-19`).
+//! here has, with `llvm-mca-19` (Debian's `llvm-19`).
 //!
 //! 1. Builds `target/mca/probe` (written from `mca/probe/`: a binary calling each kernel once
 //!    through its public API) with the workspace's bench profile for x86_64, aarch64 and
