@@ -76,13 +76,19 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
+mod bytes;
 mod dispatch;
+mod div;
 mod fib;
 mod mul;
 mod nat;
 mod ntt;
+#[cfg(feature = "num-traits")]
+mod num_traits_impls;
 mod portable;
+mod primitive;
 mod radix;
+mod text;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};

@@ -295,6 +295,8 @@ macro_rules! forward_binop {
     };
 }
 
+pub(crate) use forward_binop;
+
 forward_binop!(Add, add, AddAssign, add_assign);
 forward_binop!(Sub, sub, SubAssign, sub_assign);
 forward_binop!(Mul, mul, MulAssign, mul_assign);
