@@ -199,7 +199,7 @@ fn write_level(
     out: &mut Vec<u8>,
 ) {
     if x.limbs().len() <= TEXT_BASECASE_LIMBS {
-        let width = if pad { 2 * k << i } else { 0 };
+        let width = if pad { (2 * k) << i } else { 0 };
         write_basecase(x, radix, (big, k), width, out);
         return;
     }
