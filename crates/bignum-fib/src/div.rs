@@ -59,7 +59,7 @@ impl Nat {
         if exponent == 0 {
             return Nat::from(1u64);
         }
-        if self.limbs.len() <= 1 && self.to_u64().is_some_and(|v| v <= 1) {
+        if *self <= 1u32 {
             return self.clone();
         }
         let mut r = self.clone();

@@ -110,6 +110,48 @@ macro_rules! pow_impls {
 }
 pow_impls!(u8, u16, u32, u64, u128, usize);
 
+/// `self` to a `Nat` power (as num-bigint's `Pow<BigUint>`): `0` and `1` to any power are
+/// themselves (`x⁰ = 1`).
+///
+/// # Panics
+/// When `self > 1` and the exponent is past `u128::MAX`: the result would have more than
+/// 2¹²⁸ bits.
+fn pow_nat(base: &Nat, exp: &Nat) -> Nat {
+    match exp.to_u128() {
+        Some(e) => base.pow_u128(e),
+        None if *base <= 1u32 => base.clone(),
+        None => panic!("Nat::pow: the result would have more than 2^128 bits"),
+    }
+}
+
+impl Pow<Nat> for Nat {
+    type Output = Nat;
+    fn pow(self, exp: Nat) -> Nat {
+        pow_nat(&self, &exp)
+    }
+}
+
+impl Pow<&Nat> for Nat {
+    type Output = Nat;
+    fn pow(self, exp: &Nat) -> Nat {
+        pow_nat(&self, exp)
+    }
+}
+
+impl Pow<Nat> for &Nat {
+    type Output = Nat;
+    fn pow(self, exp: Nat) -> Nat {
+        pow_nat(self, &exp)
+    }
+}
+
+impl Pow<&Nat> for &Nat {
+    type Output = Nat;
+    fn pow(self, exp: &Nat) -> Nat {
+        pow_nat(self, exp)
+    }
+}
+
 /// `x`'s top 64 bits (all of `x` when shorter), their lowest bit ORed with whether any bit
 /// below them is set, and how far below they were: `x ≈ top · 2^shift`. Converting `top`
 /// to a float rounds as converting `x` would (ties to even; the sticky bit sits below the

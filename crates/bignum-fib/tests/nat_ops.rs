@@ -328,6 +328,7 @@ mod num_traits_impls {
             prop_assert_eq!(Nat::from_i64(v as i64), BigUint::from_i64(v as i64).map(|b| from_big(&b)));
             prop_assert_eq!(Pow::pow(&x, e), from_big(&Pow::pow(&big, e)));
             prop_assert_eq!(Pow::pow(x.clone(), u64::from(e)), from_big(&Pow::pow(&big, u64::from(e))));
+            prop_assert_eq!(Pow::pow(&x, Nat::from(e)), from_big(&Pow::pow(&big, BigUint::from(e))));
             prop_assert_eq!(x.is_one(), big.is_one());
             let y = nat(s.rotate_left(17), 3);
             prop_assert_eq!(CheckedSub::checked_sub(&x, &y), big.checked_sub(&to_big(&y)).map(|b| from_big(&b)));
@@ -345,5 +346,8 @@ mod num_traits_impls {
         assert_eq!(factorial::<Nat>(30), from_big(&factorial::<BigUint>(30)));
         assert_eq!(<Nat as Num>::from_str_radix("zz", 36), Ok(Nat::from(1295u32)));
         assert!(<Nat as Zero>::zero().is_zero() && <Nat as One>::one() == 1u32);
+        let huge = Nat::from(1u32) << 200;
+        assert_eq!(Pow::pow(Nat::from(1u32), &huge), 1u32);
+        assert_eq!(Pow::pow(Nat::zero(), huge), 0u32);
     }
 }
