@@ -1,4 +1,5 @@
-//! Conversion to and from decimal and hexadecimal text, and the division it needs.
+//! Conversion to decimal and hexadecimal text, and the division it needs (which is also
+//! `Nat`'s `/` and `%`, through [`divrem_nat`]).
 //!
 //! Decimal output is divide-and-conquer by the powers `10^(19·2^i)` (computed once per
 //! conversion by squaring): a number below `P_{i+1} = P_i²` splits into quotient and
@@ -9,8 +10,8 @@
 //! `10^19`. At NTT sizes, on levels with enough divisions to pay for it, a split is a
 //! Barrett reduction by a reciprocal of `P_i` computed once per level by Newton's iteration
 //! with its NTT transform cached, so the whole conversion is `O(M(n) log n)` in the
-//! multiplication it uses. Decimal input is the mirror image (`hi · 10^(19·2^i) + lo`);
-//! hexadecimal both ways is linear.
+//! multiplication it uses. Hexadecimal output is linear. Input, in every radix, is
+//! `text.rs`'s.
 
 use crate::dispatch::{Backend, Kernels, with_kernels};
 use crate::nat::Nat;
