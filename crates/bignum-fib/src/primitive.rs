@@ -15,8 +15,8 @@ use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 use std::borrow::Cow;
 
+use crate::div::divrem;
 use crate::nat::Nat;
-use crate::radix::divrem_nat;
 
 impl Nat {
     /// The value if it fits in a `u128`.
@@ -76,8 +76,8 @@ fn scalar_op(lhs: Cow<'_, Nat>, op: Op, v: u128) -> Nat {
         (Op::Add, None) => &*lhs + &Nat::from(v),
         (Op::Sub, None) => &*lhs - &Nat::from(v),
         (Op::Mul, _) => &*lhs * &Nat::from(v),
-        (Op::Div, _) => divrem_nat(&lhs, &Nat::from(v)).0,
-        (Op::Rem, _) => divrem_nat(&lhs, &Nat::from(v)).1,
+        (Op::Div, _) => divrem(&lhs, &Nat::from(v)).0,
+        (Op::Rem, _) => divrem(&lhs, &Nat::from(v)).1,
     }
 }
 

@@ -241,7 +241,7 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
     qh || q1h
 }
 
-/// `(u / d, u mod d)` for a non-zero `d`: the entry point of `Nat`'s division (`div.rs`).
+/// `(u / d, u mod d)` for a non-zero `d` (panics on zero): `Nat`'s division (`div.rs`).
 /// One limb: Möller–Granlund two-by-one steps by the normalized divisor. More: the operands
 /// shifted so `d`'s top bit is set, [`divrem_dc`] (subquadratic from [`DC_DIVISION_LIMBS`]
 /// limbs of both quotient and divisor), and the remainder shifted back.

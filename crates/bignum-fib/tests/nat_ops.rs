@@ -175,9 +175,9 @@ fn big_division_shapes() -> Vec<(usize, usize)> {
     if cfg!(miri) {
         vec![(8, 3)]
     } else if emulated() {
-        vec![(700, 300), (1200, 61), (900, 899)]
+        vec![(700, 300), (1200, 61), (900, 899), (1100, 900)]
     } else {
-        vec![(3000, 1500), (6000, 1200), (5000, 4990), (12000, 5000), (4000, 61)]
+        vec![(3000, 1500), (6000, 1200), (5000, 4990), (12000, 5000), (4000, 61), (9000, 8000)]
     }
 }
 
@@ -216,6 +216,34 @@ fn big_division_inverts_multiplication() {
             let a = &b * &q + &r;
             assert_eq!(a.div_rem(&b), (q.clone(), r.clone()), "{n} limbs, top limb {top:#x}");
             assert_eq!(a.div_rem(&q).0, b, "{n} limbs, quotient as divisor");
+        }
+    }
+}
+
+/// A quotient much shorter than the divisor comes from the divisor's top limbs, one too
+/// large when the dropped limbs are all ones and the remainder is `d − 1`: the correction.
+#[test]
+fn short_quotient_from_the_divisors_top_limbs() {
+    let shapes: &[(usize, usize)] = if cfg!(miri) {
+        &[]
+    } else if emulated() {
+        &[(70, 200)]
+    } else {
+        &[(70, 200), (100, 2000), (1000, 3000)]
+    };
+    let mut rng = Rng(99);
+    for &(m, n) in shapes {
+        for ones in [false, true] {
+            // d = top·B^(n−t) + (B^(n−t) − 1) when `ones`, random low limbs otherwise.
+            let top = rng.nat(m + 2);
+            let low = if ones { vec![u64::MAX; n - m - 2] } else { rng.limbs(n - m - 2) };
+            let d = (top << (64 * (n - m - 2)) as u64) + Nat::from_limbs(low);
+            let q = rng.nat(m);
+            for r in [&d - 1u32, Nat::zero(), rng.nat(n - 1)] {
+                let u = &q * &d + &r;
+                assert_eq!(u.div_rem(&d), (q.clone(), r.clone()), "{m} by {n} limbs");
+                assert_eq!(to_big(&(&u % &d)), to_big(&u) % to_big(&d));
+            }
         }
     }
 }
