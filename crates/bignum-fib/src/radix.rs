@@ -246,11 +246,11 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
 /// shifted so `d`'s top bit is set, [`divrem_dc`] (subquadratic from [`DC_DIVISION_LIMBS`]
 /// limbs of both quotient and divisor), and the remainder shifted back.
 pub(crate) fn divrem_nat(u: &Nat, d: &Nat) -> (Nat, Nat) {
-    let (u, d) = (&u.limbs, &d.limbs);
-    assert!(!d.is_empty(), "attempt to divide by zero");
-    if crate::mul::cmp_limbs(u, d) == core::cmp::Ordering::Less {
-        return (Nat::zero(), Nat::from_limbs(u.clone()));
+    assert!(!d.is_zero(), "attempt to divide by zero");
+    if u < d {
+        return (Nat::zero(), u.clone());
     }
+    let (u, d) = (&u.limbs, &d.limbs);
     let s = d[d.len() - 1].leading_zeros();
     if let [d0] = d[..] {
         let (dn, mut rem) = (d0 << s, 0u64);
