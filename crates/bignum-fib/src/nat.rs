@@ -8,6 +8,13 @@ use crate::mul::{self, Thresholds, trim};
 
 /// An arbitrary-precision natural number: little-endian 64-bit limbs, normalized (no zero
 /// limb at the top; zero has no limbs).
+///
+/// Its operators take another `Nat` or an unsigned primitive on either side, owned or
+/// borrowed, as num-bigint's `BigUint`'s do.
+///
+/// # Panics
+/// As `BigUint`'s: `-` when the right side is the larger ([`Nat::checked_sub`] instead), `/`
+/// and `%` by zero ([`Nat::checked_div`] instead).
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Nat {
     pub(crate) limbs: Vec<u64>,

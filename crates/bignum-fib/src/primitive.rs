@@ -6,7 +6,8 @@
 //! `usize`; owned or borrowed on either side; the result is always a `Nat`, `n % 10u32`
 //! included), so code written for `BigUint` compiles unchanged. `BigUint` has no primitive
 //! comparisons; ours add one inference caveat: `n == x.into()` no longer names one type
-//! (write `n == Nat::from(x)`). An addition or subtraction of at most 64 bits works in
+//! (write `n == Nat::from(x)`). `-` panics when the result would be negative and `/`, `%`
+//! when the divisor is zero, as between two `Nat`s. An addition or subtraction of at most 64 bits works in
 //! place on an owned `Nat`; a multiplication or division takes the limb paths of `&Nat op
 //! &Nat` with a one- or two-limb operand.
 
