@@ -25,9 +25,10 @@ const QUICK_CASES: &str = "16";
 /// Miri interprets code thousands of times slower; the tests also shrink their inputs.
 const MIRI_CASES: &str = "4";
 /// Optional features the host run enables: splice-pool's tokio API, kcapi's RustCrypto trait
-/// impls (skipped on the host without AF_ALG, run in the VM).
-const HOST_FEATURES: &str =
-    "splice-pool/tokio,nab-kcapi/digest,nab-kcapi/aead,nab-kcapi/rand_core,nab-kcapi/cipher";
+/// impls (skipped on the host without AF_ALG, run in the VM), bignum-fib's num-bigint
+/// conversions and num-traits impls.
+const HOST_FEATURES: &str = "splice-pool/tokio,nab-kcapi/digest,nab-kcapi/aead,\
+    nab-kcapi/rand_core,nab-kcapi/cipher,bignum-fib/num-bigint,bignum-fib/num-traits";
 /// Cross builds that may exist at once (built and not yet deleted): one being emulated, one
 /// waiting, one building. One cross build is 0.5-1 GB.
 const LIVE_BUILDS: usize = 3;

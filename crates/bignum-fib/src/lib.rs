@@ -3,9 +3,12 @@
 //!
 //! [`fib`], [`fib_pair`] and [`lucas`] compute Fibonacci and Lucas numbers as [`Nat`]s;
 //! [`fib_digits`] counts the decimal digits of `F(n)` without computing it. A [`Nat`] is a
-//! natural number of any size: `+`, `-` ([`Nat::checked_sub`]), `*`, [`Nat::square`],
-//! shifts, comparisons, decimal and hexadecimal text both ways ([`Display`], [`LowerHex`],
-//! [`FromStr`], [`Nat::from_str_radix`], [`Nat::write_decimal`]).
+//! natural number of any size: `+`, `-` ([`Nat::checked_sub`]), `*`, `/`, `%`
+//! ([`Nat::div_rem`]), [`Nat::pow`], [`Nat::square`], shifts, comparisons, text in radix 2
+//! to 36 both ways ([`Display`], [`LowerHex`], [`FromStr`], [`Nat::from_str_radix`],
+//! [`Nat::to_str_radix`], [`Nat::write_decimal`]) and bytes ([`Nat::to_bytes_le`]). Code
+//! written for num-bigint's `BigUint` compiles with `Nat` in its place for those operations
+//! (primitive operands, `Sum`/`Product`, and with the `num-traits` feature its traits).
 //!
 //! [`Display`]: core::fmt::Display
 //! [`LowerHex`]: core::fmt::LowerHex
@@ -76,15 +79,21 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
+mod bytes;
 mod dispatch;
+mod div;
 mod fib;
 mod kernels;
 mod limbs;
 mod mul;
 mod nat;
 mod ntt;
+#[cfg(feature = "num-traits")]
+mod num_traits_impls;
 mod portable;
+mod primitive;
 mod radix;
+mod text;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};

@@ -10,6 +10,13 @@ use crate::mul::{self, Thresholds};
 
 /// An arbitrary-precision natural number: little-endian 64-bit limbs, normalized (no zero
 /// limb at the top; zero has no limbs).
+///
+/// Its operators take another `Nat` or an unsigned primitive on either side, owned or
+/// borrowed, as num-bigint's `BigUint`'s do.
+///
+/// # Panics
+/// As `BigUint`'s: `-` when the right side is the larger ([`Nat::checked_sub`] instead), `/`
+/// and `%` by zero ([`Nat::checked_div`] instead).
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Nat {
     pub(crate) limbs: Vec<u64>,
@@ -296,6 +303,8 @@ macro_rules! forward_binop {
         }
     };
 }
+
+pub(crate) use forward_binop;
 
 forward_binop!(Add, add, AddAssign, add_assign);
 forward_binop!(Sub, sub, SubAssign, sub_assign);

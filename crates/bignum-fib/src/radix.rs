@@ -1,4 +1,5 @@
-//! Conversion to and from decimal and hexadecimal text, and the division it needs.
+//! Conversion to decimal and hexadecimal text, and the division it needs (which is also
+//! `Nat`'s `/` and `%`, through [`divrem_nat`]).
 //!
 //! Decimal output is divide-and-conquer by the powers `10^(19·2^i)` (computed once per
 //! conversion by squaring): a number below `P_{i+1} = P_i²` splits into quotient and
@@ -9,8 +10,8 @@
 //! `10^19`. At NTT sizes, on levels with enough divisions to pay for it, a split is a
 //! Barrett reduction by a reciprocal of `P_i` computed once per level by Newton's iteration
 //! with its NTT transform cached, so the whole conversion is `O(M(n) log n)` in the
-//! multiplication it uses. Decimal input is the mirror image (`hi · 10^(19·2^i) + lo`);
-//! hexadecimal both ways is linear.
+//! multiplication it uses. Hexadecimal output is linear. Input, in every radix, is
+//! `text.rs`'s.
 
 use crate::dispatch::{Backend, with_kernels};
 use crate::kernels::Kernels;
@@ -239,6 +240,50 @@ fn divrem_dc<K: Kernels>(k: K, u: &mut [u64], d: &[u64], v: u64, q: &mut [u64]) 
         q1h = true;
     }
     qh || q1h
+}
+
+/// `(u / d, u mod d)` for a non-zero `d` (panics on zero): `Nat`'s division (`div.rs`).
+/// One limb: Möller–Granlund two-by-one steps by the normalized divisor. More: the operands
+/// shifted so `d`'s top bit is set, [`divrem_dc`] (subquadratic from [`DC_DIVISION_LIMBS`]
+/// limbs of both quotient and divisor), and the remainder shifted back.
+pub(crate) fn divrem_nat(u: &Nat, d: &Nat) -> (Nat, Nat) {
+    assert!(!d.is_zero(), "attempt to divide by zero");
+    if u < d {
+        return (Nat::zero(), u.clone());
+    }
+    let (u, d) = (&u.limbs, &d.limbs);
+    let s = d[d.len() - 1].leading_zeros();
+    if let [d0] = d[..] {
+        let (dn, mut rem) = (d0 << s, 0u64);
+        let inv = inverse_2by1(dn);
+        let mut un = u.clone();
+        shl_in_place(&mut un, s);
+        // The bits shifted out of the top limb start the remainder.
+        if s != 0 {
+            rem = u[u.len() - 1] >> (64 - s);
+        }
+        for limb in un.iter_mut().rev() {
+            let (q, r) = div_2by1(rem, *limb, dn, inv);
+            *limb = q;
+            rem = r;
+        }
+        return (Nat::from_limbs(un), Nat::from(rem >> s));
+    }
+    let n = d.len();
+    let mut dn = d.clone();
+    shl_in_place(&mut dn, s);
+    // One limb more than `u`: the top `n` limbs are then below `dn`.
+    let mut un = u.clone();
+    un.push(if s == 0 { 0 } else { u[u.len() - 1] >> (64 - s) });
+    shl_in_place(&mut un[..u.len()], s);
+    let mut q = vec![0u64; un.len() - n + 1];
+    let m = un.len() - n;
+    let v = inverse_3by2(dn[n - 1], dn[n - 2]);
+    let top = with_kernels!(Backend::detect(), k => divrem_dc(k, &mut un, &dn, v, &mut q[..m]));
+    q[m] = u64::from(top);
+    un.truncate(n);
+    shr_in_place(&mut un, s);
+    (Nat::from_limbs(q), Nat::from_limbs(un))
 }
 
 /// `x /= 10^19` in place; returns the remainder.
@@ -845,7 +890,7 @@ pub enum ParseNatError {
     Empty,
     /// A character that is not a digit of the radix, at this byte offset.
     InvalidDigit(usize),
-    /// Only radix 10 and 16 are supported.
+    /// The radix is not in `2..=36`.
     UnsupportedRadix(u32),
 }
 
@@ -854,63 +899,12 @@ impl core::fmt::Display for ParseNatError {
         match self {
             ParseNatError::Empty => f.write_str("no digits"),
             ParseNatError::InvalidDigit(at) => write!(f, "invalid digit at byte {at}"),
-            ParseNatError::UnsupportedRadix(r) => write!(f, "unsupported radix {r} (10 or 16)"),
+            ParseNatError::UnsupportedRadix(r) => write!(f, "unsupported radix {r} (2 to 36)"),
         }
     }
 }
 
 impl std::error::Error for ParseNatError {}
-
-/// Parses hexadecimal digits (no prefix, no sign).
-pub(crate) fn parse_hex(s: &[u8]) -> Result<Nat, ParseNatError> {
-    if s.is_empty() {
-        return Err(ParseNatError::Empty);
-    }
-    let mut limbs = vec![0u64; s.len().div_ceil(16)];
-    for (i, &c) in s.iter().rev().enumerate() {
-        let v = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return Err(ParseNatError::InvalidDigit(s.len() - 1 - i)),
-        };
-        limbs[i / 16] |= u64::from(v) << (4 * (i % 16));
-    }
-    Ok(Nat::from_limbs(limbs))
-}
-
-/// Parses decimal digits (no sign): 19-digit chunks combined divide-and-conquer,
-/// `hi · 10^(19·2^i) + lo`.
-pub(crate) fn parse_decimal(s: &[u8]) -> Result<Nat, ParseNatError> {
-    if s.is_empty() {
-        return Err(ParseNatError::Empty);
-    }
-    if let Some(at) = s.iter().position(|c| !c.is_ascii_digit()) {
-        return Err(ParseNatError::InvalidDigit(at));
-    }
-    // Chunks of 19 digits, least significant first.
-    let mut chunks: Vec<Nat> = s
-        .rchunks(DIGITS_PER_LIMB)
-        .map(|c| Nat::from(c.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0'))))
-        .collect();
-    // Pairwise combination: level i merges runs of 2^i chunks with 10^(19·2^i).
-    let mut pow = Nat::from(TEN19);
-    while chunks.len() > 1 {
-        let mut next = Vec::with_capacity(chunks.len().div_ceil(2));
-        let mut it = chunks.into_iter();
-        while let Some(lo) = it.next() {
-            match it.next() {
-                Some(hi) => next.push(&(&hi * &pow) + &lo),
-                None => next.push(lo),
-            }
-        }
-        chunks = next;
-        if chunks.len() > 1 {
-            pow = pow.square();
-        }
-    }
-    Ok(chunks.pop().unwrap_or_default())
-}
 
 impl core::fmt::Display for Nat {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -945,34 +939,13 @@ impl core::fmt::Debug for Nat {
 
 impl core::str::FromStr for Nat {
     type Err = ParseNatError;
-    /// Parses decimal digits (no sign, no separators).
+    /// [`Nat::from_str_radix`] in radix 10 (as num-bigint's `BigUint`).
     fn from_str(s: &str) -> Result<Nat, ParseNatError> {
-        parse_decimal(s.as_bytes())
+        Nat::from_str_radix(s, 10)
     }
 }
 
 impl Nat {
-    /// Parses `s` in radix 10 or 16 (digits only: no sign, prefix or separators; hexadecimal
-    /// digits in either case).
-    pub fn from_str_radix(s: &str, radix: u32) -> Result<Nat, ParseNatError> {
-        match radix {
-            10 => parse_decimal(s.as_bytes()),
-            16 => parse_hex(s.as_bytes()),
-            r => Err(ParseNatError::UnsupportedRadix(r)),
-        }
-    }
-
-    /// The digits in radix 10 or 16 (lowercase), or `None` for another radix.
-    pub fn to_str_radix(&self, radix: u32) -> Option<String> {
-        let mut out = Vec::new();
-        match radix {
-            10 => write_decimal(self, &mut out),
-            16 => write_hex(self, &mut out, false),
-            _ => return None,
-        }
-        String::from_utf8(out).ok()
-    }
-
     /// Appends the decimal digits to `out` (what `fib` writes, without a `String`).
     pub fn write_decimal(&self, out: &mut Vec<u8>) {
         write_decimal(self, out)
