@@ -7,6 +7,8 @@
 //!   of each class have, and `portable`.
 //! - [`token!`]: zero-sized types whose only constructor checks [`available`], so holding one
 //!   proves the check; `#[target_feature]` kernels take one and are then safe to call.
+//! - [`build_script`]: for build scripts, whether the build enables a target feature that
+//!   stable Rust leaves out of `cfg(target_feature)` (riscv64's `v`).
 //!
 //! ```
 //! nab_isa::token! {
@@ -96,6 +98,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod build_script;
 mod cap;
 mod detect;
 mod features;
