@@ -320,6 +320,19 @@ mod tests {
         crate::features::x86_target_features!(check);
     }
 
+    /// On aarch64 too, both detections agree with the standard library's.
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    #[test]
+    fn aarch64_cpu_matches_std_detection() {
+        for (f, std) in [
+            (Features::AES, std::arch::is_aarch64_feature_detected!("aes")),
+            (Features::SHA2, std::arch::is_aarch64_feature_detected!("sha2")),
+        ] {
+            assert_eq!(cpu().contains(f), std, "cpu: {f:?}");
+            assert_eq!(cpu_bare().contains(f), std, "cpu_bare: {f:?}");
+        }
+    }
+
     /// The detection through `cpufeatures` and the own decoding give one answer (the speed
     /// hints too, which std's list above lacks).
     #[test]
