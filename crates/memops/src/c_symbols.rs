@@ -3,7 +3,7 @@
 //!
 //! They cannot recurse: the kernels never call `core::ptr::copy*`/`write_bytes` with a run-time
 //! length and with this feature the crate is `#![no_builtins]`, so LLVM does not turn their loops into calls to
-//! these symbols; detection (`nab_isa::cpu`: bare `cpuid`/`xgetbv`, one atomic; no environment
+//! these symbols; detection (`nab_isa::cpu_bare`: bare `cpuid`/`xgetbv`, one atomic; no environment
 //! read, so no `NAB_MAX_ISA` cap here) copies and compares nothing.
 
 use core::ffi::{c_int, c_void};

@@ -7,6 +7,8 @@
 //!   of each class have, and `portable`.
 //! - [`token!`]: zero-sized types whose only constructor checks [`available`], so holding one
 //!   proves the check; `#[target_feature]` kernels take one and are then safe to call.
+//! - [`build_script`]: for build scripts, whether the build enables a target feature that
+//!   stable Rust leaves out of `cfg(target_feature)` (riscv64's `v`).
 //!
 //! ```
 //! nab_isa::token! {
@@ -62,9 +64,29 @@
 //!
 //! `memops` with its `c-symbols` feature is the exception: it is the program's `memcpy`,
 //! which the C library may call before `main` and before the environment is set up, and
-//! which reading the environment itself calls. It uses [`cpu`], which only runs
-//! `cpuid`/`xgetbv` (no memory is copied or compared, so it cannot recurse into `memcpy`),
-//! and ignores the cap.
+//! which reading the environment itself calls. It uses [`cpu_bare`], which only runs
+//! `cpuid`/`xgetbv` (no memory is copied or compared, so it cannot recurse into `memcpy`;
+//! nothing is allocated), and ignores the cap.
+//!
+//! # Detection
+//!
+//! [`cpu`] reads the CPU through RustCrypto's `cpufeatures` for every extension it names with
+//! the meaning this crate gives it, and through this crate's own decoding for the rest:
+//!
+//! | target | through `cpufeatures` | own decoding |
+//! | --- | --- | --- |
+//! | x86_64 | SSE3 to SSE4.2, POPCNT, AES-NI, PCLMULQDQ, AVX, FMA, AVX2, BMI1/2, ADX, SHA, AVX-512 F/BW/CD/DQ/VL/VBMI/VBMI2/IFMA | `cpuid`/`xgetbv`: CMPXCHG16B, F16C, LZCNT, MOVBE, ERMS, FSRM (it has no name for them); GFNI, VAES, VPCLMULQDQ (it wants the AVX-512 registers for them, which would lose VAES on Zen 3 and Alder Lake) |
+//! | aarch64 Linux, Android | SHA2 | `getauxval(AT_HWCAP)`: AES (it accepts AES or PMULL alone; Rust's `aes` needs both) |
+//! | aarch64 macOS, iOS (Apple) | AES, SHA2 (every Apple CPU has them), also without `std` | — |
+//! | aarch64 Windows and others | — (it detects nothing there) | with `std`, the standard library's `is_aarch64_feature_detected!` |
+//! | x86_64 without an OS, UEFI, SGX | — (it reports nothing there) | `cpuid`/`xgetbv` |
+//! | riscv64, mips64, others; Miri | — (it does not build there) | none: only [`Features::COMPILE_TIME`] |
+//!
+//! Before `cpufeatures` came in, aarch64 read `getauxval` on Linux and Android and needed
+//! `std` everywhere else; now macOS and iOS are served without `std` too. On x86_64 the
+//! leaf-7 answers of `cpufeatures` count only when the CPU has leaf 7 (it does not check;
+//! this crate did and does). [`cpu_bare`] gives the same answer from the own decoding alone,
+//! for memops' `c-symbols`.
 //!
 //! # Under Miri
 //!
@@ -76,6 +98,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod build_script;
 mod cap;
 mod detect;
 mod features;
@@ -95,11 +118,14 @@ const READY: u64 = 1 << 63;
 static CPU: AtomicU64 = AtomicU64::new(0);
 static AVAILABLE: AtomicU64 = AtomicU64::new(0);
 
+static CPU_BARE: AtomicU64 = AtomicU64::new(0);
+
 /// What this CPU has, whatever the cap: the run-time detection (once per process; later
 /// calls load one atomic) and [`Features::COMPILE_TIME`].
 ///
-/// It runs `cpuid`/`xgetbv` (x86_64) or `getauxval` (Linux aarch64) only, never reads the
-/// environment and never copies or compares memory: safe to call from inside `memcpy`.
+/// It reads the CPU through `cpufeatures` for every extension that crate names, and through
+/// this crate's own `cpuid`/`getauxval` decoding for the rest (see [Detection](crate#detection)).
+/// It never reads the environment. Inside a program's own `memcpy`, call [`cpu_bare`].
 #[inline]
 pub fn cpu() -> Features {
     let v = CPU.load(Ordering::Relaxed);
@@ -114,6 +140,33 @@ pub fn cpu() -> Features {
 fn detect_cpu() -> Features {
     let f = detect::cpu().union(Features::COMPILE_TIME);
     CPU.store(f.0 | READY, Ordering::Relaxed);
+    f
+}
+
+/// [`cpu`]'s answer from this crate's own decoding alone, cached apart: `cpuid`/`xgetbv` on
+/// x86_64, `getauxval` on Linux and Android aarch64 (the standard library's detection on other
+/// aarch64 systems with `std`).
+///
+/// For code that runs inside the program's `memcpy` (memops' `c-symbols`), possibly before
+/// `main`: on x86_64 and on Linux and Android aarch64 it allocates nothing, never reads the environment, copies and compares no memory
+/// (register values and bit operations only, so it cannot recurse into `memcpy`/`memcmp`), and
+/// runs no code of another crate. `cpufeatures`' detectors are macros expanded into this crate
+/// whose code gives none of those promises (they build arrays of `cpuid` results), and they
+/// run about 60 `cpuid`s where this runs 5.
+#[inline]
+pub fn cpu_bare() -> Features {
+    let v = CPU_BARE.load(Ordering::Relaxed);
+    if v & READY != 0 {
+        return Features(v & !READY);
+    }
+    detect_cpu_bare()
+}
+
+#[cold]
+#[inline(never)]
+fn detect_cpu_bare() -> Features {
+    let f = detect::cpu_bare().union(Features::COMPILE_TIME);
+    CPU_BARE.store(f.0 | READY, Ordering::Relaxed);
     f
 }
 
@@ -250,25 +303,60 @@ mod tests {
         assert_eq!(format!("{f:?}"), r#"{"sse4.1", "avx2"}"#);
     }
 
-    /// Our `cpuid` decoding agrees with the standard library's detection, feature by feature.
+    /// Both detections (through `cpufeatures`, and our own `cpuid` decoding) agree with the
+    /// standard library's, feature by feature.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[test]
     fn cpu_matches_std_detection() {
         macro_rules! check {
             ($($name:tt => $f:ident),* $(,)?) => {
-                $(assert_eq!(
-                    cpu().contains(Features::$f),
-                    std::arch::is_x86_feature_detected!($name),
-                    $name
-                );)*
+                $(
+                    let std = std::arch::is_x86_feature_detected!($name);
+                    assert_eq!(cpu().contains(Features::$f), std, "cpu: {}", $name);
+                    assert_eq!(cpu_bare().contains(Features::$f), std, "cpu_bare: {}", $name);
+                )*
             };
         }
         crate::features::x86_target_features!(check);
+    }
+
+    /// On aarch64 too, both detections agree with the standard library's.
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    #[test]
+    fn aarch64_cpu_matches_std_detection() {
+        for (f, std) in [
+            (Features::AES, std::arch::is_aarch64_feature_detected!("aes")),
+            (Features::SHA2, std::arch::is_aarch64_feature_detected!("sha2")),
+        ] {
+            assert_eq!(cpu().contains(f), std, "cpu: {f:?}");
+            assert_eq!(cpu_bare().contains(f), std, "cpu_bare: {f:?}");
+        }
+    }
+
+    /// The detection through `cpufeatures` and the own decoding give one answer (the speed
+    /// hints too, which std's list above lacks).
+    #[test]
+    fn cpu_and_cpu_bare_agree() {
+        assert_eq!(cpu(), cpu_bare());
+    }
+
+    /// Every extension the x86_64 `cpufeatures` detectors read is one std can name, so the
+    /// test above checks it; the own decoding keeps the rest.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn cpufeatures_reads_a_known_subset() {
+        let covered = detect::covered();
+        assert!(Features::ALL.contains(covered));
+        for kept in [Features::CX16, Features::GFNI, Features::VAES, Features::ERMS] {
+            assert!(!covered.contains(kept), "{kept:?}");
+        }
+        assert!(covered.contains(Features::AVX2.union(Features::AVX512VBMI)));
     }
 
     #[cfg(miri)]
     #[test]
     fn miri_detects_nothing() {
         assert_eq!(cpu(), Features::COMPILE_TIME);
+        assert_eq!(cpu_bare(), Features::COMPILE_TIME);
     }
 }

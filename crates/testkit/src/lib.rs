@@ -6,6 +6,9 @@
 //! - [`command`]: a [`Command`] for a binary built by the crate under test that also works
 //!   when the test itself runs under qemu-user (the cross matrix), where the kernel cannot
 //!   start a foreign binary by itself (no binfmt_misc).
+//! - [`vectors`] and [`data_file!`]: the one reader of the test-vector files in `tests/data/`.
+
+pub mod vectors;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;

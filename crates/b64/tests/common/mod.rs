@@ -1,29 +1,34 @@
-//! The one helper that reads the test vectors in `tests/data/` (STYLE.md rule 6), plus shared
+//! The test vectors of `tests/data/`, read by `testkit::vectors` (STYLE.md rule 6), plus shared
 //! input generators. The files are compiled in, so the tests run unchanged under qemu-user.
 
 #![allow(dead_code)]
 
 use b64::{DecodeError, DecodeMode, DecodePadding, Engine};
+use testkit::vectors::{unescape, unhex};
 
 /// `(data, standard padded encoding)` pairs of RFC 4648 section 10.
 pub fn rfc4648() -> Vec<(Vec<u8>, String)> {
-    records(include_str!("../data/rfc4648.txt"))
+    testkit::data_file!("rfc4648.txt")
+        .rows(2)
+        .iter()
         .map(|f| {
             let unquote = |s: &str| if s == "-" { String::new() } else { s.to_owned() };
-            (unquote(f[0]).into_bytes(), unquote(f[1]))
+            (unquote(&f[0]).into_bytes(), unquote(&f[1]))
         })
         .collect()
 }
 
-/// `(engine, input, expected)` of `errors.txt`.
 /// One line of `errors.txt`: engine, input, expected result.
 pub type ErrorCase = (Engine<'static>, Vec<u8>, Result<Vec<u8>, DecodeError>);
 
+/// The lines of `errors.txt`.
 pub fn error_cases() -> Vec<ErrorCase> {
-    records(include_str!("../data/errors.txt"))
+    testkit::data_file!("errors.txt")
+        .rows(3)
+        .iter()
         .map(|f| {
-            let engine = engine(f[0]);
-            let input = unescape(f[1]);
+            let engine = engine(&f[0]);
+            let input = unescape(&f[1]);
             let parts: Vec<&str> = f[2].split(':').collect();
             let num = |i: usize| parts[i].parse::<usize>().expect("offset");
             let byte = || u8::from_str_radix(parts[2], 16).expect("hex byte");
@@ -33,7 +38,7 @@ pub fn error_cases() -> Vec<ErrorCase> {
                 "length" => Err(DecodeError::InvalidLength { len: num(1) }),
                 "padding" => Err(DecodeError::InvalidPadding { offset: num(1) }),
                 "last" => Err(DecodeError::InvalidLastSymbol { offset: num(1), byte: byte() }),
-                other => panic!("unknown expectation {other}"),
+                other => panic!("{}: unknown expectation {other}", f.at),
             };
             (engine, input, want)
         })
@@ -77,34 +82,6 @@ pub fn engines() -> Vec<Engine<'static>> {
         v.push(Engine::new(a).with_trailing_bits_allowed(true));
     }
     v
-}
-
-fn records(text: &str) -> impl Iterator<Item = Vec<&str>> {
-    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(|l| {
-        let fields: Vec<&str> = l.split_whitespace().collect();
-        assert!(fields.len() >= 2, "malformed vector line {l:?}");
-        fields
-    })
-}
-
-fn unescape(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).expect("\\xNN"));
-            i += 4;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
-pub fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
 }
 
 /// Deterministic pseudo-random bytes (xorshift).

@@ -1,7 +1,5 @@
 //! Shared by kcapi's integration tests: the kernel gate and the vector files.
-#![allow(dead_code)]
-
-use std::collections::BTreeMap;
+#![allow(dead_code, unused_imports)]
 
 /// Whether the kernel has AF_ALG. Without it a test prints why it is skipped and returns
 /// early; but under `KCAPI_REQUIRE=1` (set by the VM's `/init`) unavailability fails the test.
@@ -36,64 +34,16 @@ macro_rules! require_kernel {
     };
 }
 
-/// One record of a vector file: `key = value` lines.
-pub struct Vector {
-    pub fields: BTreeMap<String, String>,
-}
-
-impl Vector {
-    pub fn name(&self) -> &str {
-        self.fields.get("name").map_or("?", String::as_str)
-    }
-
-    pub fn text(&self, key: &str) -> &str {
-        self.fields.get(key).unwrap_or_else(|| panic!("{}: no `{key}`", self.name()))
-    }
-
-    pub fn hex(&self, key: &str) -> Vec<u8> {
-        let s = self.text(key);
-        assert!(s.len().is_multiple_of(2), "{}: odd hex length in `{key}`", self.name());
-        (0..s.len())
-            .step_by(2)
-            .map(|i| {
-                u8::from_str_radix(&s[i..i + 2], 16)
-                    .unwrap_or_else(|e| panic!("{}: `{key}`: {e}", self.name()))
-            })
-            .collect()
-    }
-}
+/// One record of a vector file (`key = value` lines), read by `testkit::vectors`.
+pub use testkit::vectors::Record as Vector;
 
 /// The vectors of `tests/data/<file>`, embedded at compile time so that the test binaries
 /// carry them into the VM.
 #[macro_export]
 macro_rules! vectors {
     ($file:literal) => {
-        $crate::common::parse_vectors(
-            $file,
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/", $file)),
-        )
+        testkit::data_file!($file).records()
     };
-}
-
-/// Parses a vector file: records separated by blank lines, `#` comments.
-pub fn parse_vectors(file: &str, text: &str) -> Vec<Vector> {
-    let mut out = Vec::new();
-    let mut cur = BTreeMap::new();
-    for line in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()) {
-        if line.is_empty() {
-            if !cur.is_empty() {
-                out.push(Vector { fields: std::mem::take(&mut cur) });
-            }
-            continue;
-        }
-        let (k, v) = line.split_once('=').unwrap_or_else(|| panic!("{file}: bad line `{line}`"));
-        cur.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    if !cur.is_empty() {
-        out.push(Vector { fields: cur });
-    }
-    assert!(!out.is_empty(), "{file} holds no vectors");
-    out
 }
 
 /// Deterministic filler bytes.

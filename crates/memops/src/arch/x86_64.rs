@@ -44,12 +44,13 @@ const AVX512_NEEDS: Features = AVX2_NEEDS
 /// The extensions dispatch may use, from `nab-isa` (detected once per process, cached in an
 /// atomic): under the `NAB_MAX_ISA` cap, except with `c-symbols`. Then this crate is the
 /// program's `memcpy`, which may run before `main` (before the environment can be read) and
-/// which reading the environment calls, so it takes `nab_isa::cpu`: `cpuid`/`xgetbv` only,
-/// nothing copied or compared (no call back into our own `memcpy`/`memcmp`), and no cap.
+/// which reading the environment calls, so it takes `nab_isa::cpu_bare`: `cpuid`/`xgetbv`
+/// only, nothing copied or compared (no call back into our own `memcpy`/`memcmp`), nothing
+/// allocated, and no cap.
 #[inline]
 fn features() -> Features {
     #[cfg(feature = "c-symbols")]
-    return nab_isa::cpu();
+    return nab_isa::cpu_bare();
     #[cfg(not(feature = "c-symbols"))]
     nab_isa::available()
 }

@@ -1,9 +1,10 @@
-//! The CPU detection: `cpuid`/`xgetbv` on x86_64, `getauxval(AT_HWCAP)` on Linux aarch64.
-//! This is the crate's only `unsafe` code.
+//! This crate's own detection: `cpuid`/`xgetbv` on x86_64, `getauxval(AT_HWCAP)` on Linux and
+//! Android aarch64, the standard library's detection on other aarch64 systems with `std`.
 //!
 //! It copies and compares nothing in memory (register values and bit operations only), so it
-//! cannot call `memcpy`/`memcmp`: memops' `c-symbols` exports those, and its detection runs
-//! from inside them.
+//! cannot call `memcpy`/`memcmp`: memops' `c-symbols` exports those, and its detection
+//! (`cpu_bare`) runs from inside them, possibly before `main`. The `cpu` of `detect` takes
+//! from here only what `cpufeatures` cannot serve (see `super`).
 
 use crate::Features;
 
@@ -138,4 +139,15 @@ pub(crate) fn cpu() -> Features {
 )))]
 pub(crate) fn cpu() -> Features {
     Features::NONE
+}
+
+/// Whether `cpuid` leaf 7 exists (the maximum basic leaf, `CPUID.0:EAX`, is at least 7). An
+/// Intel CPU answers a leaf above its maximum with the maximum leaf's data, which must not be
+/// read as leaf 7's bits (older CPUs, or a BIOS's "limit CPUID maxval" option).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) fn has_leaf_7() -> bool {
+    #[allow(unused_unsafe)] // `__cpuid` is a safe function in newer Rust
+    // SAFETY: `cpuid` leaf 0 exists on every x86_64 CPU.
+    let max = unsafe { core::arch::x86_64::__cpuid(0).eax };
+    max >= 7
 }
