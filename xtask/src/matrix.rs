@@ -116,7 +116,7 @@ pub const MIRI_RUNS: &[MiriRun] = &[
     MiriRun {
         krate: "nab-isa",
         targets: &["--lib"],
-        why: "its only `unsafe` (cpuid, getauxval in detect.rs) is compiled out under Miri: the \
+        why: "its only `unsafe` (cpuid, getauxval in detect/own.rs) is compiled out under Miri: the \
               unit tests check that detection then reports no extension, which every crate's \
               portable Miri run relies on",
     },
