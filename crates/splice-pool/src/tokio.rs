@@ -38,8 +38,8 @@
 use std::future::{Future, poll_fn};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::pin::{Pin, pin};
-use std::task::Poll;
+use std::pin::pin;
+use std::task::{Context, Poll, ready};
 
 use nix::errno::Errno;
 use tokio::io::Interest;
@@ -54,26 +54,44 @@ use crate::sys;
 const FALLBACK_BUF: usize = 64 * 1024;
 
 /// A descriptor registered with tokio's reactor that the async copies can wait on.
+///
+/// Poll-based, like tokio's own `poll_read_ready`: the copies wrap it in `poll_fn`, a future
+/// of a concrete type, so they stay `Send` for every descriptor type without boxing a future
+/// per wait.
 pub trait AsyncSpliceFd: AsFd + Sync {
-    /// Waits until `interest` is ready and runs `op`; while `op` returns `WouldBlock`, clears
-    /// the readiness and waits again.
-    fn splice_io<'a>(
-        &'a self,
+    /// Polls until `interest` is ready and runs `op`; while `op` returns `WouldBlock`, clears
+    /// the readiness and polls again (returning `Pending` once the reactor has the waker).
+    fn poll_splice_io(
+        &self,
+        cx: &mut Context<'_>,
         interest: Interest,
-        op: impl FnMut() -> io::Result<usize> + Send + 'a,
-    ) -> impl Future<Output = io::Result<usize>> + Send + 'a;
+        op: &mut (dyn FnMut() -> io::Result<usize> + Send),
+    ) -> Poll<io::Result<usize>>;
 }
 
-/// tokio's sockets: their own `async_io`.
+/// tokio's sockets: their `poll_*_ready` and `try_io`, which clears the readiness on
+/// `WouldBlock`.
 macro_rules! impl_for_tokio_socket {
     ($($t:ty),*) => {$(
         impl AsyncSpliceFd for $t {
-            fn splice_io<'a>(
-                &'a self,
+            fn poll_splice_io(
+                &self,
+                cx: &mut Context<'_>,
                 interest: Interest,
-                op: impl FnMut() -> io::Result<usize> + Send + 'a,
-            ) -> impl Future<Output = io::Result<usize>> + Send + 'a {
-                self.async_io(interest, op)
+                op: &mut (dyn FnMut() -> io::Result<usize> + Send),
+            ) -> Poll<io::Result<usize>> {
+                loop {
+                    let ready = if interest.is_readable() {
+                        self.poll_read_ready(cx)
+                    } else {
+                        self.poll_write_ready(cx)
+                    };
+                    ready!(ready)?;
+                    match self.try_io(interest, &mut *op) {
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                        r => return Poll::Ready(r),
+                    }
+                }
             }
         }
     )*};
@@ -82,12 +100,24 @@ macro_rules! impl_for_tokio_socket {
 impl_for_tokio_socket!(TcpStream, UnixStream);
 
 impl<T: AsFd + std::os::fd::AsRawFd + Send + Sync> AsyncSpliceFd for AsyncFd<T> {
-    fn splice_io<'a>(
-        &'a self,
+    fn poll_splice_io(
+        &self,
+        cx: &mut Context<'_>,
         interest: Interest,
-        mut op: impl FnMut() -> io::Result<usize> + Send + 'a,
-    ) -> impl Future<Output = io::Result<usize>> + Send + 'a {
-        self.async_io(interest, move |_| op())
+        op: &mut (dyn FnMut() -> io::Result<usize> + Send),
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            let ready = if interest.is_readable() {
+                self.poll_read_ready(cx)
+            } else {
+                self.poll_write_ready(cx)
+            };
+            let mut guard = ready!(ready)?;
+            // `Err` here is `WouldBlock`, the readiness already cleared: poll again.
+            if let Ok(r) = guard.try_io(|_| op()) {
+                return Poll::Ready(r);
+            }
+        }
     }
 }
 
@@ -111,18 +141,13 @@ fn copy_error(e: io::Error, copied: u64, lost: u64, path: CopyPath) -> io::Error
     io::Error::new(e.kind(), CopyError { copied, lost_in_flight: lost, path, source: e })
 }
 
-/// A waiting `splice_io`, boxed. Held across `.await` unboxed, the trait's `impl Future`
-/// (whose type names the closure's borrows) makes rustc fail to prove the calling future
-/// `Send` for a concrete descriptor type: the higher-ranked lifetime limitation of
-/// rust-lang/rust#100013. Behind `dyn Future + Send` the caller's state holds one trait
-/// object, `Send` by its bound. The cost is one small allocation per wait, against at least
-/// one `splice` call of up to a pipe's capacity.
+/// Waits for `interest` on `fd` and runs `op` (see [`AsyncSpliceFd::poll_splice_io`]).
 fn ready_io<'a, T: AsyncSpliceFd + ?Sized>(
     fd: &'a T,
     interest: Interest,
-    op: impl FnMut() -> io::Result<usize> + Send + 'a,
-) -> Pin<Box<dyn Future<Output = io::Result<usize>> + Send + 'a>> {
-    Box::pin(fd.splice_io(interest, op))
+    mut op: impl FnMut() -> io::Result<usize> + Send + 'a,
+) -> impl Future<Output = io::Result<usize>> + Send + 'a {
+    poll_fn(move |cx| fd.poll_splice_io(cx, interest, &mut op))
 }
 
 async fn one_way<R, W>(

@@ -191,9 +191,7 @@ fn futures_are_send() {
     let _g = fd_guard();
     let rt = rt();
     rt.block_on(async {
-        use splice_pool::tokio::{
-            AsyncSpliceFd, copy, copy_bidirectional, copy_bidirectional_with, copy_with,
-        };
+        use splice_pool::tokio::{copy, copy_bidirectional, copy_bidirectional_with, copy_with};
         let pool = PipePool::new(Config::default());
         let (mut t1, mut t2) = tcp_pair().await;
         let (mut u1, mut u2) = UnixStream::pair().unwrap();
@@ -214,9 +212,6 @@ fn futures_are_send() {
         assert_send(&copy_bidirectional(&mut t1, &mut t2));
         assert_send(&copy_bidirectional(&mut u1, &mut f1));
         assert_send(&copy_bidirectional_with(&pool, &mut f2, &mut t1));
-        assert_send(&t1.splice_io(tokio::io::Interest::READABLE, || Ok(0)));
-        assert_send(&u1.splice_io(tokio::io::Interest::WRITABLE, || Ok(0)));
-        assert_send(&f1.splice_io(tokio::io::Interest::READABLE, || Ok(0)));
     });
     drop(rt);
 }
