@@ -689,7 +689,7 @@ pub fn write(
     html += "<h1>Benchmark report</h1>\n<table class=machine>\n";
     for (k, v) in &cx.machine.lines {
         let _ = writeln!(md, "- **{k}**: {v}");
-        let _ = writeln!(html, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(v));
+        let _ = writeln!(html, "<tr><th>{}</th><td>{}</td></tr>", esc(k), md_inline(v));
     }
     let _ = writeln!(md, "- **command**: `{}`\n", cx.command);
     let _ = writeln!(
@@ -732,8 +732,11 @@ pub fn write(
     }
     let _ = writeln!(md, "Peers not at their latest version: {NOT_UPDATED}\n");
     let _ = writeln!(html, "<p>Peers not at their latest version: {}</p>", md_inline(NOT_UPDATED));
-    html +=
-        "<p>Sections: <a href=\"#losses\">where we lose</a> · <a href=\"#across\">across CPUs</a>";
+    html += "<p>Sections: <a href=\"#summary\">summary</a> · <a href=\"#losses\">where we lose</a> · \
+         <a href=\"#across\">across CPUs</a>";
+    if cx.modelled.is_some() {
+        html += " · <a href=\"#modelled\">modelled CPUs</a>";
+    }
     for s in &sections {
         let _ = write!(html, " · <a href=\"#{}\">{}</a>", s.name, esc(&s.title));
     }
@@ -858,8 +861,11 @@ pub fn write(
     let _ = writeln!(
         html,
         "<h2 id=losses>Where we lose</h2>\n<p>{} rows where ours is slower than the best peer \
-         of the same section, slowest first.</p>",
-        losses.len()
+         of the same section, slowest first ({} of them within noise: the two medians' 95 % \
+         confidence intervals overlap). The rows that lose on another recorded CPU but not on \
+         this one are listed under <a href=#across>Across CPUs</a>.</p>",
+        losses.len(),
+        losses.iter().filter(|l| l.noise).count()
     );
     let head = [
         "ratio",
