@@ -1214,7 +1214,7 @@ fn plot(t: &Table) -> String {
     for v in ticks {
         let yp = py(v);
         let label = match v {
-            v if log_y && (1.0..1e7).contains(&v) => format!("{v:.0}"),
+            v if log_y && (1e-3..1e7).contains(&v) => plain_number(v),
             v if log_y => format!("{v:e}"),
             v => plain_number(v),
         };
@@ -1446,6 +1446,13 @@ mod tests {
         assert_eq!(plain_number(2.5), "2.5");
         assert_eq!(plain_number(0.0), "0");
         assert_eq!(plain_number(0.125), "0.125");
+        // Log-axis ticks below 1 read as plain decimals, not `1e-1`.
+        let slow: Vec<Entry> = [(16, 80.0), (1024, 204.8), (65536, 3276.8)]
+            .iter()
+            .map(|(n, ns)| entry("b64/decode", "b64", *n, *ns))
+            .collect();
+        let svg = plot(&tables(&slow)[0]);
+        assert!(svg.contains(">0.1</text>") && !svg.contains("e-1"), "{svg}");
     }
 
     #[test]
