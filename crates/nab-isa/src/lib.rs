@@ -101,6 +101,7 @@ extern crate std;
 pub mod build_script;
 mod cap;
 mod detect;
+pub mod dispatch;
 mod features;
 mod tier;
 
