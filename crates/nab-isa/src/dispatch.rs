@@ -83,7 +83,8 @@
 ///
 /// - `enum Kind`: one variant per backend, holding its token (a value whose existence proves
 ///   that the CPU may run it), each under its `cfg`;
-/// - `struct Backend(Kind)` (`Clone`, `Copy`, `Debug`; equal when of the same kind) with
+/// - `struct Backend(Kind)` (`Clone`, `Copy`, `Debug` as derived but `Backend(Portable)` for
+///   the portable one; equal when of the same kind) with
 ///   `PORTABLE`, `detect()` (the first backend of the list whose probe answers, the portable
 ///   one if none or when the `forced portable` cfg holds), `by_name`, `name`, and
 ///   `kind()` for the crate's own dispatch;
@@ -150,11 +151,24 @@ macro_rules! backends {
         $bvis struct $Backend($Kind);
 
         /// A backend's kind, holding its token (see `Backend`).
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         $kvis enum $Kind {
             $($(#[cfg($cfg)])? #[allow(missing_docs)] $var($ty),)*
             #[allow(missing_docs)]
             $Pvar($Pty),
+        }
+
+        // As derived, but the portable variant prints its name alone (the token says nothing).
+        impl ::core::fmt::Debug for $Kind {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        $Kind::$var(t) => f.debug_tuple(::core::stringify!($var)).field(t).finish(),
+                    )*
+                    $Kind::$Pvar(_) => f.write_str(::core::stringify!($Pvar)),
+                }
+            }
         }
 
         impl ::core::cmp::PartialEq for $Backend {
