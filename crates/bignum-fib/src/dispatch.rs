@@ -16,6 +16,10 @@
 use crate::arch::limb::aarch64::Aarch64;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::limb::x86_64::MulxAdx;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+use crate::arch::ntt::neon::Fma;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::ntt::{fma::Fma, ifma::Ifma};
 use crate::kernels::Kernels;
 use crate::portable::Portable;
 
@@ -41,6 +45,41 @@ nab_isa::backends! {
 // For `nat`, `fib` and `radix` (the macro is textually scoped to this module).
 #[allow(clippy::single_component_path_imports)]
 pub(crate) use with_kernels;
+
+nab_isa::backends! {
+    /// One NTT engine: the primes, the butterflies and the vector kernels of the NTT
+    /// products (`ntt::engine`), chosen per CPU here and per transform length there (the
+    /// 50-bit engines take a fourth prime above `2²¹` points). A value exists only for
+    /// engines the running CPU supports. The multiplication ladder keys its NTT thresholds
+    /// on the kind ([`EngineKind`]), never on the name.
+    ///
+    /// Tests and benches run every engine through [`ntt_engines`] and the engine's `mul` and
+    /// `sqr`; applications use [`crate::Nat`], which picks [`NttEngine::detect`]'s.
+    pub struct NttEngine(pub(crate) enum EngineKind at crate::dispatch::EngineKind);
+    /// Runs `$body` with `$t` bound to the token of `$engine`'s kind.
+    macro with_engine;
+    /// Every NTT engine this CPU supports, portable first (the IFMA engine too: dispatch
+    /// never picks it while the FMA engine runs, but the tests run it).
+    pub fn ntt_engines() in portable_first order;
+    forced portable if cfg(any(miri, bignum_fib_backend = "portable"));
+    /// Scalar Montgomery arithmetic over 62-bit primes, available everywhere.
+    const PORTABLE = Portable(Portable) = "portable" => Portable;
+    // FMA on doubles, eight lanes (AVX-512F) for the long stages, four for the short ones.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx512fFma(Fma) = "avx512f-fma" => Fma::new().filter(|t| t.has_avx512f());
+    // FMA on doubles in four lanes (AVX2 + FMA, x86-64-v3).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx2Fma(Fma) = "avx2-fma" => Fma::new().map(Fma::narrow);
+    // AVX-512 IFMA, 52-bit Montgomery products: after the FMA engines, because eight lanes
+    // of doubles measure faster than IFMA's eight 52-bit lanes (F(10⁸): 0.25 against 0.29 s
+    // of CPU to compute, 1.63 against 1.98 s with the decimal conversion) and every IFMA
+    // CPU has AVX-512F: picked only where FMA is not allowed (never, today).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx512Ifma(Ifma) = "avx512ifma" => Ifma::new();
+    // FMA on doubles in two lanes (aarch64 NEON).
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    NeonFma(Fma) = "neon-fma" => Fma::new();
+}
 
 // The kernels of the public `Backend` API, each listed once (the contracts are `Kernels`').
 impl Backend {
