@@ -33,6 +33,7 @@ nab_isa::backends! {
     /// Tests and benches use this to run every backend (see [`backends`]); applications use
     /// the `Engine` methods, which pick the fastest.
     pub struct Backend(enum Kind at crate::dispatch::Kind);
+    compare by tokens;
     /// Runs `$body` with `$t` bound to the token of `$backend`'s kind.
     macro each_backend;
     /// Every backend usable on this CPU, portable first, then in increasing order of
@@ -58,7 +59,7 @@ nab_isa::backends! {
 /// The portable backend's token. It has no kernel: its `encode` and `decode` do nothing and
 /// every other path declines (the trait's defaults), so the scalar code of `portable` and
 /// `decode` does all the work.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Portable;
 
 impl Kernels for Portable {

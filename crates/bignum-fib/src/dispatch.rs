@@ -30,6 +30,7 @@ nab_isa::backends! {
     /// Tests and benches use this to run every backend (see [`backends`]); applications use
     /// [`crate::Nat`] and [`crate::fib`], which pick the fastest one.
     pub struct Backend(pub(crate) enum Kind at crate::dispatch::Kind);
+    compare by tokens;
     /// Runs `$body` with `$k` bound to the kernel token of `$backend`.
     macro with_kernels;
     /// Every backend this CPU supports, portable first.
@@ -56,6 +57,7 @@ nab_isa::backends! {
     /// Tests and benches run every engine through [`ntt_engines`] and the engine's `mul` and
     /// `sqr`; applications use [`crate::Nat`], which picks [`NttEngine::detect`]'s.
     pub struct NttEngine(pub(crate) enum EngineKind at crate::dispatch::EngineKind);
+    compare by kind;
     /// Runs `$body` with `$t` bound to the token of `$engine`'s kind.
     macro with_engine;
     /// Every NTT engine this CPU supports, portable first (the IFMA engine too: dispatch

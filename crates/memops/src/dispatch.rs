@@ -41,6 +41,7 @@ nab_isa::backends! {
     /// Tests and benches use this to run every backend (see [`backends`]); applications call
     /// the crate's free functions, which use [`Backend::detect`]'s kernels.
     pub struct Backend(pub(crate) enum Kind at crate::dispatch::Kind);
+    compare by kind;
     /// Runs `$body` with `$t` bound to the backend's table.
     macro with_ops;
     /// Every backend this CPU supports, most preferred first; the portable one is always last.

@@ -32,6 +32,7 @@
 //!     nab_isa::backends! {
 //!         /// One implementation of the kernels.
 //!         pub struct Backend(pub(crate) enum Kind at crate::dispatch::Kind);
+//!         compare by kind;
 //!         /// Runs `$body` with `$t` bound to the backend's token.
 //!         macro with_kernels;
 //!         /// Every backend this CPU supports, the portable one first.
@@ -84,7 +85,9 @@
 /// - `enum Kind`: one variant per backend, holding its token (a value whose existence proves
 ///   that the CPU may run it), each under its `cfg`;
 /// - `struct Backend(Kind)` (`Clone`, `Copy`, `Debug` as derived but `Backend(Portable)` for
-///   the portable one; equal when of the same kind) with
+///   the portable one; `compare by tokens`: `PartialEq`/`Eq` derived, so that a `Backend`
+///   constant can be a pattern, `compare by kind`: equal when of the same kind, for tokens
+///   without `PartialEq`) with
 ///   `PORTABLE`, `detect()` (the first backend of the list whose probe answers, the portable
 ///   one if none or when the `forced portable` cfg holds), `by_name`, `name`, and
 ///   `kind()` for the crate's own dispatch;
@@ -108,6 +111,7 @@ macro_rules! backends {
     (
         $(#[$bm:meta])*
         $bvis:vis struct $Backend:ident($kvis:vis enum $Kind:ident at $kpath:path);
+        compare by $cmp:ident;
         $(#[$wm:meta])*
         macro $with:ident;
         $(#[$fm:meta])*
@@ -123,6 +127,7 @@ macro_rules! backends {
         $crate::backends! {
             @emit ($)
             $(#[$bm])* $bvis struct $Backend($kvis enum $Kind at $kpath);
+            compare by $cmp;
             $(#[$wm])* macro $with;
             $(#[$fm])* $fvis fn $backends() in $order order;
             forced portable if cfg($forced);
@@ -134,6 +139,7 @@ macro_rules! backends {
         @emit ($d:tt)
         $(#[$bm:meta])*
         $bvis:vis struct $Backend:ident($kvis:vis enum $Kind:ident at $kpath:path);
+        compare by $cmp:ident;
         $(#[$wm:meta])*
         macro $with:ident;
         $(#[$fm:meta])*
@@ -146,16 +152,10 @@ macro_rules! backends {
             $var:ident($ty:ty) = $name:literal => $probe:expr;
         )*
     ) => {
-        $(#[$bm])*
-        #[derive(Clone, Copy, Debug)]
-        $bvis struct $Backend($Kind);
-
-        /// A backend's kind, holding its token (see `Backend`).
-        #[derive(Clone, Copy)]
-        $kvis enum $Kind {
-            $($(#[cfg($cfg)])? #[allow(missing_docs)] $var($ty),)*
-            #[allow(missing_docs)]
-            $Pvar($Pty),
+        $crate::backends! {
+            @types $cmp
+            $(#[$bm])* $bvis struct $Backend($kvis enum $Kind);
+            $($(#[cfg($cfg)])? $var($ty),)* $Pvar($Pty),
         }
 
         // As derived, but the portable variant prints its name alone (the token says nothing).
@@ -170,13 +170,6 @@ macro_rules! backends {
                 }
             }
         }
-
-        impl ::core::cmp::PartialEq for $Backend {
-            fn eq(&self, other: &Self) -> bool {
-                ::core::mem::discriminant(&self.0) == ::core::mem::discriminant(&other.0)
-            }
-        }
-        impl ::core::cmp::Eq for $Backend {}
 
         #[allow(dead_code)]
         impl $Backend {
@@ -243,6 +236,45 @@ macro_rules! backends {
                 }
             }};
         }
+    };
+    // `compare by tokens`: `PartialEq` and `Eq` derived (the tokens have them; a `Backend`
+    // constant may then be a pattern). `compare by kind`: equal when of the same kind.
+    (
+        @types tokens
+        $(#[$bm:meta])* $bvis:vis struct $Backend:ident($kvis:vis enum $Kind:ident);
+        $($(#[cfg($cfg:meta)])? $var:ident($ty:ty),)*
+    ) => {
+        $(#[$bm])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $bvis struct $Backend($Kind);
+
+        /// A backend's kind, holding its token (see `Backend`).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        $kvis enum $Kind {
+            $($(#[cfg($cfg)])? #[allow(missing_docs)] $var($ty),)*
+        }
+    };
+    (
+        @types kind
+        $(#[$bm:meta])* $bvis:vis struct $Backend:ident($kvis:vis enum $Kind:ident);
+        $($(#[cfg($cfg:meta)])? $var:ident($ty:ty),)*
+    ) => {
+        $(#[$bm])*
+        #[derive(Clone, Copy, Debug)]
+        $bvis struct $Backend($Kind);
+
+        /// A backend's kind, holding its token (see `Backend`).
+        #[derive(Clone, Copy)]
+        $kvis enum $Kind {
+            $($(#[cfg($cfg)])? #[allow(missing_docs)] $var($ty),)*
+        }
+
+        impl ::core::cmp::PartialEq for $Backend {
+            fn eq(&self, other: &Self) -> bool {
+                ::core::mem::discriminant(&self.0) == ::core::mem::discriminant(&other.0)
+            }
+        }
+        impl ::core::cmp::Eq for $Backend {}
     };
     (@order preferred_first $all:ident) => {
         ::core::iter::Iterator::flatten(::core::iter::IntoIterator::into_iter($all))

@@ -36,6 +36,7 @@ nab_isa::backends! {
     /// Tests and benches use this to run every backend (see [`backends`]); applications
     /// should call [`crate::hash`] and [`crate::Digest`], which pick the fastest one.
     pub struct Backend(enum Kind at crate::dispatch::Kind);
+    compare by tokens;
     /// Runs `$body` with `$t` bound to the token of `$backend`'s kind.
     macro each_backend;
     /// Every backend usable on this CPU, portable first, then in increasing order of
