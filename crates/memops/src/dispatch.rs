@@ -11,7 +11,7 @@
 //! or with `--cfg memops_backend="portable"`, the portable words are used (STYLE.md rule 7:
 //! a cfg, never a Cargo feature).
 //!
-//! With `c-symbols` this is the program's `memcpy`: the probes read `nab_isa::cpu` (`cpuid`
+//! With `c-symbols` this is the program's `memcpy`: the probes read `nab_isa::cpu_bare` (`cpuid`
 //! only, no environment, no cap; see `arch::x86_64::features`), and nothing on the way to a
 //! kernel copies or compares memory.
 

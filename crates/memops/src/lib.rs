@@ -80,7 +80,7 @@
 //!    `backend!(TABLE, VectorType, "target,features")`, which instantiates every operation
 //!    with `#[target_feature]` on its entry points and makes the `Ops` table. For a backend
 //!    detected at run time, a probe returning the table when the CPU may run it (`avx2()`:
-//!    `supports(AVX2_NEEDS).then_some(&AVX2)`; `supports` reads `nab_isa::cpu` under
+//!    `supports(AVX2_NEEDS).then_some(&AVX2)`; `supports` reads `nab_isa::cpu_bare` under
 //!    `c-symbols`, so the probe never reads the environment). Every `unsafe` block says why
 //!    it is sound.
 //! 2. `src/arch/mod.rs`: declare the module under its `cfg`, and make it `FIXED` where the
