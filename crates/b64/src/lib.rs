@@ -75,9 +75,11 @@
 //!    entry functions only, helpers are `#[inline(always)]`, and every `unsafe` block says
 //!    why it is sound.
 //! 2. `src/arch/<isa>/mod.rs`: declare the module.
-//! 3. `src/dispatch.rs`: a `Kind` variant, then its arm in `Backend::detect` (in order of
-//!    preference), `Backend::name`, `backends()` and each method that dispatches a kernel the
-//!    backend has.
+//! 3. `src/dispatch.rs`: one line in the `nab_isa::backends!` list, in order of preference
+//!    (variant, token, name, probe: `Neon(Neon) = "neon" => Neon::new();`), under the
+//!    module's `cfg`. `Backend`'s surface, `backends()` and `each_backend!` (which every
+//!    kernel method goes through) follow from it; only a backend whose plain code gains from
+//!    its features enabled adds its arm to `Backend::with_features` (as `Avx2`).
 //! 4. Tests need nothing new: `tests/backends.rs` runs every backend `backends()` lists
 //!    against the byte-at-a-time reference, on the vectors of `tests/data/` and random
 //!    input. Add the backend to the table above and, for a new `NAB_MAX_ISA` tier, to the

@@ -1,4 +1,6 @@
-//! Backend selection for the limb kernels. Detection happens once per process (in
+//! Backend selection for the limb kernels, declared once with `nab-isa`'s dispatch shape:
+//! the backends and their tokens in one [`backends!`](nab_isa::backends) list, which
+//! generates `Backend`'s surface and `with_kernels!`. Detection happens once per process (in
 //! `nab-isa`, under the `NAB_MAX_ISA` cap) and not at all when BMI2 and ADX are enabled at
 //! compile time; aarch64's kernels use only the base ISA. Under Miri (which cannot run inline
 //! assembly) and with `--cfg bignum_fib_backend="portable"` (a forced backend is a `--cfg`,
@@ -7,96 +9,82 @@
 //! The algorithms (the multiplication ladder, the Fibonacci recurrence, the decimal
 //! conversion) are generic over [`Kernels`] (defined in `kernels`, below this module and
 //! every backend); each public operation picks the backend once and runs a monomorphized
-//! copy. Nothing under `arch/` or in `portable` imports this module.
+//! copy through `with_kernels!` (no cached pointer: the calls are whole algorithms, and the
+//! kernels inline into them). Nothing under `arch/` or in `portable` imports this module.
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::limb::aarch64::Aarch64;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::limb::x86_64::MulxAdx;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+use crate::arch::ntt::neon::Fma;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::arch::ntt::{fma::Fma, ifma::Ifma};
 use crate::kernels::Kernels;
 use crate::portable::Portable;
 
-/// One set of limb kernels. A value exists only for backends the running CPU supports, so
-/// any `Backend` may be used without further checks.
-///
-/// Tests and benches use this to run every backend (see [`backends`]); applications use
-/// [`crate::Nat`] and [`crate::fib`], which pick the fastest one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Backend(Kind);
-
-/// The backend's token: holding one proves the CPU support (see `Backend`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Portable(Portable),
+nab_isa::backends! {
+    /// One set of limb kernels. A value exists only for backends the running CPU supports, so
+    /// any `Backend` may be used without further checks.
+    ///
+    /// Tests and benches use this to run every backend (see [`backends`]); applications use
+    /// [`crate::Nat`] and [`crate::fib`], which pick the fastest one.
+    pub struct Backend(pub(crate) enum Kind at crate::dispatch::Kind);
+    compare by tokens;
+    /// Runs `$body` with `$k` bound to the kernel token of `$backend`.
+    macro with_kernels;
+    /// Every backend this CPU supports, portable first.
+    pub fn backends() in portable_first order;
+    forced portable if cfg(any(miri, bignum_fib_backend = "portable"));
+    /// The portable backend, available everywhere.
+    const PORTABLE = Portable(Portable) = "portable" => Portable;
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    MulxAdx(MulxAdx),
+    MulxAdx(MulxAdx) = "mulx-adx" => MulxAdx::new();
     #[cfg(all(target_arch = "aarch64", not(miri)))]
-    Aarch64(Aarch64),
+    Aarch64(Aarch64) = "aarch64" => Some(Aarch64::new());
 }
-
-/// Runs `$body` with `$k` bound to the kernel token of `$backend`.
-macro_rules! with_kernels {
-    ($backend:expr, $k:ident => $body:expr) => {
-        match $backend.kind() {
-            $crate::dispatch::Kind::Portable($k) => $body,
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            $crate::dispatch::Kind::MulxAdx($k) => $body,
-            #[cfg(all(target_arch = "aarch64", not(miri)))]
-            $crate::dispatch::Kind::Aarch64($k) => $body,
-        }
-    };
-}
+// For `nat`, `fib` and `radix` (the macro is textually scoped to this module).
+#[allow(clippy::single_component_path_imports)]
 pub(crate) use with_kernels;
 
-impl core::fmt::Debug for Kind {
-    // As the token-less `Portable` variant printed (`Backend(Portable)`).
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Kind::Portable(_) => f.write_str("Portable"),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Kind::MulxAdx(t) => f.debug_tuple("MulxAdx").field(t).finish(),
-            #[cfg(all(target_arch = "aarch64", not(miri)))]
-            Kind::Aarch64(t) => f.debug_tuple("Aarch64").field(t).finish(),
-        }
-    }
+nab_isa::backends! {
+    /// One NTT engine: the primes, the butterflies and the vector kernels of the NTT
+    /// products (`ntt::engine`), chosen per CPU here and per transform length there (the
+    /// 50-bit engines take a fourth prime above `2²¹` points). A value exists only for
+    /// engines the running CPU supports. The multiplication ladder keys its NTT thresholds
+    /// on the kind ([`EngineKind`]), never on the name.
+    ///
+    /// Tests and benches run every engine through [`ntt_engines`] and the engine's `mul` and
+    /// `sqr`; applications use [`crate::Nat`], which picks [`NttEngine::detect`]'s.
+    pub struct NttEngine(pub(crate) enum EngineKind at crate::dispatch::EngineKind);
+    compare by kind;
+    /// Runs `$body` with `$t` bound to the token of `$engine`'s kind.
+    macro with_engine;
+    /// Every NTT engine this CPU supports, portable first (the IFMA engine too: dispatch
+    /// never picks it while the FMA engine runs, but the tests run it).
+    pub fn ntt_engines() in portable_first order;
+    forced portable if cfg(any(miri, bignum_fib_backend = "portable"));
+    /// Scalar Montgomery arithmetic over 62-bit primes, available everywhere.
+    const PORTABLE = Portable(Portable) = "portable" => Portable;
+    // FMA on doubles, eight lanes (AVX-512F) for the long stages, four for the short ones.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx512fFma(Fma) = "avx512f-fma" => Fma::new().filter(|t| t.has_avx512f());
+    // FMA on doubles in four lanes (AVX2 + FMA, x86-64-v3).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx2Fma(Fma) = "avx2-fma" => Fma::new().map(Fma::narrow);
+    // AVX-512 IFMA, 52-bit Montgomery products: after the FMA engines, because eight lanes
+    // of doubles measure faster than IFMA's eight 52-bit lanes (F(10⁸): 0.25 against 0.29 s
+    // of CPU to compute, 1.63 against 1.98 s with the decimal conversion) and every IFMA
+    // CPU has AVX-512F: picked only where FMA is not allowed (never, today).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx512Ifma(Ifma) = "avx512ifma" => Ifma::new();
+    // FMA on doubles in two lanes (aarch64 NEON).
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    NeonFma(Fma) = "neon-fma" => Fma::new();
 }
 
+// The kernels of the public `Backend` API, each listed once (the contracts are `Kernels`').
 impl Backend {
-    /// The portable backend, available everywhere.
-    pub const PORTABLE: Backend = Backend(Kind::Portable(Portable));
-
-    /// The fastest backend this CPU supports (what [`crate::Nat`] and [`crate::fib`] use).
-    #[inline]
-    pub fn detect() -> Backend {
-        #[cfg(all(not(bignum_fib_backend = "portable"), not(miri)))]
-        {
-            #[cfg(target_arch = "x86_64")]
-            if let Some(t) = MulxAdx::new() {
-                return Backend(Kind::MulxAdx(t));
-            }
-            #[cfg(target_arch = "aarch64")]
-            return Backend(Kind::Aarch64(Aarch64::new()));
-        }
-        #[allow(unreachable_code)]
-        Backend::PORTABLE
-    }
-
-    /// The backend called `name` (as returned by [`Backend::name`]), if this CPU supports it.
-    pub fn by_name(name: &str) -> Option<Backend> {
-        backends().find(|b| b.name() == name)
-    }
-
-    /// A short stable name: `portable`, `mulx-adx` (x86_64 BMI2 + ADX), `aarch64`.
-    pub fn name(self) -> &'static str {
-        with_kernels!(self, k => name_of(k))
-    }
-
-    /// The backend's token, for [`with_kernels`].
-    #[inline]
-    pub(crate) fn kind(self) -> Kind {
-        self.0
-    }
-
     /// `r = a + b`, returning the carry. Panics unless the three lengths are equal.
     pub fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
         assert!(r.len() == a.len() && a.len() == b.len(), "add_n: lengths differ");
@@ -168,21 +156,4 @@ impl Backend {
         }
         with_kernels!(self, k => k.sqr_basecase(r, a))
     }
-}
-
-fn name_of<K: Kernels>(_: K) -> &'static str {
-    K::NAME
-}
-
-/// Every backend this CPU supports, portable first.
-pub fn backends() -> impl Iterator<Item = Backend> {
-    #[allow(unused_mut)] // nothing is pushed on riscv64, mips64 and under Miri
-    let mut all = vec![Backend::PORTABLE];
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if let Some(t) = MulxAdx::new() {
-        all.push(Backend(Kind::MulxAdx(t)));
-    }
-    #[cfg(all(target_arch = "aarch64", not(miri)))]
-    all.push(Backend(Kind::Aarch64(Aarch64::new())));
-    all.into_iter()
 }

@@ -8,8 +8,6 @@
 /// for the `_1` kernels (`r` may be longer; only `a.len()` limbs are touched). No kernel is
 /// called with empty slices.
 pub(crate) trait Kernels: Copy {
-    /// The backend's name.
-    const NAME: &'static str;
     /// `r = a + b`; returns the carry.
     fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
     /// `r += b` over `b.len()` limbs; returns the carry.

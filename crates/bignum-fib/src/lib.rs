@@ -76,6 +76,42 @@
 //! `-C target-cpu=x86-64-v3` keeps `mulx-adx` under any cap). aarch64's kernels use only the
 //! base ISA (the NTT engine `neon-fma`: NEON, which every aarch64 target enables) and stay
 //! under every cap; `--cfg bignum_fib_backend="portable"` takes the portable ones.
+//!
+//! # Adding a backend
+//!
+//! For contributors; the files to touch, in order. Both lists are declared once in
+//! `src/dispatch.rs` with `nab_isa::backends!`, which generates the rest of the dispatch.
+//!
+//! Limb kernels (`mulx-adx` is the example):
+//!
+//! 1. `src/arch/limb/<isa>.rs`: a zero-sized token that only a check makes
+//!    (`nab_isa::token!` for features detected at run time, as `MulxAdx`; a plain struct
+//!    for the base ISA, as `Aarch64`), the raw-pointer kernels in `asm!`, and
+//!    `super::asm_kernels!(Token, add_n: ..., ...)`, which implements `Kernels`
+//!    (`src/kernels.rs`: the contracts; `sqr_basecase` has a default) with the asserts and
+//!    SAFETY lines written once.
+//! 2. `src/arch/limb/mod.rs`: declare the module under its `cfg`.
+//! 3. `src/dispatch.rs`: one line in `Backend`'s list, in order of preference
+//!    (`MulxAdx(MulxAdx) = "mulx-adx" => MulxAdx::new();`). `Backend`'s surface,
+//!    `backends()` and `with_kernels!` follow; every algorithm then runs on it.
+//!
+//! NTT engines (`neon-fma` is the example):
+//!
+//! 1. `src/arch/ntt/<name>.rs`: the engine's token and vector kernels (an FMA engine
+//!    implements `fmacore::Lanes` and takes its safe entry points from
+//!    `fmacore::fma_entry_points!`, as `neon.rs`).
+//! 2. `src/arch/ntt/mod.rs`: declare the module under its `cfg`.
+//! 3. `src/dispatch.rs`: one line in `NttEngine`'s list, in order of preference
+//!    (`NeonFma(Fma) = "neon-fma" => Fma::new();`).
+//! 4. `src/ntt/engine.rs`: its arm in `Engine::with_primes` (the representation and primes
+//!    it computes with; a new representation also needs its arms in `Engine`'s methods).
+//! 5. `src/mul.rs`: its arm in `Thresholds::detect`, the NTT thresholds keyed by its
+//!    `EngineKind` (measured with the `tune` example).
+//!
+//! Tests need nothing new: `tests/backends.rs` runs every backend of `backends()` and every
+//! engine of `ntt_engines()` against the portable ones, `src/ntt/tests.rs` every engine's
+//! transforms. Add the names to the table above, for a new tier to the `NAB_MAX_ISA` table,
+//! and to `tests/report_backend.rs`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
@@ -97,6 +133,8 @@ mod text;
 
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
+#[doc(hidden)]
+pub use dispatch::{NttEngine, ntt_engines};
 #[doc(hidden)]
 pub use mul::{
     MUL_KARATSUBA_THRESHOLD, MUL_NTT_THRESHOLD, MUL_NTT_THRESHOLD_FMA, MUL_NTT_THRESHOLD_IFMA,

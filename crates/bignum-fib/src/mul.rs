@@ -10,9 +10,9 @@
 
 use core::cmp::Ordering;
 
+use crate::dispatch::{EngineKind, NttEngine};
 use crate::kernels::Kernels;
 use crate::limbs::{cmp_limbs, decr, incr, trim};
-use crate::ntt::EngineKind;
 
 /// Where each algorithm takes over, in limbs of the shorter operand (multiplication) or of
 /// the operand (squaring).
@@ -105,23 +105,23 @@ impl Thresholds {
     /// The tuned ladder for this CPU: [`Thresholds::DEFAULT`], with the NTT's thresholds of
     /// the engine it runs here (what `Nat`'s operators use).
     pub fn detect() -> Thresholds {
-        match crate::ntt::engine_kind() {
+        match NttEngine::detect().kind() {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            EngineKind::Avx512Ifma => Thresholds {
+            EngineKind::Avx512Ifma(_) => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_IFMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_IFMA,
                 ..Thresholds::DEFAULT
             },
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            EngineKind::Avx2Fma | EngineKind::Avx512fFma => Thresholds {
+            EngineKind::Avx2Fma(_) | EngineKind::Avx512fFma(_) => Thresholds {
                 mul_ntt: MUL_NTT_THRESHOLD_FMA,
                 sqr_ntt: SQR_NTT_THRESHOLD_FMA,
                 ..Thresholds::DEFAULT
             },
             // The NEON engine has not been tuned: it takes the portable engine's thresholds.
             #[cfg(all(target_arch = "aarch64", not(miri)))]
-            EngineKind::NeonFma => Thresholds::DEFAULT,
-            EngineKind::Portable => Thresholds::DEFAULT,
+            EngineKind::NeonFma(_) => Thresholds::DEFAULT,
+            EngineKind::Portable(_) => Thresholds::DEFAULT,
         }
     }
 }

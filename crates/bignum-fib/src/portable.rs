@@ -124,7 +124,6 @@ pub(crate) fn sqr_diag_addlsh1(r: &mut [u64], a: &[u64]) {
 }
 
 impl Kernels for Portable {
-    const NAME: &'static str = "portable";
     #[inline]
     fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
         add_n(r, a, b)

@@ -1,8 +1,9 @@
-//! Every backend's kernels against the portable ones on random lengths and values.
+//! Every backend's kernels against the portable ones on random lengths and values, and every
+//! NTT engine against the portable engine.
 
 mod common;
 
-use bignum_fib::{Backend, backends};
+use bignum_fib::{Backend, NttEngine, backends, ntt_engines};
 use common::Rng;
 use proptest::prelude::*;
 
@@ -92,5 +93,32 @@ fn portable_against_num_bigint() {
         let mut s = a.clone();
         let borrow = k.submul_1(&mut s, &a, 1);
         assert!(s.iter().all(|&x| x == 0) && borrow == 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 2 } else { 48 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every NTT engine this CPU runs (`ntt_engines`), at random lengths (three primes; the
+    /// four- and five-prime transforms are the unit tests'), against the portable engine and
+    /// `Nat`'s product.
+    #[test]
+    fn ntt_engines_equal_portable(seed in any::<u64>(), an in 1usize..=700, bn in 1usize..=700) {
+        let (an, bn) = if cfg!(miri) { (an % 8 + 1, bn % 8 + 1) } else { (an, bn) };
+        let mut rng = Rng(seed);
+        let a = rng.limbs(an);
+        let b = rng.limbs(bn);
+        let want = NttEngine::PORTABLE.mul(&a, &b);
+        let nat = |x: &[u64]| bignum_fib::Nat::from_limbs(x.to_vec());
+        prop_assert_eq!(nat(&want), nat(&a) * nat(&b));
+        let want_sqr = NttEngine::PORTABLE.sqr(&a);
+        for e in ntt_engines() {
+            prop_assert_eq!(&e.mul(&a, &b), &want, "mul on {}", e.name());
+            prop_assert_eq!(&e.sqr(&a), &want_sqr, "sqr on {}", e.name());
+        }
     }
 }

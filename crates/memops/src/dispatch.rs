@@ -1,48 +1,75 @@
-//! Backend selection, once per process. When the target features decide it at compile time
-//! (aarch64 NEON, riscv64 `+v`, x86_64 built with AVX-512, the portable words on mips64) there
-//! is no detection at all and the kernels inline; otherwise the first call stores the chosen
-//! table in an `AtomicPtr` (memchr's scheme) and later calls are one relaxed load and an
-//! indirect call. Under Miri, or with `--cfg memops_backend="portable"`, the portable words
-//! are used (STYLE.md rule 7: a cfg, never a Cargo feature).
-
-use core::sync::atomic::{AtomicPtr, Ordering};
+//! Backend selection, declared once with `nab-isa`'s dispatch shape: the backends and their
+//! probes in [`backends!`](nab_isa::backends) (which generates `Backend`'s surface), one
+//! cached pointer per short operation with [`cached_fn!`](nab_isa::cached_fn).
+//!
+//! When the target features decide the backend at compile time (aarch64 NEON, riscv64 `+v`,
+//! x86_64 built with AVX-512, the portable words on mips64) there is no detection at all and
+//! the kernels inline; otherwise the first call of each operation stores the chosen kernel in
+//! its own `AtomicPtr` (glibc's IFUNC/GOT shape, memchr's scheme) and later calls are one
+//! relaxed load and an indirect call. A [`Backend`] value (the iterators, `memmem`'s finders)
+//! is its backend's table: a call is a load from the table and an indirect call. Under Miri,
+//! or with `--cfg memops_backend="portable"`, the portable words are used (STYLE.md rule 7:
+//! a cfg, never a Cargo feature).
+//!
+//! With `c-symbols` this is the program's `memcpy`: the probes read `nab_isa::cpu_bare` (`cpuid`
+//! only, no environment, no cap; see `arch::x86_64::features`), and nothing on the way to a
+//! kernel copies or compares memory.
 
 use crate::arch;
 use crate::arch::table::{Ops, Pair, PairResult};
 
-#[cfg(any(miri, memops_backend = "portable"))]
-const FIXED: Option<&Ops> = Some(&arch::PORTABLE);
-#[cfg(not(any(miri, memops_backend = "portable")))]
-const FIXED: Option<&Ops> = arch::FIXED;
+/// Whether the build forces the portable backend (Miri cannot run SIMD kernels or `asm!`).
+const FORCED_PORTABLE: bool = cfg!(any(miri, memops_backend = "portable"));
 
-/// The table chosen at run time (null until the first call).
-static CHOSEN: AtomicPtr<Ops> = AtomicPtr::new(core::ptr::null_mut());
+/// The table fixed at compile time, if any (see `arch::FIXED`).
+const FIXED: Option<&Ops> = if FORCED_PORTABLE { Some(&arch::PORTABLE) } else { arch::FIXED };
 
-/// The dispatched backend's table.
+/// A probe's answer, `None` when the build forces the portable backend.
 #[inline(always)]
-pub(crate) fn ops() -> &'static Ops {
-    if let Some(ops) = FIXED {
-        return ops;
-    }
-    let p = CHOSEN.load(Ordering::Relaxed);
-    if p.is_null() {
-        return detect();
-    }
-    // SAFETY: `CHOSEN` only ever holds null or a pointer to one of the `'static` tables.
-    unsafe { &*p }
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64", memops_rvv)),
+    allow(dead_code) // no backend but the portable one
+)]
+fn unless_forced(ops: Option<&'static Ops>) -> Option<&'static Ops> {
+    if FORCED_PORTABLE { None } else { ops }
 }
 
-#[cold]
-#[inline(never)]
-fn detect() -> &'static Ops {
-    let ops = arch::supported().next().unwrap_or(&arch::PORTABLE);
-    // (`FIXED` covers Miri and the forced portable build, so this runs only on real CPUs.)
-    MEMMOVE.store(ops.memmove as *mut (), Ordering::Relaxed);
-    MEMSET.store(ops.memset as *mut (), Ordering::Relaxed);
-    MEMCMP.store(ops.memcmp as *mut (), Ordering::Relaxed);
-    BCMP.store(ops.bcmp as *mut (), Ordering::Relaxed);
-    CHOSEN.store(core::ptr::from_ref(ops).cast_mut(), Ordering::Relaxed);
-    ops
+nab_isa::backends! {
+    /// One implementation of every operation. A value exists only for backends the running
+    /// CPU supports, so its methods are safe.
+    ///
+    /// Tests and benches use this to run every backend (see [`backends`]); applications call
+    /// the crate's free functions, which use [`Backend::detect`]'s kernels.
+    pub struct Backend(pub(crate) enum Kind at crate::dispatch::Kind);
+    compare by kind;
+    /// Runs `$body` with `$t` bound to the backend's table.
+    macro with_ops;
+    /// Every backend this CPU supports, most preferred first; the portable one is always last.
+    /// Under Miri (which cannot run SIMD kernels or `asm!`) and with
+    /// `--cfg memops_backend="portable"`: only the portable one.
+    pub fn backends() in preferred_first order;
+    forced portable if cfg(any(miri, memops_backend = "portable"));
+    /// The portable backend (64-bit words), available everywhere.
+    const PORTABLE = Portable(&'static Ops) = "portable" => &arch::PORTABLE;
+    #[cfg(target_arch = "x86_64")]
+    Avx512(&'static Ops) = "avx512" => unless_forced(arch::x86_64::avx512());
+    #[cfg(target_arch = "x86_64")]
+    Avx2(&'static Ops) = "avx2" => unless_forced(arch::x86_64::avx2());
+    #[cfg(target_arch = "x86_64")]
+    Sse2(&'static Ops) = "sse2" => unless_forced(Some(arch::x86_64::SSE2_OPS));
+    #[cfg(target_arch = "aarch64")]
+    Neon(&'static Ops) = "neon" => unless_forced(Some(&arch::aarch64::NEON));
+    #[cfg(all(target_arch = "riscv64", memops_rvv))]
+    Rvv(&'static Ops) = "rvv" => unless_forced(Some(&arch::riscv64::RVV));
+}
+
+/// The table the crate's functions use: the build's, else the detected backend's.
+#[inline(always)]
+fn chosen() -> &'static Ops {
+    match FIXED {
+        Some(ops) => ops,
+        None => Backend::detect().ops(),
+    }
 }
 
 /// `memmove`'s kernel type.
@@ -54,71 +81,50 @@ pub(crate) type CmpFn = unsafe fn(*const u8, *const u8, usize) -> i32;
 /// `bcmp`'s kernel type.
 pub(crate) type EqFn = unsafe fn(*const u8, *const u8, usize) -> bool;
 
-// The four short-call operations have a cached pointer each, glibc's IFUNC/GOT shape: a call
-// is one load and an indirect call. Through `CHOSEN` it was two dependent loads (the table,
-// then its entry) and a null test; the first call of any of them lands in a `*_first`
-// function, which detects, fills every pointer and forwards the call.
-static MEMMOVE: AtomicPtr<()> = AtomicPtr::new(memmove_first as *mut ());
-static MEMSET: AtomicPtr<()> = AtomicPtr::new(memset_first as *mut ());
-static MEMCMP: AtomicPtr<()> = AtomicPtr::new(memcmp_first as *mut ());
-static BCMP: AtomicPtr<()> = AtomicPtr::new(bcmp_first as *mut ());
+// Every operation the free functions call, listed once: each has its own cached pointer.
+nab_isa::cached_fn! {
+    /// The dispatched `memmove` kernel.
+    pub(crate) fn memmove_fn() -> unsafe fn(dst: *mut u8, src: *const u8, n: usize) =
+        chosen().memmove, fixed if FIXED.is_some();
+    /// The dispatched `memset` kernel.
+    pub(crate) fn memset_fn() -> unsafe fn(dst: *mut u8, b: u8, n: usize) =
+        chosen().memset, fixed if FIXED.is_some();
+    /// The dispatched `memcmp` kernel.
+    pub(crate) fn memcmp_fn() -> unsafe fn(a: *const u8, b: *const u8, n: usize) -> i32 =
+        chosen().memcmp, fixed if FIXED.is_some();
+    /// The dispatched `bcmp` kernel.
+    pub(crate) fn bcmp_fn() -> unsafe fn(a: *const u8, b: *const u8, n: usize) -> bool =
+        chosen().bcmp, fixed if FIXED.is_some();
+    /// The dispatched `memchr` kernel.
+    pub(crate) fn memchr_fn() -> unsafe fn(p: *const u8, n: usize, b: u8) -> Option<usize> =
+        chosen().memchr, fixed if FIXED.is_some();
+    /// The dispatched `memrchr` kernel.
+    pub(crate) fn memrchr_fn() -> unsafe fn(p: *const u8, n: usize, b: u8) -> Option<usize> =
+        chosen().memrchr, fixed if FIXED.is_some();
+    /// The dispatched byte count kernel.
+    pub(crate) fn count_fn() -> unsafe fn(p: *const u8, n: usize, b: u8) -> usize =
+        chosen().count, fixed if FIXED.is_some();
+    /// The dispatched `memchr2` kernel.
+    pub(crate) fn memchr2_fn() -> unsafe fn(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> =
+        chosen().memchr2, fixed if FIXED.is_some();
+    /// The dispatched `memchr3` kernel.
+    pub(crate) fn memchr3_fn() -> unsafe fn(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> =
+        chosen().memchr3, fixed if FIXED.is_some();
+    /// The dispatched `memrchr2` kernel.
+    pub(crate) fn memrchr2_fn() -> unsafe fn(p: *const u8, n: usize, b: [u8; 2]) -> Option<usize> =
+        chosen().memrchr2, fixed if FIXED.is_some();
+    /// The dispatched `memrchr3` kernel.
+    pub(crate) fn memrchr3_fn() -> unsafe fn(p: *const u8, n: usize, b: [u8; 3]) -> Option<usize> =
+        chosen().memrchr3, fixed if FIXED.is_some();
+}
 
-unsafe fn memmove_first(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: the caller's contract, forwarded.
-    unsafe { (detect().memmove)(dst, src, n) }
-}
-unsafe fn memset_first(dst: *mut u8, b: u8, n: usize) {
-    // SAFETY: the caller's contract, forwarded.
-    unsafe { (detect().memset)(dst, b, n) }
-}
-unsafe fn memcmp_first(a: *const u8, b: *const u8, n: usize) -> i32 {
-    // SAFETY: the caller's contract, forwarded.
-    unsafe { (detect().memcmp)(a, b, n) }
-}
-unsafe fn bcmp_first(a: *const u8, b: *const u8, n: usize) -> bool {
-    // SAFETY: the caller's contract, forwarded.
-    unsafe { (detect().bcmp)(a, b, n) }
-}
-
-/// The dispatched `memmove` kernel.
+/// A byte search (`memchr`, `memrchr`, `count`, the two- and three-byte searches) of `hay`
+/// with kernel `f`, whose contract is its C namesake's: `p` valid for reads of `n` bytes.
 #[inline(always)]
-pub(crate) fn memmove_fn() -> MoveFn {
-    if let Some(ops) = FIXED {
-        return ops.memmove;
-    }
-    // SAFETY: `MEMMOVE` only ever holds a function of this type (`memmove_first` or a
-    // table's `memmove`), cast to a data pointer.
-    unsafe { core::mem::transmute::<*mut (), MoveFn>(MEMMOVE.load(Ordering::Relaxed)) }
-}
-
-/// The dispatched `memset` kernel.
-#[inline(always)]
-pub(crate) fn memset_fn() -> SetFn {
-    if let Some(ops) = FIXED {
-        return ops.memset;
-    }
-    // SAFETY: as in `memmove_fn`.
-    unsafe { core::mem::transmute::<*mut (), SetFn>(MEMSET.load(Ordering::Relaxed)) }
-}
-
-/// The dispatched `memcmp` kernel.
-#[inline(always)]
-pub(crate) fn memcmp_fn() -> CmpFn {
-    if let Some(ops) = FIXED {
-        return ops.memcmp;
-    }
-    // SAFETY: as in `memmove_fn`.
-    unsafe { core::mem::transmute::<*mut (), CmpFn>(MEMCMP.load(Ordering::Relaxed)) }
-}
-
-/// The dispatched `bcmp` kernel.
-#[inline(always)]
-pub(crate) fn bcmp_fn() -> EqFn {
-    if let Some(ops) = FIXED {
-        return ops.bcmp;
-    }
-    // SAFETY: as in `memmove_fn`.
-    unsafe { core::mem::transmute::<*mut (), EqFn>(BCMP.load(Ordering::Relaxed)) }
+pub(crate) fn search_with<B, R>(f: unsafe fn(*const u8, usize, B) -> R, hay: &[u8], b: B) -> R {
+    // SAFETY: `hay` is valid for reads of its length; `f` is a search kernel of a backend the
+    // CPU supports (a table's, or a cached pointer's).
+    unsafe { f(hay.as_ptr(), hay.len(), b) }
 }
 
 /// [`crate::copy`] with the `memmove` kernel `mv`.
@@ -182,128 +188,83 @@ pub(crate) fn compare_with(cmp: CmpFn, a: &[u8], b: &[u8]) -> core::cmp::Orderin
     c.cmp(&0).then(a.len().cmp(&b.len()))
 }
 
-/// One implementation of every operation. A value exists only for backends the running CPU
-/// supports, so its methods are safe.
-///
-/// Tests and benches use this to run every backend (see [`backends`]); applications call the
-/// crate's free functions, which use [`Backend::detect`].
-#[derive(Clone, Copy, Debug)]
-pub struct Backend(&'static Ops);
-
-impl PartialEq for Backend {
-    fn eq(&self, other: &Self) -> bool {
-        self.name() == other.name()
-    }
-}
-impl Eq for Backend {}
-
-/// Every backend this CPU supports, most preferred first; the portable one is always last.
-/// Under Miri (which cannot run SIMD kernels or `asm!`) and with
-/// `--cfg memops_backend="portable"`: only the portable one.
-pub fn backends() -> impl Iterator<Item = Backend> {
-    #[cfg(any(miri, memops_backend = "portable"))]
-    return core::iter::once(Backend::PORTABLE);
-    #[cfg(not(any(miri, memops_backend = "portable")))]
-    arch::supported().map(Backend)
-}
-
 impl Backend {
-    /// The portable backend (64-bit words), available everywhere.
-    pub const PORTABLE: Backend = Backend(&arch::PORTABLE);
-
-    /// The backend the crate's free functions use.
+    /// The backend's table.
     #[inline(always)]
-    pub fn detect() -> Backend {
-        Backend(ops())
-    }
-
-    /// The backend called `name` (as returned by [`Backend::name`]), if this CPU supports it.
-    pub fn by_name(name: &str) -> Option<Backend> {
-        backends().find(|b| b.name() == name)
-    }
-
-    /// A short stable name: `portable`, `sse2`, `avx2`, `avx512`, `neon`, `rvv`.
-    pub fn name(self) -> &'static str {
-        self.0.name
+    fn ops(self) -> &'static Ops {
+        with_ops!(self, t => t)
     }
 
     /// [`crate::copy`] with this backend.
     #[inline(always)]
     pub fn copy(self, dst: &mut [u8], src: &[u8]) {
-        copy_with(self.0.memmove, dst, src)
+        copy_with(self.ops().memmove, dst, src)
     }
 
     /// [`crate::copy_within`] with this backend.
     #[inline(always)]
     pub fn copy_within(self, buf: &mut [u8], src: core::ops::Range<usize>, dest: usize) {
-        copy_within_with(self.0.memmove, buf, src, dest)
+        copy_within_with(self.ops().memmove, buf, src, dest)
     }
 
     /// [`crate::fill`] with this backend.
     #[inline(always)]
     pub fn fill(self, buf: &mut [u8], byte: u8) {
-        fill_with(self.0.memset, buf, byte)
+        fill_with(self.ops().memset, buf, byte)
     }
 
     /// [`crate::equal`] with this backend.
     #[inline(always)]
     pub fn equal(self, a: &[u8], b: &[u8]) -> bool {
-        equal_with(self.0.bcmp, a, b)
+        equal_with(self.ops().bcmp, a, b)
     }
 
     /// [`crate::compare`] with this backend.
     #[inline(always)]
     pub fn compare(self, a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-        compare_with(self.0.memcmp, a, b)
+        compare_with(self.ops().memcmp, a, b)
     }
 
     /// [`crate::find_byte`] with this backend.
     #[inline(always)]
     pub fn find_byte(self, hay: &[u8], b: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memchr)(hay.as_ptr(), hay.len(), b) }
+        search_with(self.ops().memchr, hay, b)
     }
 
     /// [`crate::rfind_byte`] with this backend.
     #[inline(always)]
     pub fn rfind_byte(self, hay: &[u8], b: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memrchr)(hay.as_ptr(), hay.len(), b) }
+        search_with(self.ops().memrchr, hay, b)
     }
 
     /// [`crate::count_byte`] with this backend.
     #[inline(always)]
     pub fn count_byte(self, hay: &[u8], b: u8) -> usize {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.count)(hay.as_ptr(), hay.len(), b) }
+        search_with(self.ops().count, hay, b)
     }
 
     /// [`crate::find_byte2`] with this backend.
     #[inline(always)]
     pub fn find_byte2(self, hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memchr2)(hay.as_ptr(), hay.len(), [b1, b2]) }
+        search_with(self.ops().memchr2, hay, [b1, b2])
     }
 
     /// [`crate::find_byte3`] with this backend.
     #[inline(always)]
     pub fn find_byte3(self, hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memchr3)(hay.as_ptr(), hay.len(), [b1, b2, b3]) }
+        search_with(self.ops().memchr3, hay, [b1, b2, b3])
     }
 
     /// [`crate::rfind_byte2`] with this backend.
     #[inline(always)]
     pub fn rfind_byte2(self, hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memrchr2)(hay.as_ptr(), hay.len(), [b1, b2]) }
+        search_with(self.ops().memrchr2, hay, [b1, b2])
     }
 
     /// [`crate::rfind_byte3`] with this backend.
     #[inline(always)]
     pub fn rfind_byte3(self, hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
-        // SAFETY: `hay` is valid for reads of its length.
-        unsafe { (self.0.memrchr3)(hay.as_ptr(), hay.len(), [b1, b2, b3]) }
+        search_with(self.ops().memrchr3, hay, [b1, b2, b3])
     }
 
     /// The first occurrence of `needle` in `hay` among the start positions `pair` admits
@@ -315,7 +276,9 @@ impl Backend {
             return PairResult::NotFound;
         }
         // SAFETY: both slices are valid for their lengths; `pair_fits` checked the rest.
-        unsafe { (self.0.pair_find)(hay.as_ptr(), hay.len(), needle.as_ptr(), needle.len(), pair) }
+        unsafe {
+            (self.ops().pair_find)(hay.as_ptr(), hay.len(), needle.as_ptr(), needle.len(), pair)
+        }
     }
 
     /// The last occurrence, as [`Backend::pair_find`].
@@ -325,7 +288,9 @@ impl Backend {
             return PairResult::NotFound;
         }
         // SAFETY: as in `pair_find`.
-        unsafe { (self.0.pair_rfind)(hay.as_ptr(), hay.len(), needle.as_ptr(), needle.len(), pair) }
+        unsafe {
+            (self.ops().pair_rfind)(hay.as_ptr(), hay.len(), needle.as_ptr(), needle.len(), pair)
+        }
     }
 
     /// Raw `memmove` with this backend.
@@ -336,7 +301,7 @@ impl Backend {
     #[inline(always)]
     pub unsafe fn memmove(self, dst: *mut u8, src: *const u8, n: usize) {
         // SAFETY: forwarded contract; the table exists only for a supported backend.
-        unsafe { (self.0.memmove)(dst, src, n) }
+        unsafe { (self.ops().memmove)(dst, src, n) }
     }
 
     /// Raw `memset` with this backend.
@@ -347,7 +312,7 @@ impl Backend {
     #[inline(always)]
     pub unsafe fn memset(self, dst: *mut u8, byte: u8, n: usize) {
         // SAFETY: forwarded contract.
-        unsafe { (self.0.memset)(dst, byte, n) }
+        unsafe { (self.ops().memset)(dst, byte, n) }
     }
 
     /// Raw `memcmp` with this backend: negative, zero or positive.
@@ -358,7 +323,7 @@ impl Backend {
     #[inline(always)]
     pub unsafe fn memcmp(self, a: *const u8, b: *const u8, n: usize) -> i32 {
         // SAFETY: forwarded contract.
-        unsafe { (self.0.memcmp)(a, b, n) }
+        unsafe { (self.ops().memcmp)(a, b, n) }
     }
 }
 

@@ -71,6 +71,27 @@
 //! uses it too. `backends()` lists every backend the CPU supports, for tests and benches
 //! (hidden from the docs: it is not part of the semver-stable API).
 //!
+//! # Adding a backend
+//!
+//! For contributors; the files to touch, in order (the AVX2 backend is the example):
+//!
+//! 1. `src/arch/<isa>.rs`: `impl Vector for` the ISA's vector type (`src/arch/generic.rs`
+//!    lists the items and their contracts; the algorithms are written once over it), then
+//!    `backend!(TABLE, VectorType, "target,features")`, which instantiates every operation
+//!    with `#[target_feature]` on its entry points and makes the `Ops` table. For a backend
+//!    detected at run time, a probe returning the table when the CPU may run it (`avx2()`:
+//!    `supports(AVX2_NEEDS).then_some(&AVX2)`; `supports` reads `nab_isa::cpu_bare` under
+//!    `c-symbols`, so the probe never reads the environment). Every `unsafe` block says why
+//!    it is sound.
+//! 2. `src/arch/mod.rs`: declare the module under its `cfg`, and make it `FIXED` where the
+//!    build alone decides it (as NEON on aarch64).
+//! 3. `src/dispatch.rs`: one line in the `nab_isa::backends!` list, in order of preference:
+//!    the variant, its name and the probe (`unless_forced(arch::x86_64::avx2())`). The
+//!    `Backend` surface, `backends()` and the cached pointers follow from it.
+//! 4. Tests need nothing new: `tests/backends.rs` runs every backend `backends()` lists
+//!    against the oracle. Add the backend to the table above and, for a new `NAB_MAX_ISA`
+//!    tier, to the one below.
+//!
 //! # `NAB_MAX_ISA`
 //!
 //! The environment variable that caps run-time detection in every crate of the workspace
@@ -170,13 +191,13 @@ pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
 /// The index of the first `b` in `hay` (`memchr`).
 #[inline]
 pub fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
-    Backend::detect().find_byte(hay, b)
+    dispatch::search_with(dispatch::memchr_fn(), hay, b)
 }
 
 /// The index of the last `b` in `hay` (`memrchr`).
 #[inline]
 pub fn rfind_byte(hay: &[u8], b: u8) -> Option<usize> {
-    Backend::detect().rfind_byte(hay, b)
+    dispatch::search_with(dispatch::memrchr_fn(), hay, b)
 }
 
 /// The index of the first byte of `hay` equal to `b1` or `b2` (memchr's `memchr2`).
@@ -186,7 +207,7 @@ pub fn rfind_byte(hay: &[u8], b: u8) -> Option<usize> {
 /// ```
 #[inline]
 pub fn find_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
-    Backend::detect().find_byte2(hay, b1, b2)
+    dispatch::search_with(dispatch::memchr2_fn(), hay, [b1, b2])
 }
 
 /// The index of the first byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memchr3`).
@@ -196,7 +217,7 @@ pub fn find_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
 /// ```
 #[inline]
 pub fn find_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
-    Backend::detect().find_byte3(hay, b1, b2, b3)
+    dispatch::search_with(dispatch::memchr3_fn(), hay, [b1, b2, b3])
 }
 
 /// The index of the last byte of `hay` equal to `b1` or `b2` (memchr's `memrchr2`).
@@ -206,7 +227,7 @@ pub fn find_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
 /// ```
 #[inline]
 pub fn rfind_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
-    Backend::detect().rfind_byte2(hay, b1, b2)
+    dispatch::search_with(dispatch::memrchr2_fn(), hay, [b1, b2])
 }
 
 /// The index of the last byte of `hay` equal to `b1`, `b2` or `b3` (memchr's `memrchr3`).
@@ -216,7 +237,7 @@ pub fn rfind_byte2(hay: &[u8], b1: u8, b2: u8) -> Option<usize> {
 /// ```
 #[inline]
 pub fn rfind_byte3(hay: &[u8], b1: u8, b2: u8, b3: u8) -> Option<usize> {
-    Backend::detect().rfind_byte3(hay, b1, b2, b3)
+    dispatch::search_with(dispatch::memrchr3_fn(), hay, [b1, b2, b3])
 }
 
 /// Every index of `b` in `hay`, in increasing order (`.rev()` for decreasing); memchr's
@@ -254,7 +275,7 @@ pub fn find_byte3_iter(hay: &[u8], b1: u8, b2: u8, b3: u8) -> ByteIter<'_> {
 /// How many bytes of `hay` equal `b`.
 #[inline]
 pub fn count_byte(hay: &[u8], b: u8) -> usize {
-    Backend::detect().count_byte(hay, b)
+    dispatch::search_with(dispatch::count_fn(), hay, b)
 }
 
 // The memchr crate's names and argument order (needles first, haystack last), for code that

@@ -81,7 +81,7 @@ pub unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
 #[inline]
 pub unsafe fn memchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
     // SAFETY: forwarded contract.
-    unsafe { (dispatch::ops().memchr)(p, n, byte) }
+    unsafe { dispatch::memchr_fn()(p, n, byte) }
 }
 
 /// The offset of the last `byte` in the `n` bytes at `p` (GNU `memrchr`).
@@ -92,5 +92,5 @@ pub unsafe fn memchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
 #[inline]
 pub unsafe fn memrchr(p: *const u8, byte: u8, n: usize) -> Option<usize> {
     // SAFETY: forwarded contract.
-    unsafe { (dispatch::ops().memrchr)(p, n, byte) }
+    unsafe { dispatch::memrchr_fn()(p, n, byte) }
 }

@@ -7,6 +7,8 @@
 //!   of each class have, and `portable`.
 //! - [`token!`]: zero-sized types whose only constructor checks [`available`], so holding one
 //!   proves the check; `#[target_feature]` kernels take one and are then safe to call.
+//! - [`backends!`] and [`cached_fn!`] ([`dispatch`]): the one dispatch shape of the SIMD
+//!   crates, their backends listed once and a cached pointer for short calls.
 //! - [`build_script`]: for build scripts, whether the build enables a target feature that
 //!   stable Rust leaves out of `cfg(target_feature)` (riscv64's `v`).
 //!
@@ -101,6 +103,7 @@ extern crate std;
 pub mod build_script;
 mod cap;
 mod detect;
+pub mod dispatch;
 mod features;
 mod tier;
 

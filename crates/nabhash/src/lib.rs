@@ -83,6 +83,26 @@
 //! never an illegal instruction. Building with `--cfg nabhash_backend="portable"` forces the
 //! portable backend.
 //!
+//! # Adding a backend
+//!
+//! For contributors; the files to touch, in order (`arch/x86_64/aesni.rs` is the example):
+//!
+//! 1. `src/arch/<isa>/<name>.rs`: a zero-sized token that only a check makes, so holding one
+//!    proves it (`nab_isa::token!` for features detected at run time, as `AesNi`; a struct
+//!    in a module compiled only under the `target_feature`, as riscv64's `Zkne`), and
+//!    `impl Kernels` for it. `src/kernels.rs` lists the methods and their contracts (the
+//!    one-shot paths have defaults over the block functions; `v2_upto_mid_fn`/`v2_long_fn`
+//!    return the kernels `dispatch` caches); the v2 rounds are written once over
+//!    `v2::generic::AesLane`. `#[target_feature]` goes on thin entry functions, helpers are
+//!    `#[inline(always)]`, and every `unsafe` block says why it is sound.
+//! 2. `src/arch/<isa>/mod.rs`: declare the module.
+//! 3. `src/dispatch.rs`: one line in the `nab_isa::backends!` list, in order of preference
+//!    (variant, token, name, probe: `AesNi(AesNi) = "aesni" => AesNi::new();`). `Backend`'s
+//!    surface, `backends()`, `each_backend!` and v2's cached pointers follow from it.
+//! 4. Tests need nothing new: `tests/backends.rs` and `tests/vectors.rs` run every backend
+//!    `backends()` lists against the portable one and the vectors of `tests/data/`. Add the
+//!    backend to the table above and, for a new `NAB_MAX_ISA` tier, to the one below.
+//!
 //! # `NAB_MAX_ISA`
 //!
 //! The environment variable that caps run-time detection in every crate of the workspace

@@ -9,9 +9,10 @@
 //! the tests run. Every engine computes the same residues; the short transforms the vectors
 //! cannot cover run the scalar stages here on the same representation.
 //!
-//! The engine is chosen per transform length ([`Engine::for_len`]): the 50-bit engines need
-//! a fourth prime above `2²¹` points (`plan::NARROW_MAX_LOG_LEN`). Its kind
-//! ([`EngineKind`]) is what the multiplication ladder keys its thresholds on.
+//! The engine is chosen per CPU in `dispatch` ([`NttEngine`], one `nab_isa::backends!`
+//! list, whose kind [`EngineKind`] the multiplication ladder keys its thresholds on) and per
+//! transform length here ([`Engine::for_len`]): the 50-bit engines need a fourth prime above
+//! `2²¹` points (`plan::NARROW_MAX_LOG_LEN`).
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ntt::fma::Fma;
@@ -19,6 +20,7 @@ use crate::arch::ntt::fma::Fma;
 use crate::arch::ntt::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::ntt::neon::Fma;
+use crate::dispatch::{EngineKind, NttEngine};
 
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 use super::field::FIELDS52;
@@ -46,42 +48,37 @@ pub(super) enum Engine {
 impl Engine {
     /// The engine for transforms of up to `n` coefficients on this CPU.
     pub(super) fn for_len(n: usize) -> Engine {
-        #[cfg(all(target_arch = "aarch64", not(miri), not(bignum_fib_backend = "portable")))]
+        Engine::for_len_on(NttEngine::detect(), n)
+    }
+
+    /// The engine for transforms of up to `n` coefficients on `e`: the portable one beyond
+    /// the 50-bit primes' longest transform, four of them above `2²¹` points.
+    pub(super) fn for_len_on(e: NttEngine, n: usize) -> Engine {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
         if n.trailing_zeros() <= super::plan::MAX_LOG_LEN52 {
-            let wide = n.trailing_zeros() > super::plan::NARROW_MAX_LOG_LEN;
-            if let Some(t) = Fma::new() {
-                return Engine::Fma(t, 3 + u8::from(wide));
-            }
+            return Engine::with_primes(e, n.trailing_zeros() > super::plan::NARROW_MAX_LOG_LEN);
         }
-        #[cfg(all(target_arch = "x86_64", not(miri), not(bignum_fib_backend = "portable")))]
-        if n.trailing_zeros() <= super::plan::MAX_LOG_LEN52 {
-            // Eight lanes of doubles measure faster than IFMA's eight 52-bit Montgomery
-            // lanes (F(10⁸): 0.25 against 0.29 s of CPU to compute, 1.63 against 1.98 s with
-            // the decimal conversion), and every IFMA CPU has AVX-512F: IFMA only where
-            // FMA is not allowed (never, today).
-            let wide = n.trailing_zeros() > super::plan::NARROW_MAX_LOG_LEN;
-            match (Fma::new(), ifma()) {
-                (Some(t), _) => return Engine::Fma(t, 3 + u8::from(wide)),
-                (None, Some(t)) => return Engine::Ifma(t, wide),
-                (None, None) => {}
-            }
-        }
-        let _ = n;
+        let _ = (e, n); // only the 50-bit engines depend on them
         Engine::Portable
     }
 
-    /// The engine's kind (what the thresholds of the multiplication ladder are keyed on).
-    pub(super) fn kind(self) -> EngineKind {
-        match self {
-            Engine::Portable | Engine::Wide => EngineKind::Portable,
+    /// `e`'s engine with three primes, or four if `wide` (the portable engine has three).
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(dead_code) // only the tests call it where there is no 50-bit engine
+    )]
+    pub(super) fn with_primes(e: NttEngine, wide: bool) -> Engine {
+        let _ = wide; // only the 50-bit engines have a fourth prime
+        match e.kind() {
+            EngineKind::Portable(_) => Engine::Portable,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Ifma(..) => EngineKind::Avx512Ifma,
+            EngineKind::Avx512Ifma(t) => Engine::Ifma(t, wide),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(t, _) if t.has_avx512f() => EngineKind::Avx512fFma,
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Engine::Fma(..) => EngineKind::Avx2Fma,
+            EngineKind::Avx512fFma(t) | EngineKind::Avx2Fma(t) => {
+                Engine::Fma(t, 3 + u8::from(wide))
+            }
             #[cfg(all(target_arch = "aarch64", not(miri)))]
-            Engine::Fma(..) => EngineKind::NeonFma,
+            EngineKind::NeonFma(t) => Engine::Fma(t, 3 + u8::from(wide)),
         }
     }
 
@@ -421,57 +418,6 @@ impl Engine {
 
 /// The number of engine slots in the caches ([`Engine::index`]).
 pub(super) const ENGINES: usize = 7;
-
-/// The kind of engine the products use here (for every length: the 50-bit engines add a
-/// fourth prime above `2²¹` coefficients, which changes neither the kind nor the kernels).
-pub(crate) fn engine_kind() -> EngineKind {
-    Engine::for_len(1 << 20).kind()
-}
-
-/// The kinds of NTT engine, each variant compiled where it can run. The multiplication
-/// ladder keys its NTT thresholds on this; the names are for display only.
-#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EngineKind {
-    /// Scalar Montgomery arithmetic over 62-bit primes (every target).
-    Portable,
-    /// AVX-512 IFMA, 52-bit Montgomery products (not picked by dispatch; the tests run it).
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Avx512Ifma,
-    /// FMA on doubles in four lanes (AVX2 + FMA, x86-64-v3).
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Avx2Fma,
-    /// FMA on doubles in eight lanes (AVX-512F) for the long stages, four for the short.
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    Avx512fFma,
-    /// FMA on doubles in two lanes (aarch64 NEON).
-    #[cfg(all(target_arch = "aarch64", not(miri)))]
-    NeonFma,
-}
-
-impl EngineKind {
-    /// A short stable name: `portable`, `avx512ifma`, `avx2-fma`, `avx512f-fma`, `neon-fma`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            EngineKind::Portable => "portable",
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            EngineKind::Avx512Ifma => "avx512ifma",
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            EngineKind::Avx2Fma => "avx2-fma",
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            EngineKind::Avx512fFma => "avx512f-fma",
-            #[cfg(all(target_arch = "aarch64", not(miri)))]
-            EngineKind::NeonFma => "neon-fma",
-        }
-    }
-}
-
-/// The IFMA token (detected once per process, in `nab-isa`, under `NAB_MAX_ISA`).
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-#[cfg_attr(bignum_fib_backend = "portable", allow(dead_code))] // tests only
-pub(super) fn ifma() -> Option<Ifma> {
-    Ifma::new()
-}
 
 /// The FMA engine's residue (`f64` bits of an integer in `(−2p, 2p)`) as a plain one.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]

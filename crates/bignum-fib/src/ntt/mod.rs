@@ -75,7 +75,8 @@
 //! - `plan`: the transform lengths and the cost model that picks a product's plan (split,
 //!   truncated, wide), with the limits that come from the CRT bounds. Pure functions of the
 //!   operand lengths.
-//! - `engine`: the engine enum, which engine runs here ([`engine_kind`]), and each engine's
+//! - `engine`: the engine enum, which engine runs for a length ([`NttEngine`] says which
+//!   runs on this CPU), and each engine's
 //!   butterflies, loading, unloading and pointwise products over the vector kernels of
 //!   `arch::ntt`.
 //! - `tables`: the twiddle tables, built once per engine and shared.
@@ -113,16 +114,16 @@ mod wide;
 mod tests;
 
 pub(crate) use cyclic::Transformed;
-pub(crate) use engine::{EngineKind, engine_kind};
 
+use crate::dispatch::NttEngine;
 use crt::crt_into;
 use cyclic::{convolve, cyclic};
 use engine::Engine;
 use plan::{transform_len, wide_plan};
 
-/// The engine that products use here, by name (see [`EngineKind::name`]).
+/// The engine that products use here, by name (see [`NttEngine::name`]).
 pub(crate) fn engine_name() -> &'static str {
-    engine_kind().name()
+    NttEngine::detect().name()
 }
 
 /// Frees the transforms' buffers kept by this thread (see [`crate::release_thread_buffers`]).
@@ -144,8 +145,13 @@ pub(crate) fn sqr(r: &mut [u64], a: &[u64]) {
 /// engine that runs this length: the wide products where `plan` picks them, else one limb
 /// per coefficient (split or truncated where that pays, see `cyclic::coefficients`).
 fn product(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
+    product_on(NttEngine::detect(), r, a, b);
+}
+
+/// [`product`] on the engine `engine`.
+fn product_on(engine: NttEngine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let b_len = b.map_or(a.len(), <[u64]>::len);
-    let e = Engine::for_len(transform_len(a.len(), b_len));
+    let e = Engine::for_len_on(engine, transform_len(a.len(), b_len));
     if matches!(e, Engine::Portable)
         && let Some(w) = wide_plan(a.len(), b_len)
     {
@@ -158,6 +164,28 @@ fn product(r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
         return fma_wide::fma_wide_product(t, r, a, b);
     }
     convolve(e, r, a, b);
+}
+
+impl NttEngine {
+    /// `a · b` (`a.len() + b.len()` limbs) by this engine's NTT product, whatever the
+    /// lengths (the ladder's thresholds are not consulted): for the tests and benches, which
+    /// run every engine of [`crate::ntt_engines`].
+    pub fn mul(self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let mut r = vec![0; a.len() + b.len()];
+        if !a.is_empty() && !b.is_empty() {
+            product_on(self, &mut r, a, Some(b));
+        }
+        r
+    }
+
+    /// `a²` (`2·a.len()` limbs) by this engine's NTT product, as [`NttEngine::mul`].
+    pub fn sqr(self, a: &[u64]) -> Vec<u64> {
+        let mut r = vec![0; 2 * a.len()];
+        if !a.is_empty() {
+            product_on(self, &mut r, a, None);
+        }
+        r
+    }
 }
 
 /// `x` transformed for products of transform length `n` (a power of two `>= x.len()`).

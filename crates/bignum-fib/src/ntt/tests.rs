@@ -21,26 +21,12 @@ use super::wide::*;
 use super::*;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::arch::ntt::fma::Fma;
-#[cfg(all(target_arch = "aarch64", not(miri)))]
-use crate::arch::ntt::neon::Fma;
 
-/// The engines this CPU runs.
-#[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
-    allow(unused_mut)
-)]
+/// The engines this CPU runs ([`crate::ntt_engines`]), each with three primes and with four.
 fn engines() -> Vec<Engine> {
     let mut v = vec![Engine::Portable];
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if let Some(t) = ifma() {
-        v.extend([Engine::Ifma(t, false), Engine::Ifma(t, true)]);
-    }
-    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    if let Some(t) = Fma::new() {
-        v.extend([Engine::Fma(t, 3), Engine::Fma(t, 4)]);
-        if Engine::Fma(t, 3).kind() != Engine::Fma(t.narrow(), 3).kind() {
-            v.extend([Engine::Fma(t.narrow(), 3), Engine::Fma(t.narrow(), 4)]);
-        }
+    for e in crate::ntt_engines().filter(|&e| e != crate::NttEngine::PORTABLE) {
+        v.extend([Engine::with_primes(e, false), Engine::with_primes(e, true)]);
     }
     v
 }

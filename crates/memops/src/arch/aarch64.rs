@@ -88,4 +88,4 @@ impl Vector for uint8x16_t {
     }
 }
 
-super::backend::backend!(NEON, "neon", uint8x16_t);
+super::backend::backend!(NEON, uint8x16_t);

@@ -4,7 +4,7 @@
 /// Defines the seven entry points of a backend over vector type `$v`, each carrying
 /// `#[target_feature(enable = $feat)]` (or none), and the `Ops` table `$table` naming them.
 macro_rules! backend {
-    ($table:ident, $name:literal, $v:ty $(, $feat:literal)?) => {
+    ($table:ident, $v:ty $(, $feat:literal)?) => {
         /// The backend's operations. A `const`, not a `static`: where the backend is fixed
         /// at compile time, callers in other crates see the table's contents and call the
         /// kernels directly instead of through a loaded pointer.
@@ -228,7 +228,6 @@ macro_rules! backend {
             }
             let inline = <$v as g::Vector>::INLINE_SMALL;
             $crate::arch::table::Ops {
-                name: $name,
                 memmove: if inline { memmove } else { memmove_mid },
                 memset: if inline { memset } else { memset_mid },
                 memcmp: if inline { memcmp } else { memcmp_mid },

@@ -42,12 +42,3 @@ pub(crate) const FIXED: Option<&Ops> = Some(&riscv64::RVV);
     all(target_arch = "riscv64", memops_rvv)
 )))]
 pub(crate) const FIXED: Option<&Ops> = Some(&PORTABLE);
-
-/// Every backend this CPU supports, most preferred first, the portable one last.
-pub(crate) fn supported() -> impl Iterator<Item = &'static Ops> {
-    #[cfg(target_arch = "x86_64")]
-    let arch = x86_64::supported();
-    #[cfg(not(target_arch = "x86_64"))]
-    let arch = FIXED.into_iter().filter(|o| o.name != PORTABLE.name);
-    arch.chain(core::iter::once(&PORTABLE))
-}

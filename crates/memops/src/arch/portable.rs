@@ -9,7 +9,7 @@
 use super::generic::{self, Vector};
 use super::scalar::{copy_le16, rd64, set_le16, splat64, wr64};
 
-super::backend::backend!(PORTABLE, "portable", Word);
+super::backend::backend!(PORTABLE, Word);
 
 /// Exact SWAR equality: `0x80` in each byte of the result where `x` and `y` agree, else 0.
 #[inline(always)]

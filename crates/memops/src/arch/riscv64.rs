@@ -288,7 +288,6 @@ unsafe fn count(p: *const u8, n: usize, b: u8) -> usize {
 /// The RVV backend's operations. The two- and three-byte searches and the substring
 /// prefilter are the portable backend's 64-bit-word kernels.
 pub(crate) static RVV: super::table::Ops = super::table::Ops {
-    name: "rvv",
     memmove,
     memset,
     memcmp,

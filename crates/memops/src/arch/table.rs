@@ -4,10 +4,10 @@
 
 /// One backend's entry points. Every function has the contract of its C namesake: pointers
 /// valid for `n` bytes of the access made (writes through `dst`, reads elsewhere); `memmove`
-/// allows overlap. A table exists only for a backend the CPU supports.
+/// allows overlap. A table exists only for a backend the CPU supports; its name is in the
+/// dispatch list (`dispatch.rs`).
 #[derive(Debug)]
 pub(crate) struct Ops {
-    pub(crate) name: &'static str,
     pub(crate) memmove: unsafe fn(*mut u8, *const u8, usize),
     pub(crate) memset: unsafe fn(*mut u8, u8, usize),
     pub(crate) memcmp: unsafe fn(*const u8, *const u8, usize) -> i32,

@@ -1006,14 +1006,9 @@ impl Vector for __m512i {
     }
 }
 
-super::backend::backend!(SSE2, "sse2", __m128i);
-super::backend::backend!(AVX2, "avx2", __m256i, "avx2,popcnt,bmi1");
-super::backend::backend!(
-    AVX512_ALL,
-    "avx512",
-    __m512i,
-    "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2"
-);
+super::backend::backend!(SSE2, __m128i);
+super::backend::backend!(AVX2, __m256i, "avx2,popcnt,bmi1");
+super::backend::backend!(AVX512_ALL, __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
 
 /// The AVX-512 backend: its moves, fills, compares and count, with the AVX2 backend's
 /// searches (every CPU with the AVX-512 backend's features has AVX2's). On this AMD EPYC
@@ -1034,16 +1029,27 @@ const AVX512: super::table::Ops = super::table::Ops {
     ..AVX512_ALL
 };
 
-/// The backends this CPU supports, most preferred first (SSE2 is always there).
-pub(crate) fn supported() -> impl Iterator<Item = &'static super::table::Ops> {
-    [
-        features().contains(AVX512_NEEDS).then_some(&AVX512),
-        features().contains(AVX2_NEEDS).then_some(&AVX2),
-        Some(&SSE2),
-    ]
-    .into_iter()
-    .flatten()
+/// Whether dispatch may use every extension of `needs`: a constant `true` when the build
+/// enables them, else [`features`].
+#[inline]
+fn supports(needs: Features) -> bool {
+    Features::COMPILE_TIME.contains(needs) || features().contains(needs)
 }
+
+/// The AVX-512 backend's table, if the CPU supports it.
+#[inline]
+pub(crate) fn avx512() -> Option<&'static super::table::Ops> {
+    supports(AVX512_NEEDS).then_some(&AVX512)
+}
+
+/// The AVX2 backend's table, if the CPU supports it.
+#[inline]
+pub(crate) fn avx2() -> Option<&'static super::table::Ops> {
+    supports(AVX2_NEEDS).then_some(&AVX2)
+}
+
+/// The SSE2 backend's table (SSE2 is in the x86_64 baseline).
+pub(crate) const SSE2_OPS: &super::table::Ops = &SSE2;
 
 /// AVX-512 when the build enables it (e.g. `-C target-cpu=native` on this machine): no
 /// detection, and the kernels can inline into the caller.

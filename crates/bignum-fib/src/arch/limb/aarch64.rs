@@ -192,7 +192,7 @@ unsafe fn submul_1_asm(r: *mut u64, a: *const u64, n: usize, v: u64) -> u64 {
 }
 
 super::asm_kernels!(
-    Aarch64, "aarch64",
+    Aarch64,
     add_n: add_n_asm, sub_n: sub_n_asm,
     mul_1: mul_1_asm, addmul_1: addmul_1_asm, submul_1: submul_1_asm,
     sqr_diag_addlsh1: |r, a| crate::portable::sqr_diag_addlsh1(r, a),

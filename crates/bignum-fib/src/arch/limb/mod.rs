@@ -17,13 +17,12 @@ pub(crate) mod x86_64;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 macro_rules! asm_kernels {
     (
-        $token:ty, $name:literal,
+        $token:ty,
         add_n: $add_n:path, sub_n: $sub_n:path,
         mul_1: $mul_1:path, addmul_1: $addmul_1:path, submul_1: $submul_1:path,
         sqr_diag_addlsh1: |$r:ident, $a:ident| $diag:expr $(,)?
     ) => {
         impl $crate::kernels::Kernels for $token {
-            const NAME: &'static str = $name;
             #[inline]
             fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
                 debug_assert!(!r.is_empty() && r.len() == a.len() && a.len() == b.len());

@@ -317,7 +317,7 @@ unsafe fn sqr_diag_addlsh1_mulx(r: *mut u64, a: *const u64, n: usize) {
 }
 
 super::asm_kernels!(
-    MulxAdx, "mulx-adx",
+    MulxAdx,
     add_n: add_n_asm, sub_n: sub_n_asm,
     mul_1: mul_1_mulx, addmul_1: addmul_1_mulx, submul_1: submul_1_mulx,
     // SAFETY: `self` proves BMI2 + ADX; `r` has `2 * a.len()` limbs, `a.len() >= 1`, and

@@ -37,8 +37,7 @@ impl Fma {
         Some(Fma { v3: Fma4::new()?, v4: Fma8::new() })
     }
 
-    /// The four-lane kernels only (the tests run both widths).
-    #[cfg(test)]
+    /// The four-lane kernels only (the `avx2-fma` engine: the tests run both widths).
     pub(crate) fn narrow(self) -> Fma {
         Fma { v4: None, ..self }
     }

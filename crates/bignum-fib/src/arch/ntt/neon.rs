@@ -26,7 +26,7 @@ impl Fma {
     }
 
     /// The same kernels (there is one width here; the x86 engine's `narrow` drops AVX-512).
-    #[cfg(test)]
+    #[allow(dead_code)] // only x86's engine has two widths
     pub(crate) fn narrow(self) -> Fma {
         self
     }
