@@ -98,8 +98,8 @@ pub fn fill_readmes() -> Result<(), String> {
 /// throughputs of the live run (`run.jsonl`).
 pub fn import_report(args: &[String]) -> Result<(), String> {
     let usage = "usage: cargo xtask bench --import REPORT.md --cpu VENDOR/FAMILY/MODEL/STEPPING \
-                 --commit COMMIT";
-    let (mut file, mut cpu, mut commit) = (None, None, None);
+                 --commit COMMIT [--out PATH]";
+    let (mut file, mut cpu, mut commit, mut out) = (None, None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let v = it.next().ok_or(usage)?;
@@ -107,6 +107,7 @@ pub fn import_report(args: &[String]) -> Result<(), String> {
             "--import" => file = Some(v.clone()),
             "--cpu" => cpu = Some(v.clone()),
             "--commit" => commit = Some(v.clone()),
+            "--out" => out = Some(PathBuf::from(v)),
             _ => return Err(usage.into()),
         }
     }
@@ -121,7 +122,8 @@ pub fn import_report(args: &[String]) -> Result<(), String> {
         format!("{e} (run `cargo xtask bench --quick` first: its rows give the throughputs)")
     })?;
     let got = import::import(&text, &live, (vendor, num(f)?, num(m)?, num(s)?), &commit);
-    let path = results_dir().join(format!("{}.jsonl", got.record.machine.slug));
+    let path =
+        out.unwrap_or_else(|| results_dir().join(format!("{}.jsonl", got.record.machine.slug)));
     record::write(&path, &got.record)?;
     eprintln!(
         "xtask: {} rows of {} in {} ({} cells left out: no throughput in the live run, or CPU-time tables)",

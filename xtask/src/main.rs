@@ -51,8 +51,8 @@ commands:
   bench --readme
         fills the speed table of each crate README (between <!-- speed:begin --> and
         <!-- speed:end -->) from every CPU's record (a --record run does it too)
-  bench --import REPORT.md --cpu VENDOR/FAMILY/MODEL/STEPPING --commit COMMIT
-        a report of another machine, written before records existed, as that CPU's record
+  bench --import REPORT.md --cpu VENDOR/FAMILY/MODEL/STEPPING --commit COMMIT [--out PATH]
+        a report written before records existed, as that CPU's record (or as PATH)
         (the byte and element counts behind its speeds come from the last run's run.jsonl)
   bench --diff A B
         the rows that moved beyond their confidence intervals between two records: each a

@@ -928,7 +928,12 @@ pub fn write(
 /// ties (within 3 %) against the best peer, the geometric mean of the ratios and the worst row.
 pub fn readme_table(krate: &str, cpus: &[Record]) -> String {
     let mut out = String::from(
-        "| CPU | section | wins or ties | geomean vs best peer | worst row |\n|---|---|---|---|---|\n",
+        "Generated from the benchmark records of each CPU (`benches/results/`, where each row \
+         also keeps the commit it was measured at) by `cargo xtask bench --record`: per section \
+         of the report, the rows where ours wins or ties (within 3 %) against the best peer, \
+         the geometric mean of ours / best peer (> 1: ours is faster), and the worst row.\n\n\
+         | CPU (measured) | section | wins or ties | geomean vs best peer | worst row |\n\
+         |---|---|---|---|---|\n",
     );
     let mut any = false;
     for rec in cpus {
@@ -966,9 +971,9 @@ pub fn readme_table(krate: &str, cpus: &[Record]) -> String {
                 "| `{}`{} | {} | {wins} of {} | {geo:.2}× | {} {} at {}: {:.2}× ({}) |",
                 rec.machine.slug,
                 newest.map_or(String::new(), |n| format!(
-                    " ({} {})",
-                    n.commit,
-                    n.date.get(..10).unwrap_or(&n.date)
+                    " ({}, {})",
+                    n.date.get(..10).unwrap_or(&n.date),
+                    if n.quick { "quick run" } else { "full run" }
                 )),
                 if section == "default" { "default build" } else { section },
                 rows.len(),
@@ -1470,7 +1475,7 @@ mod tests {
             ],
         };
         let t = readme_table("b64", std::slice::from_ref(&rec));
-        assert!(t.contains("| `amd-zen5` (c1 2026-11-28) | default build | 1 of 2 | 1.00× | encode b64 at 64: 0.50× (base64-simd) |"), "{t}");
+        assert!(t.contains("| `amd-zen5` (2026-11-28, quick run) | default build | 1 of 2 | 1.00× | encode b64 at 64: 0.50× (base64-simd) |"), "{t}");
         assert!(readme_table("memops", &[rec]).starts_with("No CPU has a record"));
         let readme = "# x\n<!-- speed:begin -->\nold\n<!-- speed:end -->\ntail\n";
         assert_eq!(
