@@ -2,73 +2,22 @@
 //! (kernels, then the scalar word loop) taking over whenever it stands at the start of a
 //! group of 4 symbols. The one-shot calls, `decode_in_place` and the streaming reader all
 //! run this one machine, so they agree on every input and every split of it.
+//!
+//! Invariant of every fast path (the short path, the line paths, the bulk): it consumes only
+//! what the machine would accept, and where it stops the machine goes on at the same input
+//! position with the state it would have there, so errors and their offsets never depend on
+//! the path. The one-shot path ([`decode_io`]) tries, in order: lines of a common width from
+//! the first byte (forgiving), the bulk, lines of the width the bulk stopped at, the short
+//! path for the last group, then the machine. The thresholds ([`TAIL_MAX`], [`LINES_BUF`],
+//! [`MIN_RUN`], [`MAX_LINE`]) say beside them where they come from. Calls go one way:
+//! `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
 
 use crate::alphabet::INVALID;
-use crate::arch::Job;
-use crate::{DecodeError, DecodeMode, DecodePadding, Engine};
-
-/// Where the decoder reads and writes: two slices, or one buffer decoded in place (output
-/// never ahead of input). Positions are indices into `input()` and `output()`.
-pub(crate) trait Io {
-    /// The input text.
-    fn input(&self) -> &[u8];
-    /// The output buffer (in place: the same bytes as `input`).
-    fn output(&mut self) -> &mut [u8];
-    /// Raw pointers for the kernels (unused where there is none): `(input, input len, output, output len)`. For the
-    /// in-place buffer both point at the same bytes.
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
-        allow(dead_code)
-    )]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize);
-    /// The output buffer as far as it may be written once the input before `read` has been
-    /// read (and copied away): all of it for separate buffers, `..read` in place.
-    fn output_before(&mut self, read: usize) -> &mut [u8];
-    /// Whether the output holds no input still to be read, so that a kernel may write junk
-    /// past the output position (up to the output's end) and re-read input it decoded
-    /// already: separate buffers, not in place nor the in-place output of the line path.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn output_free(&self) -> bool;
-    /// The input from `i` and the output from `j` as separate slices (`None` in place, and
-    /// by default: only [`Split`] has them).
-    #[inline(always)]
-    fn split_from(&mut self, _i: usize, _j: usize) -> Option<(&[u8], &mut [u8])> {
-        None
-    }
-}
-
-/// Separate input and output slices.
-pub(crate) struct Split<'i, 'o> {
-    pub(crate) src: &'i [u8],
-    pub(crate) dst: &'o mut [u8],
-}
-
-impl Io for Split<'_, '_> {
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.src
-    }
-    #[inline(always)]
-    fn output(&mut self) -> &mut [u8] {
-        self.dst
-    }
-    #[inline(always)]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        (self.src.as_ptr(), self.src.len(), self.dst.as_mut_ptr(), self.dst.len())
-    }
-    #[inline(always)]
-    fn output_before(&mut self, _read: usize) -> &mut [u8] {
-        self.dst
-    }
-    #[inline(always)]
-    fn output_free(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn split_from(&mut self, i: usize, j: usize) -> Option<(&[u8], &mut [u8])> {
-        Some((self.src.get(i..)?, self.dst.get_mut(j..)?))
-    }
-}
+use crate::config::{DecodeMode, DecodePadding, Engine};
+use crate::error::DecodeError;
+use crate::io::{Io, Split};
+use crate::kernels::{Job, ShortRules};
+use crate::portable::copy_line;
 
 /// The line path's buffer of gathered symbols and the decoder's output, which in place
 /// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
@@ -102,35 +51,6 @@ impl Io for Gathered<'_, '_> {
     }
 }
 
-/// One buffer decoded in place: output position <= input position at every step.
-pub(crate) struct InPlace<'b> {
-    pub(crate) buf: &'b mut [u8],
-}
-
-impl Io for InPlace<'_> {
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.buf
-    }
-    #[inline(always)]
-    fn output(&mut self) -> &mut [u8] {
-        self.buf
-    }
-    #[inline(always)]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        let p = self.buf.as_mut_ptr();
-        (p.cast_const(), self.buf.len(), p, self.buf.len())
-    }
-    #[inline(always)]
-    fn output_before(&mut self, read: usize) -> &mut [u8] {
-        &mut self.buf[..read]
-    }
-    #[inline(always)]
-    fn output_free(&self) -> bool {
-        false
-    }
-}
-
 /// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
 /// (and, for line widths that are multiples of 64, the copies into it) split no line.
 #[repr(align(64))]
@@ -149,25 +69,6 @@ const MIN_RUN: usize = 256;
 /// The longest line the line fast path measures; longer lines leave the kernels seldom
 /// enough as it is.
 const MAX_LINE: usize = 1024;
-
-/// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
-/// `copy_from_slice` is a `memcpy` call per line).
-#[inline(always)]
-pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
-    let w = line.len();
-    if w < 16 {
-        out.copy_from_slice(line);
-        return;
-    }
-    let mut k = 0;
-    while k + 16 <= w {
-        out[k..k + 16].copy_from_slice(&line[k..k + 16]);
-        k += 16;
-    }
-    if k < w {
-        out[w - 16..].copy_from_slice(&line[w - 16..]);
-    }
-}
 
 /// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
 /// extensions: wider moves).
@@ -235,10 +136,50 @@ fn gather<const W: usize, const E: usize, const S: usize>(
     (d, p)
 }
 
-/// ASCII whitespace as WHATWG's forgiving-base64 defines it: TAB, LF, FF, CR, SPACE.
+/// A line ending as the line fast path matches it: its first byte (`\n` or `\r`) and its
+/// length (1 for `\n`, 2 for `\r\n`).
+#[derive(Clone, Copy)]
+struct Ending {
+    first: u8,
+    len: usize,
+}
+
+impl Ending {
+    /// The ending at `input[i]` (a `\n` or `\r`): `\n`, or `\r\n`; `None` for a lone `\r`.
+    #[inline(always)]
+    fn at(input: &[u8], i: usize) -> Option<Ending> {
+        let first = input[i];
+        let len = if first == b'\n' {
+            1
+        } else if input.get(i + 1) == Some(&b'\n') {
+            2
+        } else {
+            return None;
+        };
+        Some(Ending { first, len })
+    }
+
+    /// Whether an ending of this shape stands whole at `input[q..]`.
+    #[inline(always)]
+    fn ends_line(self, input: &[u8], q: usize) -> bool {
+        q + self.len <= input.len()
+            && input[q] == self.first
+            && (self.len == 1 || input[q + 1] == b'\n')
+    }
+}
+
+/// The width of the line at `input[start..]`: its symbols (by the reverse table `table`) up
+/// to an ending of the same shape, measured up to [`MAX_LINE`]; `None` if the line is empty
+/// or not so ended.
 #[inline(always)]
-pub(crate) fn is_whitespace(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+fn measure_line(table: &[u8; 256], input: &[u8], start: usize, ending: Ending) -> Option<usize> {
+    let limit = input.len().min(start + MAX_LINE);
+    let mut q = start;
+    while q < limit && table[input[q] as usize] != INVALID {
+        q += 1;
+    }
+    let w = q - start;
+    (w != 0 && ending.ends_line(input, q)).then_some(w)
 }
 
 /// The decoder's state between bytes.
@@ -315,97 +256,133 @@ impl State {
 
     /// The fast path of forgiving decoding for text in lines of one width with one ending
     /// (`\n` or `\r\n`), as `base64`, MIME and PEM write it. At a line ending at input index
-    /// `i`, it measures the next line (`w` symbols, then the same ending), then copies the
-    /// bodies of the following lines of that shape into a buffer, the pending symbols of the
-    /// current group first, and decodes the buffer with the backend's bulk: one long run of
-    /// the kernel instead of one short run per line. Everything it consumes is symbols and
-    /// line endings, so no error can lie in it; where the kernel stops (a group holding a
-    /// non-symbol, a full output) or the shape breaks, the byte-at-a-time machine takes over
-    /// at the same input position as it would without this path. Returns the new `(i, j)`,
-    /// or `None` if nothing was consumed.
+    /// `i`, in phases: the common widths straight to the backend's line kernel
+    /// ([`State::line_kernel`]); else the next line measured ([`measure_line`]) and, for a
+    /// width that is a multiple of 4, the line kernel again; else, for a run of lines long
+    /// enough to pay for it ([`State::run_is_long`]), the bodies of the lines copied into a
+    /// buffer and decoded in long runs of the backend's bulk
+    /// ([`State::gather_and_decode`]). Everything it consumes is symbols and line endings, so
+    /// no error can lie in it; where a kernel stops (a group holding a non-symbol, a full
+    /// output) or the shape breaks, the byte-at-a-time machine takes over at the same input
+    /// position as it would without this path. Returns the new `(i, j)`, or `None` if nothing
+    /// was consumed.
     fn lines<I: Io + ?Sized>(
         &mut self,
         e: &Engine<'_>,
         io: &mut I,
         base: usize,
         i: usize,
-        mut j: usize,
+        j: usize,
     ) -> Option<(usize, usize)> {
-        let table = e.alphabet().decode_table();
-        let input = io.input();
-        let n = input.len();
-        let first = input[i];
-        let ending = if first == b'\n' {
-            1
-        } else if input.get(i + 1) == Some(&b'\n') {
-            2
-        } else {
-            return None;
-        };
-        let ends_line = |input: &[u8], q: usize| {
-            q + ending <= n && input[q] == first && (ending == 1 || input[q + 1] == b'\n')
-        };
-        let start = i + ending;
+        let ending = Ending::at(io.input(), i)?;
+        let start = i + ending.len;
         // The common widths first, straight to the line kernel, which checks every line's
-        // shape itself: no scalar measurement of the next line.
+        // shape itself: no scalar measurement of the next line. (No call for a line that
+        // does not end there: the text's last line.)
         if self.nq == 0 {
-            for w in [76, 64] {
-                // Not a call for a line that does not end there (the text's last line).
-                if !ends_line(io.input(), start + w) {
-                    continue;
-                }
-                let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
-                if i2 > start {
-                    let input = io.input();
-                    self.symbols += (i2 - start) / (w + ending) * w;
-                    let last = i2 - ending - 1;
-                    self.last = (base + last, input[last]);
-                    return Some((i2, j2));
+            for w in COMMON_WIDTHS {
+                if ending.ends_line(io.input(), start + w)
+                    && let Some(r) = self.line_kernel(e, io, base, (start, j), w, ending)
+                {
+                    return Some(r);
                 }
             }
         }
-        let input = io.input();
-        // The width of the next line: symbols up to the same ending.
-        let limit = n.min(start + MAX_LINE);
-        let mut q = start;
-        while q < limit && table[input[q] as usize] != INVALID {
-            q += 1;
+        let w = measure_line(e.alphabet().decode_table(), io.input(), start, ending)?;
+        // Lines whose width is a multiple of 4 (no group spans a line ending) at the start of
+        // a group: the line kernel decodes them straight from the input.
+        if self.nq == 0
+            && w.is_multiple_of(4)
+            && let Some(r) = self.line_kernel(e, io, base, (start, j), w, ending)
+        {
+            return Some(r);
         }
-        let w = q - start;
-        if w == 0 || !ends_line(input, q) {
+        if !self.run_is_long(io.input(), base, start, w, ending) {
             return None;
         }
-        let stride = w + ending;
-        // Lines whose width is a multiple of 4 (no group spans a line ending) at the start of
-        // a group: the backend's line kernel decodes them straight from the input.
-        if self.nq == 0 && w.is_multiple_of(4) {
-            let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
-            if i2 > start {
-                let input = io.input();
-                self.symbols += (i2 - start) / stride * w;
-                let last = i2 - ending - 1;
-                self.last = (base + last, input[last]);
-                return Some((i2, j2));
-            }
+        self.gather_and_decode(e, io, base, (start, j), w, ending)
+    }
+
+    /// The backend's line kernel on the lines of `w` symbols from input index `start` (the
+    /// start of a line and of a group), output index `j`; counts the symbols it consumed.
+    /// `None` if it took no line.
+    #[inline(always)]
+    fn line_kernel<I: Io + ?Sized>(
+        &mut self,
+        e: &Engine<'_>,
+        io: &mut I,
+        base: usize,
+        (start, j): (usize, usize),
+        w: usize,
+        ending: Ending,
+    ) -> Option<(usize, usize)> {
+        let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending.len == 2);
+        if i2 <= start {
+            return None;
         }
-        let input = io.input();
-        // Worth the buffer (4 KiB to initialise) only for a run of some length: count the
-        // lines of this shape ahead, up to `MIN_RUN` symbols.
+        self.symbols += (i2 - start) / (w + ending.len) * w;
+        let last = i2 - ending.len - 1;
+        self.last = (base + last, io.input()[last]);
+        Some((i2, j2))
+    }
+
+    /// Whether the lines of `w` symbols from input index `start` make a run worth the buffer
+    /// of [`State::gather_and_decode`] (4 KiB to initialise): at least [`MIN_RUN`] symbols,
+    /// counted ahead up to there. If not, the fast path is not tried again before the run's
+    /// end (each byte is measured at most once).
+    #[inline(always)]
+    fn run_is_long(
+        &mut self,
+        input: &[u8],
+        base: usize,
+        start: usize,
+        w: usize,
+        ending: Ending,
+    ) -> bool {
+        let stride = w + ending.len;
         let mut ahead = start;
         while ahead - start < MIN_RUN / w * stride + stride
-            && ahead + stride <= n
-            && ends_line(input, ahead + w)
+            && ahead + stride <= input.len()
+            && ending.ends_line(input, ahead + w)
         {
             ahead += stride;
         }
         if (ahead - start) / stride * w < MIN_RUN {
             self.lines_from = base + ahead;
-            return None;
+            return false;
         }
+        true
+    }
+
+    /// Writes the symbols of the current group (counted already) to the front of `buf`;
+    /// returns how many.
+    #[inline(always)]
+    fn pending_symbols(&self, buf: &mut [u8], symbols: &[u8; 64]) -> usize {
+        let counted = usize::from(self.nq);
+        for (k, slot) in buf[..counted].iter_mut().enumerate() {
+            *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
+        }
+        counted
+    }
+
+    /// Copies the bodies of the lines of `w` symbols from input index `start` into a buffer,
+    /// the pending symbols of the current group first, and decodes it with the backend's
+    /// bulk, chunk by chunk: one long run of the kernel instead of one short run per line.
+    /// Returns the new `(i, j)`, or `None` if the kernel decoded nothing.
+    #[inline(always)]
+    fn gather_and_decode<I: Io + ?Sized>(
+        &mut self,
+        e: &Engine<'_>,
+        io: &mut I,
+        base: usize,
+        (start, mut j): (usize, usize),
+        w: usize,
+        ending: Ending,
+    ) -> Option<(usize, usize)> {
         // A small buffer for a short input: initialising the large one would cost more than
         // the copies.
         let (mut large, mut small);
-        let buf: &mut [u8] = if n - start >= LINES_BUF {
+        let buf: &mut [u8] = if io.input().len() - start >= LINES_BUF {
             large = Aligned([0u8; LINES_BUF]);
             &mut large.0
         } else {
@@ -413,15 +390,12 @@ impl State {
             &mut small.0
         };
         // The symbols of the current group, counted already, lead the buffer.
-        let counted = usize::from(self.nq);
-        let symbols = e.alphabet().symbols();
-        for (k, slot) in buf[..counted].iter_mut().enumerate() {
-            *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
-        }
+        let counted = self.pending_symbols(buf, e.alphabet().symbols());
         // `lead`: symbols at the front of the buffer that are not from the lines (the first
         // chunk's `counted`); `pending`: all symbols at the front before the next lines;
         // `taken`: line symbols consumed so far, the index of the next one.
         let (mut lead, mut pending, mut taken) = (counted, counted, 0);
+        let stride = w + ending.len;
         // Input index of the line symbol of index `t`.
         let at = |t: usize| start + t / w * stride + t % w;
         let backend = e.backend();
@@ -439,8 +413,8 @@ impl State {
                 input,
                 p,
                 w,
-                first,
-                ending,
+                first: ending.first,
+                ending: ending.len,
             });
             // A full buffer: more lines follow, so hand the kernel a multiple of its largest
             // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
@@ -607,13 +581,34 @@ fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<u
     Some(j + len)
 }
 
+/// Decodes `input` into `out` ([`Engine::decode_to_slice`]): short, well-formed input in one
+/// kernel step; anything else (other bytes, a short buffer, long input) goes the general
+/// way, out of line, which finds and reports errors.
+#[inline(always)]
+pub(crate) fn decode_slice(
+    e: &Engine<'_>,
+    input: &[u8],
+    out: &mut [u8],
+) -> Result<usize, DecodeError> {
+    if let Some(n) = decode_short(e, input, out) {
+        return Ok(n);
+    }
+    decode_split(e, input, out)
+}
+
+/// [`decode_slice`] past its short path.
+#[inline(never)]
+fn decode_split(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
+    decode_io(e, &mut Split { src: input, dst: out })
+}
+
 /// Short input in one kernel step where the backend has one (`Backend::decode_short`),
 /// a padded or partial last group included as the engine's rules allow; `None` (with `out`
 /// perhaps overwritten) to take the general path.
 #[inline(always)]
-pub(crate) fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
+fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-    let short = crate::arch::ShortRules {
+    let short = ShortRules {
         padded: forgiving || e.decode_padding() != DecodePadding::Forbidden,
         partial: forgiving || e.decode_padding() != DecodePadding::Required,
         canonical: !forgiving && !e.trailing_bits_allowed(),

@@ -1,14 +1,11 @@
 //! Backend selection. Detection happens once per process (in `nab-isa`, under the
-//! `NAB_MAX_ISA` cap) and not at all when the features are enabled at compile time. `--cfg b64_backend="portable"` forces
-//! the scalar code for the whole build (STYLE.md rule 7: a cfg, never a Cargo feature).
+//! `NAB_MAX_ISA` cap) and not at all when the features are enabled at compile time.
+//! `--cfg b64_backend="portable"` forces the scalar code for the whole build (a cfg, never a
+//! Cargo feature). Each method runs the backend's kernel, then the scalar code of `portable`
+//! from where the kernel stopped. Below `decode` and `encode`, above `arch/` and `portable`.
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
-    allow(unused_imports)
-)]
-use crate::arch::Kernels;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 use crate::arch::aarch64::neon::Neon;
 #[cfg(all(target_arch = "riscv64", b64_rvv))]
@@ -19,15 +16,20 @@ use crate::arch::x86_64::{
     avx512vbmi::Avx512Vbmi,
     pshufb::{Avx2, Ssse3},
 };
-use crate::arch::{Job, ShortRules};
-use crate::decode::Io;
+use crate::io::Io;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
+    allow(unused_imports)
+)]
+use crate::kernels::Kernels;
+use crate::kernels::{Job, ShortRules};
 use crate::portable;
 
 /// One implementation of the bulk loops. A value exists only for backends the running CPU
 /// supports, so any `Backend` may be used without further checks.
 ///
 /// Tests and benches use this to run every backend (see [`backends`]); applications use the
-/// [`Engine`](crate::Engine) methods, which pick the fastest.
+/// `Engine` methods, which pick the fastest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Backend(Kind);
 
@@ -52,7 +54,7 @@ impl Backend {
     /// The scalar code, available everywhere.
     pub const PORTABLE: Backend = Backend(Kind::Portable);
 
-    /// The fastest backend this CPU supports (what the [`Engine`](crate::Engine) methods use).
+    /// The fastest backend this CPU supports (what the `Engine` methods use).
     #[inline]
     pub fn detect() -> Backend {
         #[cfg(not(b64_backend = "portable"))]

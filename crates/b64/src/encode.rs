@@ -4,7 +4,8 @@
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 
-use crate::{Engine, LineEnding, LineWrap, encoded_len, portable};
+use crate::config::{Engine, LineEnding, LineWrap};
+use crate::{encoded_len, portable};
 
 /// Encodes `src` into `dst`, which is exactly `encoded_len(src.len())` long. Returns its length.
 #[inline(always)]
@@ -23,7 +24,7 @@ pub(crate) fn encode_into(e: &Engine<'_>, src: &[u8], dst: &mut [u8]) -> usize {
 fn encode_long(
     e: &Engine<'_>,
     symbols: &[u8; 64],
-    backend: crate::Backend,
+    backend: crate::dispatch::Backend,
     src: &[u8],
     dst: &mut [u8],
 ) -> usize {
@@ -118,7 +119,7 @@ fn place_lines<const W: usize, const E: usize>(
     let mut lines = text.chunks_exact(w);
     for line in &mut lines {
         if W == 0 {
-            crate::decode::copy_line(&mut dst[j..j + w], line);
+            crate::portable::copy_line(&mut dst[j..j + w], line);
         } else {
             dst[j..j + W].copy_from_slice(&line[..W]);
         }

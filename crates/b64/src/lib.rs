@@ -61,6 +61,28 @@
 //! Wrapped encoding encodes blocks of whole lines into a buffer that stays in L1 and copies
 //! each line to its place.
 //!
+//! # Adding a backend
+//!
+//! For contributors; the files to touch, in order (`arch/aarch64/neon.rs` is the smallest
+//! example):
+//!
+//! 1. `src/arch/<isa>/<name>.rs`: a token, zero-sized, that only a check makes (so holding one
+//!    proves it): `nab_isa::token!` for features detected at run time (as `Ssse3`), or a plain
+//!    struct in a module compiled only under the `target_feature` (as `Neon`); and
+//!    `impl Kernels` for it. `src/kernels.rs`
+//!    lists the methods and their contracts: `encode` and `decode` are required, the short,
+//!    whole-input and line paths have defaults that decline. `#[target_feature]` goes on thin
+//!    entry functions only, helpers are `#[inline(always)]`, and every `unsafe` block says
+//!    why it is sound.
+//! 2. `src/arch/<isa>/mod.rs`: declare the module.
+//! 3. `src/dispatch.rs`: a `Kind` variant, then its arm in `Backend::detect` (in order of
+//!    preference), `Backend::name`, `backends()` and each method that dispatches a kernel the
+//!    backend has.
+//! 4. Tests need nothing new: `tests/backends.rs` runs every backend `backends()` lists
+//!    against the byte-at-a-time reference, on the vectors of `tests/data/` and random
+//!    input. Add the backend to the table above and, for a new `NAB_MAX_ISA` tier, to the
+//!    one below.
+//!
 //! # `NAB_MAX_ISA`
 //!
 //! The environment variable that caps run-time detection in every crate of the workspace
@@ -96,11 +118,14 @@ extern crate alloc;
 
 pub mod alphabet;
 mod arch;
+mod config;
 mod decode;
 mod dispatch;
 mod encode;
 mod engine;
 mod error;
+mod io;
+mod kernels;
 mod portable;
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
@@ -109,9 +134,9 @@ pub mod read;
 #[cfg(feature = "std")]
 pub mod write;
 
+pub use config::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
-pub use engine::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 pub use error::{BufferTooSmall, DecodeError};
 
 /// Standard alphabet (`+/`), padded; decoding requires canonical padding.

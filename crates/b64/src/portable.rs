@@ -5,7 +5,7 @@
 //! the code is endian-correct by construction and shifts instead of masking byte by byte.
 
 use crate::alphabet::INVALID;
-use crate::decode::Io;
+use crate::io::Io;
 
 /// The first `N` bytes of `s` as an array (`s` is at least `N` long at every call site).
 #[inline(always)]
@@ -118,4 +118,23 @@ pub(crate) fn decode_bulk<I: Io + ?Sized>(
         j += 3;
     }
     (i, j)
+}
+
+/// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
+/// `copy_from_slice` is a `memcpy` call per line).
+#[inline(always)]
+pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
+    let w = line.len();
+    if w < 16 {
+        out.copy_from_slice(line);
+        return;
+    }
+    let mut k = 0;
+    while k + 16 <= w {
+        out[k..k + 16].copy_from_slice(&line[k..k + 16]);
+        k += 16;
+    }
+    if k < w {
+        out[w - 16..].copy_from_slice(&line[w - 16..]);
+    }
 }

@@ -2,8 +2,10 @@
 
 use std::io::{self, Read};
 
-use crate::decode::{Split, State};
-use crate::{DecodeError, Engine};
+use crate::config::Engine;
+use crate::decode::State;
+use crate::error::DecodeError;
+use crate::io::Split;
 
 /// Input bytes read from the inner reader per refill.
 const CHUNK: usize = 16 * 1024;

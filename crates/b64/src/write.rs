@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::Engine;
+use crate::config::Engine;
 
 /// Input bytes encoded per write to the inner writer (a multiple of 3).
 const CHUNK: usize = 3 * 1024;

@@ -5,7 +5,7 @@
 //! line ending is checked with two byte compares. No copy into a buffer, no carry between
 //! lines. The loop is written once here over [`LineBlock`], which each x86_64 kernel and
 //! NEON implement with their own block decode. (AVX2 decodes 76-column lines two at a time
-//! first, in 5 blocks instead of 6: `line_pairs_76_avx2` in `x86_64/pshufb.rs`.)
+//! first, in 5 blocks instead of 6: `line_pairs_76` in `x86_64/pshufb/avx2.rs`.)
 
 /// One block of a kernel: `B` symbols decoded in place of the line.
 pub(crate) trait LineBlock {

@@ -27,9 +27,9 @@ use core::arch::aarch64::{
 };
 
 use crate::alphabet::Alphabet;
-use crate::arch::Kernels;
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::Kernels;
 
 /// Proof that the build targets NEON (this module exists only with `target_feature = "neon"`,
 /// which every aarch64 Linux target has).

@@ -18,8 +18,8 @@
 use core::arch::global_asm;
 
 use crate::alphabet::Alphabet;
-use crate::arch::Kernels;
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::Kernels;
 
 global_asm!(
     ".option push",

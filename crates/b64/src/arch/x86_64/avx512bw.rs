@@ -3,9 +3,10 @@
 //! [`Runs`] lookup) on four 12-byte groups per 512-bit register, `vpermd` spreading 48 bytes
 //! over the four 128-bit lanes. Decoding stays the AVX2 kernels'.
 //!
-//! Measured on Zen 4 with the cap at `x86-64-v4` (a prototype of this loop against the AVX2
-//! backend, alternated in one process, load 12): encode 29.2 against 26.0 GB/s at 64 KiB, 28.2
-//! against 25.9 at 1 MiB, 29.5 against 24.9 at 4 KiB.
+//! Why it exists: a prototype of this loop, alternated in one process against the AVX2
+//! backend on Zen 4 at the `x86-64-v4` cap, encoded faster at 4 KiB, 64 KiB and 1 MiB. Its
+//! encode uses the AVX2 kernels' last-bytes code for the rest and for inputs under 64
+//! bytes (no block).
 
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi8, _mm512_and_si512, _mm512_broadcast_i32x4,
@@ -14,10 +15,11 @@ use core::arch::x86_64::{
     _mm512_setr_epi32, _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_subs_epu8,
 };
 
-use super::pshufb::Avx2;
+use super::pshufb::vector::Lanes;
+use super::pshufb::{Avx2, encode};
 use crate::alphabet::{Alphabet, Runs};
-use crate::arch::{Job, Kernels, ShortRules};
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::{Job, Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F and BW and AVX2 may be used (the CPU has them and `NAB_MAX_ISA`
@@ -98,29 +100,122 @@ impl Kernels for Avx512Bw {
     }
 }
 
-/// `vpmulhuw` on zmm, written out (as `pshufb::mulhi_epu16_256`): LLVM otherwise lowers the
-/// widening multiply into zero-extends, two multiplies and packs.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn mulhi_epu16_512(a: __m512i, b: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: `vpmulhuw` on registers only (`nomem`, `nostack`, `pure`), and AVX-512 BW is
-    // enabled.
-    unsafe {
-        core::arch::asm!(
-            "vpmulhuw {r}, {a}, {b}",
-            r = lateout(zmm_reg) r,
-            a = in(zmm_reg) a,
-            b = in(zmm_reg) b,
-            options(pure, nomem, nostack, preserves_flags),
-        );
+crate::arch::x86_64::mulhi_epu16_asm!(mulhi_epu16_512, __m512i, zmm_reg, "avx512f,avx512bw");
+
+/// The run encode's loops ([`Lanes`]) on four 12-byte groups per 512-bit register: `vpermd`
+/// spreads 48 bytes over the four 128-bit lanes, and the run classes take a mask compare and
+/// a masked move.
+impl Lanes for __m512i {
+    const B: usize = 64;
+    const OUT: usize = 48;
+    const SPREAD_READ: usize = 64;
+    const GROUPS_READ: usize = 64;
+    const RUNS_UNROLL: usize = 4;
+
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: __m512i) {
+        // SAFETY: the caller's contract: AVX-512 F, `p[..64]` writable.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
     }
-    r
+
+    #[inline(always)]
+    unsafe fn splat8(b: i8) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 BW.
+        unsafe { _mm512_set1_epi8(b) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat32(d: i32) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe { _mm512_set1_epi32(d) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe { _mm512_and_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe { _mm512_or_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(t: __m512i, idx: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 BW.
+        unsafe { _mm512_shuffle_epi8(t, idx) }
+    }
+
+    #[inline(always)]
+    unsafe fn mullo16(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 BW.
+        unsafe { _mm512_mullo_epi16(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_table(t: &[u8; 16]) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F; reads the 16 bytes of `t`.
+        unsafe { _mm512_broadcast_i32x4(core::ptr::read_unaligned(t.as_ptr().cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn lanes(p: [i8; 16]) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F.
+        unsafe {
+            _mm512_broadcast_i32x4(_mm_setr_epi8(
+                p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
+                p[13], p[14], p[15],
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn mulhi_u16(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F and BW.
+        unsafe { mulhi_epu16_512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_spread(p: *const u8) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F, `p[..64]` readable. Lane `k` takes dwords
+        // `3k .. 3k + 4`: bytes `12k ..` at its bottom.
+        unsafe {
+            let spread = _mm512_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12);
+            _mm512_permutexvar_epi32(spread, _mm512_loadu_si512(p.cast()))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load_groups(p: *const u8) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 F, `p[..64]` readable.
+        unsafe { Self::load_spread(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn symbols_runs(
+        idx: __m512i,
+        low_end: __m512i,
+        mid_end: __m512i,
+        offset: __m512i,
+    ) -> __m512i {
+        // SAFETY: the caller's contract: AVX-512 BW. The `Runs` classes: 13 below
+        // `low_end`, else the saturated excess over `mid_end`.
+        unsafe {
+            let class = _mm512_mask_mov_epi8(
+                _mm512_subs_epu8(idx, mid_end),
+                _mm512_cmplt_epu8_mask(idx, low_end),
+                _mm512_set1_epi8(13),
+            );
+            _mm512_add_epi8(idx, _mm512_shuffle_epi8(offset, class))
+        }
+    }
 }
 
 /// Encodes whole 48-byte blocks of `src[..n]` into `dst[..cap]` (64 symbols each) while a
 /// block's 64-byte load stays within `src` and its symbols fit; returns the bytes consumed
-/// (a multiple of 48).
+/// (a multiple of 48). The run encode of the SSSE3 and AVX2 kernels on `__m512i`.
 ///
 /// # Safety
 ///
@@ -134,52 +229,6 @@ unsafe fn encode_runs_avx512bw(
     dst: *mut u8,
     cap: usize,
 ) -> usize {
-    // Lane `k` takes dwords `3k .. 3k + 4`: bytes `12k ..` at its bottom.
-    let spread = _mm512_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12);
-    let shuffle =
-        _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10));
-    // Muła's masks and multipliers, hidden from the optimizer as in `pshufb`.
-    let [m0, m1, m2, m3] = core::hint::black_box(
-        [0x0fc0_fc00, 0x0400_0040, 0x003f_03f0, 0x0100_0010].map(|c| _mm512_set1_epi32(c)),
-    );
-    let low_end = _mm512_set1_epi8(runs.low_end as i8);
-    let mid_end = _mm512_set1_epi8(runs.mid_end as i8);
-    let thirteen = _mm512_set1_epi8(13);
-    // SAFETY: 16 bytes of the table.
-    let offset =
-        _mm512_broadcast_i32x4(unsafe { core::ptr::read_unaligned(runs.offset.as_ptr().cast()) });
-    let block = |x: __m512i| {
-        let x = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(spread, x), shuffle);
-        let hi = mulhi_epu16_512(_mm512_and_si512(x, m0), m1);
-        let lo = _mm512_mullo_epi16(_mm512_and_si512(x, m2), m3);
-        let idx = _mm512_or_si512(hi, lo);
-        // The `Runs` classes: 13 below `low_end`, else the saturated excess over `mid_end`.
-        let class = _mm512_mask_mov_epi8(
-            _mm512_subs_epu8(idx, mid_end),
-            _mm512_cmplt_epu8_mask(idx, low_end),
-            thirteen,
-        );
-        _mm512_add_epi8(idx, _mm512_shuffle_epi8(offset, class))
-    };
-    let end = (n / 3).min(cap / 4) * 3;
-    let (mut i, mut j) = (0, 0);
-    // SAFETY: each block loads `src[i..i + 64]` with `i + 64 <= n` and stores
-    // `dst[j..j + 64]` with `j + 64 = (i + 48) / 3 * 4 <= end / 3 * 4 <= cap`.
-    unsafe {
-        while i + 3 * 48 + 64 <= n && i + 4 * 48 <= end {
-            for k in 0..4 {
-                let x = _mm512_loadu_si512(src.add(i + 48 * k).cast());
-                _mm512_storeu_si512(dst.add(j + 64 * k).cast(), block(x));
-            }
-            i += 4 * 48;
-            j += 4 * 64;
-        }
-        while i + 64 <= n && i + 48 <= end {
-            let x = _mm512_loadu_si512(src.add(i).cast());
-            _mm512_storeu_si512(dst.add(j).cast(), block(x));
-            i += 48;
-            j += 64;
-        }
-    }
-    i
+    // SAFETY: the caller's contract.
+    unsafe { encode::encode_runs::<__m512i>(runs, src, n, dst, cap) }
 }

@@ -39,8 +39,8 @@ use core::arch::x86_64::{
 
 use crate::alphabet::Alphabet;
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::arch::{Job, Kernels, ShortRules};
-use crate::decode::Io;
+use crate::io::Io;
+use crate::kernels::{Job, Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F, BW, VL and VBMI, and BMI2 may be used (the CPU has them and

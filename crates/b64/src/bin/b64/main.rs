@@ -93,7 +93,7 @@ const CHUNK: usize = 3 * 32 * 1024;
 /// 76 columns, CPU time): 96 KiB 21.3 ms, 384 KiB 20.3, 576 KiB 17.8, 768 KiB 16.6, 1 MiB
 /// 16.7, 2 MiB 17.6; the read path gains less (20.1 -> 18.7 ms from a file) and loses from
 /// a pipe (22.0 -> 22.4), so it keeps [`CHUNK`]. Again with the chunk's faults batched and
-/// its pages dropped behind (4 KiB-write page cache, load average 5.7): 384 KiB 20.0 ms,
+/// its pages dropped behind (4 KiB-write page cache): 384 KiB 20.0 ms,
 /// 768 KiB 18.9, 1.5 MiB 19.2, 3 MiB 20.7.
 const MAP_CHUNK: usize = 3 * 256 * 1024;
 

@@ -1,6 +1,6 @@
 //! The encoder's input as a read-only mapping of a regular file (Linux), so the kernel does not
-//! copy the file into a buffer first: reading 100 MB with `read()` costs about 70 % of the
-//! CLI's encoding time.
+//! copy the file into a buffer first: for a large file the `read()` copies cost more than the
+//! encoding itself.
 //!
 //! A file truncated by another process while it is mapped makes a load from a page past its
 //! new end raise `SIGBUS`, which kills a process by default. [`Mapped`] turns that into an
@@ -17,11 +17,10 @@
 //! on its own), so the CLI batches that work: it faults each chunk's pages in just before
 //! encoding it, one load per fault-around window ([`Mapped::map_ahead`]), so the faults
 //! run back to back with the kernel's code and data in the caches rather than one every
-//! 64 KiB between the encoder's loads (100 MB: 21.2 -> 18.9 ms of CPU time); and it drops
-//! the pages it is done with as it goes ([`Mapped::release`]), while the kernel's records
-//! of them are still in the CPU's caches: unmapping them all at exit cost twice as much,
-//! about 5 ms of 24. `MADV_POPULATE_READ` instead of the loads measured no faster: it
-//! walks the pages one by one after each fault.
+//! 64 KiB between the encoder's loads; and it drops the pages it is done with as it goes
+//! ([`Mapped::release`]), while the kernel's records of them are still in the CPU's caches
+//! (unmapping them all at exit cost twice as much). `MADV_POPULATE_READ` instead of the
+//! loads measured no faster: it walks the pages one by one after each fault.
 //!
 //! All of this module's `unsafe` is here; the CLI sees a byte slice, a check, and the two
 //! calls above.
