@@ -1,8 +1,13 @@
-//! Streaming encode: [`EncoderWriter`].
+//! Streaming encode: [`EncoderWriter`] into any [`Write`], [`EncoderStringWriter`] into a
+//! `String` (or any [`StrConsumer`]).
 
 use std::io::{self, Write};
 
-use crate::config::Engine;
+use crate::engine::Engine;
+
+mod string;
+
+pub use string::{EncoderStringWriter, StrConsumer};
 
 /// Input bytes encoded per write to the inner writer (a multiple of 3).
 const CHUNK: usize = 3 * 1024;
@@ -10,29 +15,31 @@ const CHUNK: usize = 3 * 1024;
 /// Encodes the bytes written to it and writes the text to `W`. Any split of the input into
 /// writes gives the same text as [`Engine::encode`] of the whole; call
 /// [`finish`](EncoderWriter::finish) to write the last group and padding (dropping the
-/// writer does it too, ignoring errors).
+/// writer does it too, ignoring errors). base64's `write::EncoderWriter`, except that a write
+/// or `finish` after `finish` is an error, not a panic.
 ///
 /// ```
 /// use std::io::Write;
+/// use b64::engine::general_purpose::STANDARD;
 ///
-/// let mut w = b64::write::EncoderWriter::new(Vec::new(), b64::STANDARD);
+/// let mut w = b64::write::EncoderWriter::new(Vec::new(), &STANDARD);
 /// w.write_all(b"hello ")?;
 /// w.write_all(b"world")?;
 /// assert_eq!(w.finish()?, b"aGVsbG8gd29ybGQ=");
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct EncoderWriter<'e, W: Write> {
+pub struct EncoderWriter<'e, E: Engine, W: Write> {
     inner: Option<W>,
-    engine: Engine<'e>,
+    engine: &'e E,
     /// Input bytes not yet encoded (fewer than 3 between calls).
     pending: [u8; 3],
     npending: usize,
     text: Vec<u8>,
 }
 
-impl<'e, W: Write> EncoderWriter<'e, W> {
+impl<'e, E: Engine, W: Write> EncoderWriter<'e, E, W> {
     /// A writer that encodes with `engine` into `inner`.
-    pub fn new(inner: W, engine: Engine<'e>) -> Self {
+    pub fn new(inner: W, engine: &'e E) -> Self {
         EncoderWriter {
             inner: Some(inner),
             engine,
@@ -43,16 +50,18 @@ impl<'e, W: Write> EncoderWriter<'e, W> {
     }
 
     /// Writes the last group (with padding if the engine pads) and returns the inner writer.
-    pub fn finish(mut self) -> io::Result<W> {
+    /// Later writes, and a second `finish`, are errors.
+    pub fn finish(&mut self) -> io::Result<W> {
+        self.inner()?;
         self.write_final()?;
-        Ok(self.inner.take().expect("the inner writer is present until finish"))
+        self.inner.take().ok_or_else(|| io::Error::other("EncoderWriter used after finish"))
     }
 
     fn write_final(&mut self) -> io::Result<()> {
         let Some(inner) = self.inner.as_mut() else { return Ok(()) };
         let n = self.npending;
         self.npending = 0;
-        let len = self.engine.encode_to_slice(&self.pending[..n], &mut self.text).unwrap_or(0);
+        let len = self.engine.encode_slice(&self.pending[..n], &mut self.text).unwrap_or(0);
         inner.write_all(&self.text[..len])
     }
 
@@ -61,7 +70,7 @@ impl<'e, W: Write> EncoderWriter<'e, W> {
     }
 }
 
-impl<W: Write> Write for EncoderWriter<'_, W> {
+impl<E: Engine, W: Write> Write for EncoderWriter<'_, E, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.inner()?;
         if buf.is_empty() {
@@ -72,7 +81,7 @@ impl<W: Write> Write for EncoderWriter<'_, W> {
             self.pending[self.npending] = buf[0];
             self.npending += 1;
             if self.npending == 3 {
-                let len = self.engine.encode_to_slice(self.pending, &mut self.text).unwrap_or(0);
+                let len = self.engine.encode_slice(self.pending, &mut self.text).unwrap_or(0);
                 self.npending = 0;
                 let (text, inner) = (&self.text[..len], self.inner.as_mut());
                 inner.expect("checked above").write_all(text)?;
@@ -86,7 +95,7 @@ impl<W: Write> Write for EncoderWriter<'_, W> {
             self.npending = take;
             return Ok(take);
         }
-        let len = self.engine.encode_to_slice(&buf[..whole], &mut self.text).unwrap_or(0);
+        let len = self.engine.encode_slice(&buf[..whole], &mut self.text).unwrap_or(0);
         let (text, inner) = (&self.text[..len], self.inner.as_mut());
         inner.expect("checked above").write_all(text)?;
         Ok(whole)
@@ -97,7 +106,16 @@ impl<W: Write> Write for EncoderWriter<'_, W> {
     }
 }
 
-impl<W: Write> Drop for EncoderWriter<'_, W> {
+impl<E: Engine, W: Write> std::fmt::Debug for EncoderWriter<'_, E, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EncoderWriter")
+            .field("pending", &&self.pending[..self.npending])
+            .field("finished", &self.inner.is_none())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<E: Engine, W: Write> Drop for EncoderWriter<'_, E, W> {
     fn drop(&mut self) {
         let _ = self.write_final();
     }
