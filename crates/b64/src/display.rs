@@ -1,16 +1,12 @@
 //! [`Base64Display`]: the encoding of some bytes as a [`Display`], for format strings, with no
 //! allocation.
 //!
-//! It encodes blocks of [`BLOCK`] bytes (a multiple of 3, so only the last block can carry
-//! padding) into a buffer on the stack and writes each to the formatter.
+//! It encodes a block at a time into a buffer on the stack and writes each block's text to
+//! the formatter (as [`Engine::encode_string`] appends to a `String`).
 
 use core::fmt::{self, Display};
 
-use crate::engine::Engine;
-
-/// Input bytes encoded per write to the formatter (a multiple of 3; the text, 4/3 of it,
-/// stays a small stack buffer).
-const BLOCK: usize = 768;
+use crate::engine::{Engine, encode_str_blocks};
 
 /// The base64 text of `bytes` as a [`Display`]: base64's `display::Base64Display`.
 ///
@@ -34,13 +30,9 @@ impl<'a, 'e, E: Engine> Base64Display<'a, 'e, E> {
 
 impl<E: Engine> Display for Base64Display<'_, '_, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = [0u8; BLOCK / 3 * 4];
-        for block in self.bytes.chunks(BLOCK) {
-            let n = self.engine.encode_slice(block, &mut text).map_err(|_| fmt::Error)?;
-            // The alphabet is printable ASCII (checked when it is built), so is padding.
-            f.write_str(core::str::from_utf8(&text[..n]).map_err(|_| fmt::Error)?)?;
-        }
-        Ok(())
+        encode_str_blocks(self.engine.internal_general_purpose(), self.bytes, &mut |s| {
+            f.write_str(s)
+        })
     }
 }
 

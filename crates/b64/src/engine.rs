@@ -145,9 +145,7 @@ pub trait Engine: Send + Sync {
     #[cfg(feature = "alloc")]
     #[inline]
     fn decode<T: AsRef<[u8]>>(&self, input: T) -> Result<Vec<u8>, DecodeError> {
-        let mut out = Vec::new();
-        decode_vec(self.internal_general_purpose(), input.as_ref(), &mut out)?;
-        Ok(out)
+        decode_new(self.internal_general_purpose(), input.as_ref())
     }
 
     /// Decodes `input` and appends the bytes to `buffer`. On error, `buffer` is as it was.
@@ -243,15 +241,37 @@ fn encode_vec(e: &GeneralPurpose<'_>, input: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Appends the encoding to `output` (its bytes, then back into a `String`: no copy, and no
-/// `unsafe` outside `arch/`).
+/// Input bytes per block of [`encode_str_blocks`] (a multiple of 3, so only the last block
+/// can carry padding; its 4 KiB of text stay in L1, as the wrapped encoder's blocks do).
+const STR_BLOCK: usize = 3 * 1024;
+
+/// Encodes `input` a block at a time into a buffer on the stack and hands each block's text
+/// to `sink` as a `&str`: the encoding as text with no allocation, no `unsafe` outside
+/// `arch/`, and each UTF-8 check over the block just written (in L1). What
+/// [`Engine::encode_string`] and [`Base64Display`](crate::display::Base64Display) use.
+pub(crate) fn encode_str_blocks<Err>(
+    e: &GeneralPurpose<'_>,
+    input: &[u8],
+    sink: &mut dyn FnMut(&str) -> Result<(), Err>,
+) -> Result<(), Err> {
+    let mut text = [0u8; STR_BLOCK / 3 * 4];
+    for block in input.chunks(STR_BLOCK) {
+        let n = encode::encode_into(e, block, &mut text[..slice_len(e, block.len())]);
+        // The alphabet is printable ASCII (checked when it is built), so is padding: the
+        // check cannot fail.
+        sink(core::str::from_utf8(&text[..n]).unwrap_or_default())?;
+    }
+    Ok(())
+}
+
+/// Appends the encoding to `output`.
 #[cfg(feature = "alloc")]
 fn encode_string(e: &GeneralPurpose<'_>, input: &[u8], output: &mut String) {
-    let mut bytes = core::mem::take(output).into_bytes();
-    let start = bytes.len();
-    bytes.resize(start + slice_len(e, input.len()), 0);
-    encode::encode_into(e, input, &mut bytes[start..]);
-    *output = encode::into_string(bytes);
+    output.reserve(slice_len(e, input.len()));
+    let Ok(()) = encode_str_blocks::<core::convert::Infallible>(e, input, &mut |s| {
+        output.push_str(s);
+        Ok(())
+    });
 }
 
 fn encode_wrapped_slice(
@@ -274,6 +294,14 @@ fn encode_wrapped(e: &GeneralPurpose<'_>, input: &[u8], wrap: LineWrap) -> Strin
     let mut out = vec![0; len];
     encode::encode_wrapped_into(e, input, wrap, &mut out);
     encode::into_string(out)
+}
+
+#[cfg(feature = "alloc")]
+fn decode_new(e: &GeneralPurpose<'_>, input: &[u8]) -> Result<Vec<u8>, DecodeError> {
+    let mut out = vec![0; crate::decoded_len_estimate(input.len())];
+    let n = decode::decode_slice(e, input, &mut out)?;
+    out.truncate(n);
+    Ok(out)
 }
 
 #[cfg(feature = "alloc")]

@@ -170,3 +170,47 @@ fn decode_never_panics_on_short_garbage() {
         }
     }
 }
+
+#[test]
+fn appending_calls_and_display_match_encode_and_decode() {
+    use std::io::Write;
+
+    // Across the 3 KiB blocks of `encode_string` and `Base64Display`.
+    for len in [0, 1, 2, 3, 3071, 3072, 3073, 10_000] {
+        let data = common::bytes(len, 11);
+        for e in [BASE64_STANDARD, BASE64_URL_SAFE_NO_PAD] {
+            let want = e.encode(&data);
+            let mut s = String::from("x:");
+            e.encode_string(&data, &mut s);
+            assert_eq!(s.strip_prefix("x:"), Some(&want[..]), "encode_string of {len}");
+            let shown = b64::display::Base64Display::new(&data, &e).to_string();
+            assert_eq!(shown, want, "Base64Display of {len}");
+            let mut w = b64::write::EncoderStringWriter::new(&e);
+            for piece in data.chunks(1000) {
+                w.write_all(piece).unwrap();
+            }
+            assert_eq!(w.into_inner(), want, "EncoderStringWriter of {len}");
+            let mut v = b"kept".to_vec();
+            e.decode_vec(&want, &mut v).unwrap();
+            assert_eq!(&v[..4], b"kept");
+            assert_eq!(&v[4..], &data[..]);
+        }
+    }
+    let mut v = b"kept".to_vec();
+    assert_eq!(
+        BASE64_STANDARD.decode_vec("aG!=", &mut v),
+        Err(DecodeError::InvalidByte { offset: 2, byte: b'!' })
+    );
+    assert_eq!(v, b"kept");
+}
+
+#[test]
+fn encoder_writer_finish_once() {
+    use std::io::Write;
+
+    let mut w = b64::write::EncoderWriter::new(Vec::new(), &BASE64_STANDARD);
+    w.write_all(b"hi").unwrap();
+    assert_eq!(w.finish().unwrap(), b"aGk=");
+    assert!(w.finish().is_err());
+    assert!(w.write(b"more").is_err());
+}

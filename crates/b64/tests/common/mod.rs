@@ -67,9 +67,9 @@ pub static SCRAMBLED: b64::alphabet::Alphabet = match b64::alphabet::Alphabet::n
 
 /// Every engine configuration the property tests cover; each decodes its own encoding.
 pub fn engines() -> Vec<GeneralPurpose<'static>> {
-    use b64::alphabet::{BCRYPT, CRYPT, STANDARD, URL_SAFE};
+    use b64::alphabet::{BCRYPT, BIN_HEX, CRYPT, IMAP_MUTF7, STANDARD, URL_SAFE};
     let mut v = Vec::new();
-    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT, &SCRAMBLED] {
+    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT, &IMAP_MUTF7, &BIN_HEX, &SCRAMBLED] {
         for (pad, p) in [
             (true, DecodePaddingMode::RequireCanonical),
             (true, DecodePaddingMode::Indifferent),
