@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::EncoderWriter;
+use super::encoder::EncoderWriter;
 use crate::engine::Engine;
 
 /// Where an [`EncoderStringWriter`] puts the text: base64's `write::StrConsumer`.
