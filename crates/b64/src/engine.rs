@@ -58,7 +58,7 @@ pub trait Engine: Send + Sync {
     /// Length of the encoding of `n` bytes with this engine's padding (`None` on overflow).
     #[inline]
     fn encoded_len(&self, n: usize) -> Option<usize> {
-        encoded_len(n, self.config().encode_padding())
+        encoded_len(n, self.internal_general_purpose().encode_padding())
     }
 
     /// Encodes `input` as a `String`.
@@ -104,7 +104,7 @@ pub trait Engine: Send + Sync {
     /// Length of [`Engine::encode_wrapped`]'s output for `n` bytes (`None` on overflow).
     #[inline]
     fn wrapped_len(&self, n: usize, wrap: LineWrap) -> Option<usize> {
-        encode::wrapped_len(n, self.config().encode_padding(), wrap)
+        encode::wrapped_len(n, self.internal_general_purpose().encode_padding(), wrap)
     }
 
     /// Encodes `input` with a line ending after every `wrap.width` symbols (none at the
