@@ -271,22 +271,6 @@ impl<'a> GeneralPurpose<'a> {
     }
 }
 
-/// The name the decoder and encoder know the engine by.
-// TODO(s42): rename at the use sites (decode.rs, encode.rs) once s37-b64's reshaping of
-// decode.rs has landed; kept here so that branch and this one do not touch the same lines.
-pub(crate) type Engine<'a> = GeneralPurpose<'a>;
-
-/// The padding rules under the names the decoder uses (see [`Engine`]).
-pub(crate) use DecodePaddingMode as DecodePadding;
-
-#[allow(non_upper_case_globals)]
-impl DecodePaddingMode {
-    /// [`DecodePaddingMode::RequireCanonical`], by the decoder's name.
-    pub(crate) const Required: Self = Self::RequireCanonical;
-    /// [`DecodePaddingMode::RequireNone`], by the decoder's name.
-    pub(crate) const Forbidden: Self = Self::RequireNone;
-}
-
 /// ASCII whitespace as WHATWG's forgiving-base64 defines it: TAB, LF, FF, CR, SPACE.
 #[inline(always)]
 pub(crate) fn is_whitespace(b: u8) -> bool {
