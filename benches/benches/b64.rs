@@ -16,11 +16,12 @@
 //! - `b64/encode-tail`, `b64/decode-padded`, `b64/decode-unpadded`: data lengths of every
 //!   residue mod 3 (the parameter is the *data* length; throughput counts the input bytes);
 //! - `b64/decode-wrapped-76lf`, `b64/decode-wrapped-64crlf`: text wrapped at 76 columns with LF
-//!   and at 64 with CRLF (PEM), decoded by the forgiving (WHATWG) decoders: `b64::FORGIVING`,
+//!   and at 64 with CRLF (PEM), decoded by the forgiving (WHATWG) decoders: b64's `FORGIVING`,
 //!   simdutf, and `base64-simd`'s `forgiving_decode`; the parameter is the text length.
 
 use std::hint::black_box;
 
+use b64::prelude::*;
 use base64::Engine as _;
 use base64_023::Engine as _;
 use criterion::measurement::WallTime;
@@ -83,14 +84,14 @@ fn encode(c: &mut Criterion) {
         let mut out = vec![0u8; size / 3 * 4 + 4];
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_with_input(BenchmarkId::new("b64", size), &data, |b, d| {
-            b.iter(|| b64::STANDARD.encode_to_slice(black_box(d), &mut out).unwrap())
+            b.iter(|| BASE64_STANDARD.encode_slice(black_box(d), &mut out).unwrap())
         });
         // Every backend separately, except in `--quick` runs (the dispatched one is `b64`).
         for backend in b64::backends().filter(|_| !benches::quick()) {
-            let e = b64::STANDARD.with_backend(backend);
+            let e = BASE64_STANDARD.with_backend(backend);
             let name = format!("b64-{}", backend.name());
             group.bench_with_input(BenchmarkId::new(name, size), &data, |b, d| {
-                b.iter(|| e.encode_to_slice(black_box(d), &mut out).unwrap())
+                b.iter(|| e.encode_slice(black_box(d), &mut out).unwrap())
             });
         }
         encode_peers(&mut group, size, &data, &mut out);
@@ -108,19 +109,19 @@ fn decode(c: &mut Criterion) {
         base64_023::engine::Simd::standard(base64_023::engine::GeneralPurposeConfig::new());
     for size in benches::sizes(&SIZES) {
         let mut text = vec![0u8; size];
-        let n = b64::STANDARD.encode_to_slice(benches::input(size / 4 * 3), &mut text).unwrap();
+        let n = BASE64_STANDARD.encode_slice(benches::input(size / 4 * 3), &mut text).unwrap();
         assert_eq!(n, size);
         let mut out = vec![0u8; size / 4 * 3 + 64];
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_with_input(BenchmarkId::new("b64", size), &text, |b, t| {
-            b.iter(|| b64::STANDARD.decode_to_slice(black_box(t), &mut out).unwrap())
+            b.iter(|| BASE64_STANDARD.decode_slice(black_box(t), &mut out).unwrap())
         });
         // Every backend separately, except in `--quick` runs (the dispatched one is `b64`).
         for backend in b64::backends().filter(|_| !benches::quick()) {
-            let e = b64::STANDARD.with_backend(backend);
+            let e = BASE64_STANDARD.with_backend(backend);
             let name = format!("b64-{}", backend.name());
             group.bench_with_input(BenchmarkId::new(name, size), &text, |b, t| {
-                b.iter(|| e.decode_to_slice(black_box(t), &mut out).unwrap())
+                b.iter(|| e.decode_slice(black_box(t), &mut out).unwrap())
             });
         }
         group.bench_with_input(BenchmarkId::new("base64-0.22", size), &text, |b, t| {
@@ -161,7 +162,7 @@ fn encode_tail(c: &mut Criterion) {
         let mut out = vec![0u8; n / 3 * 4 + 4];
         group.throughput(Throughput::Bytes(n as u64));
         group.bench_with_input(BenchmarkId::new("b64", n), &data, |b, d| {
-            b.iter(|| b64::STANDARD.encode_to_slice(black_box(d), &mut out).unwrap())
+            b.iter(|| BASE64_STANDARD.encode_slice(black_box(d), &mut out).unwrap())
         });
         encode_peers(&mut group, n, &data, &mut out);
     }
@@ -205,9 +206,9 @@ fn decode_tail(c: &mut Criterion) {
         let name = if pad { "b64/decode-padded" } else { "b64/decode-unpadded" };
         let mut group = c.benchmark_group(name);
         let (ours, gp022) = if pad {
-            (b64::STANDARD, base64::engine::general_purpose::STANDARD)
+            (BASE64_STANDARD, base64::engine::general_purpose::STANDARD)
         } else {
-            (b64::STANDARD_NO_PAD, base64::engine::general_purpose::STANDARD_NO_PAD)
+            (BASE64_STANDARD_NO_PAD, base64::engine::general_purpose::STANDARD_NO_PAD)
         };
         let config =
             GeneralPurposeConfig::new().with_encode_padding(pad).with_decode_padding_mode(if pad {
@@ -219,11 +220,11 @@ fn decode_tail(c: &mut Criterion) {
         let bsimd = if pad { base64_simd::STANDARD } else { base64_simd::STANDARD_NO_PAD };
         for n in tails() {
             let mut text = vec![0u8; ours.encoded_len(n).unwrap()];
-            ours.encode_to_slice(benches::input(n), &mut text).unwrap();
+            ours.encode_slice(benches::input(n), &mut text).unwrap();
             let mut out = vec![0u8; n + 64];
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_with_input(BenchmarkId::new("b64", n), &text, |b, t| {
-                b.iter(|| ours.decode_to_slice(black_box(t), &mut out).unwrap())
+                b.iter(|| ours.decode_slice(black_box(t), &mut out).unwrap())
             });
             group.bench_with_input(BenchmarkId::new("base64-0.22", n), &text, |b, t| {
                 b.iter(|| gp022.decode_slice(black_box(t), &mut out).unwrap())
@@ -251,20 +252,26 @@ fn decode_tail(c: &mut Criterion) {
 /// Line-wrapped text (76 columns LF; 64 columns CRLF as in PEM) through the forgiving decoders.
 fn decode_wrapped(c: &mut Criterion) {
     for (name, wrap) in [
-        ("b64/decode-wrapped-76lf", b64::LineWrap { width: 76, ending: b64::LineEnding::Lf }),
-        ("b64/decode-wrapped-64crlf", b64::LineWrap { width: 64, ending: b64::LineEnding::CrLf }),
+        (
+            "b64/decode-wrapped-76lf",
+            b64::engine::LineWrap { width: 76, ending: b64::engine::LineEnding::Lf },
+        ),
+        (
+            "b64/decode-wrapped-64crlf",
+            b64::engine::LineWrap { width: 64, ending: b64::engine::LineEnding::CrLf },
+        ),
     ] {
         let mut group = c.benchmark_group(name);
         for size in benches::sizes(&WRAPPED) {
             let data = benches::input(size / 4 * 3);
-            let mut text = vec![0u8; b64::STANDARD.wrapped_len(data.len(), wrap).unwrap()];
-            b64::STANDARD.encode_wrapped_to_slice(&data, wrap, &mut text).unwrap();
+            let mut text = vec![0u8; BASE64_STANDARD.wrapped_len(data.len(), wrap).unwrap()];
+            BASE64_STANDARD.encode_wrapped_slice(&data, wrap, &mut text).unwrap();
             // base64-simd's `forgiving_decode` wants room for the whole text.
             let mut out = vec![0u8; text.len() + 64];
-            assert_eq!(b64::FORGIVING.decode_to_slice(&text, &mut out).unwrap(), data.len());
+            assert_eq!(BASE64_FORGIVING.decode_slice(&text, &mut out).unwrap(), data.len());
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_with_input(BenchmarkId::new("b64", size), &text, |b, t| {
-                b.iter(|| b64::FORGIVING.decode_to_slice(black_box(t), &mut out).unwrap())
+                b.iter(|| BASE64_FORGIVING.decode_slice(black_box(t), &mut out).unwrap())
             });
             group.bench_with_input(BenchmarkId::new("base64-simd", size), &text, |b, t| {
                 b.iter(|| {

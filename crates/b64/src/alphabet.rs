@@ -7,17 +7,20 @@ use core::fmt;
 /// is what the SIMD kernels test (a 6-bit value never has it).
 pub(crate) const INVALID: u8 = 0xff;
 
-/// A base64 alphabet: 64 distinct printable ASCII symbols, none of them `=`, in index order.
+/// A base64 alphabet: 64 distinct printable ASCII symbols, none of them `=` (nor space), in
+/// index order.
 ///
 /// ```
+/// use b64::{alphabet::Alphabet, engine::{GeneralPurpose, general_purpose::NO_PAD}, Engine as _};
+///
 /// // The traditional `crypt(3)` ordering.
-/// const CRYPT: b64::alphabet::Alphabet =
-///     match b64::alphabet::Alphabet::new(b"./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+/// const CRYPT: Alphabet =
+///     match Alphabet::new("./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
 ///         Ok(a) => a,
 ///         Err(_) => panic!("not a valid alphabet"),
 ///     };
-/// let engine = b64::Engine::new(&CRYPT).with_encode_padding(false);
-/// assert_eq!(engine.encode_to_vec(b"\x00\x00\x00"), b"....");
+/// let engine = GeneralPurpose::new(&CRYPT, NO_PAD);
+/// assert_eq!(engine.encode(b"\x00\x00\x00"), "....");
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Alphabet {
@@ -180,10 +183,16 @@ impl Nibbles {
     }
 }
 
-/// Why a byte string is not an [`Alphabet`].
+/// Why a string is not an [`Alphabet`]. (base64 calls its own `ParseAlphabetError`; that
+/// name is an alias of this one, its variants are not.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AlphabetError {
+    /// The string is `len` bytes long, not 64.
+    InvalidLength {
+        /// Its length in bytes.
+        len: usize,
+    },
     /// The symbol at `index` is not printable ASCII (`0x21..=0x7e`) or is `=`.
     InvalidSymbol {
         /// Position in the alphabet.
@@ -203,6 +212,9 @@ pub enum AlphabetError {
 impl fmt::Display for AlphabetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            AlphabetError::InvalidLength { len } => {
+                write!(f, "an alphabet has 64 symbols, this one {len} bytes")
+            }
             AlphabetError::InvalidSymbol { index, byte } => write!(
                 f,
                 "alphabet symbol {index} (byte 0x{byte:02x}) is not printable ASCII other than '='"
@@ -216,10 +228,21 @@ impl fmt::Display for AlphabetError {
 
 impl core::error::Error for AlphabetError {}
 
+/// base64's name for [`AlphabetError`].
+pub type ParseAlphabetError = AlphabetError;
+
 impl Alphabet {
-    /// Validates `symbols` (64 distinct printable ASCII bytes other than `=`) and builds the
-    /// decoding table.
-    pub const fn new(symbols: &[u8; 64]) -> Result<Alphabet, AlphabetError> {
+    /// Validates `symbols` (64 distinct printable ASCII characters other than `=` and space)
+    /// and builds the decoding tables.
+    pub const fn new(symbols: &str) -> Result<Alphabet, AlphabetError> {
+        match symbols.as_bytes().as_chunks::<64>() {
+            ([symbols], []) => Alphabet::from_symbols(symbols),
+            _ => Err(AlphabetError::InvalidLength { len: symbols.len() }),
+        }
+    }
+
+    /// [`Alphabet::new`] of 64 bytes.
+    pub const fn from_symbols(symbols: &[u8; 64]) -> Result<Alphabet, AlphabetError> {
         let mut decode = [INVALID; 256];
         let mut i = 0;
         while i < 64 {
@@ -258,6 +281,12 @@ impl Alphabet {
         &self.symbols
     }
 
+    /// The 64 symbols as a string.
+    pub fn as_str(&self) -> &str {
+        // The symbols are printable ASCII (checked by `from_symbols`).
+        core::str::from_utf8(&self.symbols).unwrap_or_default()
+    }
+
     /// Byte -> 6-bit value, `0xff` for every byte that is not a symbol.
     pub(crate) const fn decode_table(&self) -> &[u8; 256] {
         &self.decode
@@ -272,14 +301,20 @@ impl Alphabet {
 
 impl fmt::Debug for Alphabet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The symbols are printable ASCII (checked by `new`).
-        let s: &[u8] = &self.symbols;
-        f.debug_tuple("Alphabet").field(&core::str::from_utf8(s).unwrap_or("?")).finish()
+        f.debug_tuple("Alphabet").field(&self.as_str()).finish()
+    }
+}
+
+impl TryFrom<&str> for Alphabet {
+    type Error = AlphabetError;
+
+    fn try_from(symbols: &str) -> Result<Alphabet, AlphabetError> {
+        Alphabet::new(symbols)
     }
 }
 
 const fn build(symbols: &[u8; 64]) -> Alphabet {
-    match Alphabet::new(symbols) {
+    match Alphabet::from_symbols(symbols) {
         Ok(a) => a,
         Err(_) => panic!("built-in alphabets are valid"),
     }
@@ -300,6 +335,14 @@ pub static CRYPT: Alphabet =
 /// The bcrypt ordering: `. / A-Z a-z 0-9`.
 pub static BCRYPT: Alphabet =
     build(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+
+/// IMAP's modified UTF-7 (RFC 3501 section 5.1.3): `A-Z a-z 0-9 + ,`.
+pub static IMAP_MUTF7: Alphabet =
+    build(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+,");
+
+/// BinHex 4.0's ordering.
+pub static BIN_HEX: Alphabet =
+    build(b"!\"#$%&'()*+,-012345689@ABCDEFGHIJKLMNPQRSTUVXYZ[`abcdefhijklmpqr");
 
 #[cfg(test)]
 mod tests {

@@ -1,31 +1,33 @@
-//! [`Engine`]'s type and its rules: an alphabet, whether encoding pads, how decoding treats
-//! padding, whitespace and non-canonical input ([`DecodePadding`], [`DecodeMode`]), line
-//! wrapping ([`LineWrap`], [`LineEnding`]), the `const` builders and the accessors. The codec
-//! calls on an engine are in `engine.rs`; the decoder and encoder below it read the rules from
-//! here, so this module imports neither.
+//! The engine's type, [`GeneralPurpose`], and its rules: an alphabet and a
+//! [`GeneralPurposeConfig`] (whether encoding pads, how decoding treats padding, whitespace and
+//! non-canonical input: [`DecodePaddingMode`], [`DecodeMode`]), line wrapping ([`LineWrap`],
+//! [`LineEnding`]), the `const` builders and the accessors. The codec calls, the
+//! [`Engine`](crate::Engine) trait, are in `engine.rs`; the decoder and encoder below it read
+//! the rules from here, so this module imports neither.
 
 use crate::alphabet::Alphabet;
 use crate::dispatch::Backend;
 
-/// What decoding accepts as padding (`=`). Forgiving decoding ignores this: padding is
-/// optional there, but must be right when present.
+/// What strict decoding accepts as padding (`=`), as base64's `DecodePaddingMode`. Forgiving
+/// decoding ignores this: padding is optional there, but must be right when present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecodePadding {
-    /// Canonical padding must be present: the input length (without whitespace) is a
-    /// multiple of 4.
-    Required,
-    /// No `=` may appear.
-    Forbidden,
+pub enum DecodePaddingMode {
     /// Either canonical padding or none.
     Indifferent,
+    /// Canonical padding must be present: the input length (without whitespace) is a
+    /// multiple of 4.
+    RequireCanonical,
+    /// No `=` may appear.
+    RequireNone,
 }
 
 /// Strict or forgiving decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeMode {
-    /// Only symbols and padding (as [`DecodePadding`] says); the last symbol's unused bits
-    /// must be zero (unless [`Engine::with_trailing_bits_allowed`]).
+    /// Only symbols and padding (as [`DecodePaddingMode`] says); the last symbol's unused
+    /// bits must be zero (unless
+    /// [`GeneralPurposeConfig::with_decode_allow_trailing_bits`]).
     Strict,
     /// WHATWG "forgiving-base64": ASCII whitespace (TAB, LF, FF, CR, SPACE) is skipped
     /// anywhere, padding is optional (but canonical if present), and the last symbol's unused
@@ -33,8 +35,8 @@ pub enum DecodeMode {
     Forgiving,
 }
 
-/// Line wrapping for [`Engine::encode_wrapped`]: a line ending after every `width` symbols
-/// (none after the last line).
+/// Line wrapping for [`Engine::encode_wrapped`](crate::Engine::encode_wrapped): a line ending
+/// after every `width` symbols (none after the last line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineWrap {
     /// Symbols per line; 0 means no wrapping.
@@ -68,44 +70,38 @@ impl LineEnding {
     }
 }
 
-/// A base64 codec: an [`Alphabet`], whether encoding pads with `=`, and how decoding treats
-/// padding, whitespace and non-canonical input. Small and `Copy`.
+/// What an engine does besides its alphabet: whether encoding pads, how decoding treats
+/// padding, whitespace and non-canonical input. base64's `GeneralPurposeConfig` plus
+/// [`DecodeMode`]; `const`, so a custom configuration can be a `const`.
 ///
 /// ```
-/// let e = b64::STANDARD;
-/// let text = e.encode(b"hello");
-/// assert_eq!(text, "aGVsbG8=");
-/// assert_eq!(e.decode(&text)?, b"hello");
+/// use b64::engine::{DecodeMode, DecodePaddingMode, GeneralPurposeConfig};
 ///
-/// let mut out = [0u8; 8];
-/// assert_eq!(e.encode_to_slice(b"hello", &mut out)?, 8);
-/// let mut buf = *b"aGVsbG8=";
-/// let n = e.decode_in_place(&mut buf)?;
-/// assert_eq!(&buf[..n], b"hello");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
+///     .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+///     .with_decode_allow_trailing_bits(true);
+/// assert!(LENIENT.encode_padding());
+/// assert_eq!(LENIENT.decode_mode(), DecodeMode::Strict);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Engine<'a> {
-    alphabet: &'a Alphabet,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeneralPurposeConfig {
     encode_padding: bool,
-    decode_padding: DecodePadding,
+    decode_padding_mode: DecodePaddingMode,
     mode: DecodeMode,
     trailing_bits: bool,
     newlines_only: bool,
-    backend: Option<Backend>,
 }
 
-impl<'a> Engine<'a> {
-    /// An engine for `alphabet` that pads on encode and requires padding on strict decode.
-    pub const fn new(alphabet: &'a Alphabet) -> Engine<'a> {
-        Engine {
-            alphabet,
+impl GeneralPurposeConfig {
+    /// Pads on encode; strict decoding that requires canonical padding and zero unused bits
+    /// in the last symbol (RFC 4648).
+    pub const fn new() -> GeneralPurposeConfig {
+        GeneralPurposeConfig {
             encode_padding: true,
-            decode_padding: DecodePadding::Required,
+            decode_padding_mode: DecodePaddingMode::RequireCanonical,
             mode: DecodeMode::Strict,
             trailing_bits: false,
             newlines_only: false,
-            backend: None,
         }
     }
 
@@ -118,23 +114,23 @@ impl<'a> Engine<'a> {
 
     /// How strict decoding treats padding.
     #[must_use]
-    pub const fn with_decode_padding(mut self, padding: DecodePadding) -> Self {
-        self.decode_padding = padding;
-        self
-    }
-
-    /// Strict or forgiving decoding.
-    #[must_use]
-    pub const fn with_decode_mode(mut self, mode: DecodeMode) -> Self {
-        self.mode = mode;
+    pub const fn with_decode_padding_mode(mut self, mode: DecodePaddingMode) -> Self {
+        self.decode_padding_mode = mode;
         self
     }
 
     /// Whether strict decoding accepts a last symbol with non-zero unused bits (as GNU
     /// `base64 -d` does). Off by default.
     #[must_use]
-    pub const fn with_trailing_bits_allowed(mut self, allowed: bool) -> Self {
-        self.trailing_bits = allowed;
+    pub const fn with_decode_allow_trailing_bits(mut self, allow: bool) -> Self {
+        self.trailing_bits = allow;
+        self
+    }
+
+    /// Strict or forgiving decoding (not in base64).
+    #[must_use]
+    pub const fn with_decode_mode(mut self, mode: DecodeMode) -> Self {
+        self.mode = mode;
         self
     }
 
@@ -147,16 +143,66 @@ impl<'a> Engine<'a> {
         self
     }
 
-    /// Whether forgiving decoding skips `b` (ASCII whitespace, or `\n` alone).
-    #[inline]
-    pub(crate) fn skips(&self, b: u8) -> bool {
-        if self.newlines_only { b == b'\n' } else { is_whitespace(b) }
+    /// Whether encoding pads.
+    pub const fn encode_padding(&self) -> bool {
+        self.encode_padding
     }
 
-    /// Whether forgiving decoding skips only `\n`.
-    #[inline]
-    pub(crate) fn newlines_only(&self) -> bool {
-        self.newlines_only
+    /// How strict decoding treats padding.
+    pub const fn decode_padding_mode(&self) -> DecodePaddingMode {
+        self.decode_padding_mode
+    }
+
+    /// Whether strict decoding accepts non-zero unused bits in the last symbol.
+    pub const fn decode_allow_trailing_bits(&self) -> bool {
+        self.trailing_bits
+    }
+
+    /// Strict or forgiving.
+    pub const fn decode_mode(&self) -> DecodeMode {
+        self.mode
+    }
+}
+
+impl Default for GeneralPurposeConfig {
+    /// [`GeneralPurposeConfig::new`].
+    fn default() -> Self {
+        GeneralPurposeConfig::new()
+    }
+}
+
+/// The engine: an [`Alphabet`] and a [`GeneralPurposeConfig`], run by the SIMD backend the
+/// CPU has. base64's `GeneralPurpose`, except that it borrows its alphabet (so it stays a few
+/// words, and `Copy`): a `const` or `static` engine is `GeneralPurpose<'static>`, and the type
+/// can be written without the lifetime wherever Rust elides it (`const`, `static`, function
+/// signatures). Its calls are the [`Engine`](crate::Engine) trait's.
+///
+/// ```
+/// use b64::{alphabet, engine::{GeneralPurpose, general_purpose::NO_PAD}, Engine as _};
+///
+/// const URL: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, NO_PAD);
+/// let text = URL.encode(b"\xfb\xff");
+/// assert_eq!(text, "-_8");
+/// assert_eq!(URL.decode(&text)?, b"\xfb\xff");
+///
+/// let mut out = [0u8; 4];
+/// assert_eq!(URL.encode_slice(b"\xfb\xff", &mut out)?, 3);
+/// let mut buf = *b"-_8";
+/// let n = URL.decode_in_place(&mut buf)?;
+/// assert_eq!(&buf[..n], b"\xfb\xff");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct GeneralPurpose<'a> {
+    alphabet: &'a Alphabet,
+    config: GeneralPurposeConfig,
+    backend: Option<Backend>,
+}
+
+impl<'a> GeneralPurpose<'a> {
+    /// An engine for `alphabet` with `config`.
+    pub const fn new(alphabet: &'a Alphabet, config: GeneralPurposeConfig) -> GeneralPurpose<'a> {
+        GeneralPurpose { alphabet, config, backend: None }
     }
 
     /// This engine run by a given backend instead of the detected one (tests and benches).
@@ -172,24 +218,46 @@ impl<'a> Engine<'a> {
         self.alphabet
     }
 
+    /// The configuration ([`Engine::config`](crate::Engine::config)).
+    #[inline]
+    pub(crate) const fn settings(&self) -> &GeneralPurposeConfig {
+        &self.config
+    }
+
     /// Whether encoding pads.
-    pub const fn encode_padding(&self) -> bool {
-        self.encode_padding
+    #[inline]
+    pub(crate) const fn encode_padding(&self) -> bool {
+        self.config.encode_padding
     }
 
     /// How strict decoding treats padding.
-    pub const fn decode_padding(&self) -> DecodePadding {
-        self.decode_padding
+    #[inline]
+    pub(crate) const fn decode_padding(&self) -> DecodePaddingMode {
+        self.config.decode_padding_mode
     }
 
     /// Strict or forgiving.
-    pub const fn decode_mode(&self) -> DecodeMode {
-        self.mode
+    #[inline]
+    pub(crate) const fn decode_mode(&self) -> DecodeMode {
+        self.config.mode
     }
 
     /// Whether strict decoding accepts non-zero unused bits in the last symbol.
-    pub const fn trailing_bits_allowed(&self) -> bool {
-        self.trailing_bits
+    #[inline]
+    pub(crate) const fn trailing_bits_allowed(&self) -> bool {
+        self.config.trailing_bits
+    }
+
+    /// Whether forgiving decoding skips `b` (ASCII whitespace, or `\n` alone).
+    #[inline]
+    pub(crate) fn skips(&self, b: u8) -> bool {
+        if self.config.newlines_only { b == b'\n' } else { is_whitespace(b) }
+    }
+
+    /// Whether forgiving decoding skips only `\n`.
+    #[inline]
+    pub(crate) fn newlines_only(&self) -> bool {
+        self.config.newlines_only
     }
 
     /// The backend this engine runs on.

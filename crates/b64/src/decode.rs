@@ -13,7 +13,7 @@
 //! `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
 
 use crate::alphabet::INVALID;
-use crate::config::{DecodeMode, DecodePadding, Engine};
+use crate::config::{DecodeMode, DecodePaddingMode, GeneralPurpose};
 use crate::error::DecodeError;
 use crate::io::{Io, Split};
 use crate::kernels::{Job, ShortRules};
@@ -208,7 +208,7 @@ impl State {
     #[cfg(feature = "std")]
     pub(crate) fn feed<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
         j: usize,
@@ -219,7 +219,7 @@ impl State {
     /// [`State::feed`] from input index `i` on.
     fn feed_from<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
         mut i: usize,
@@ -268,7 +268,7 @@ impl State {
     /// was consumed.
     fn lines<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
         i: usize,
@@ -309,7 +309,7 @@ impl State {
     #[inline(always)]
     fn line_kernel<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
         (start, j): (usize, usize),
@@ -372,7 +372,7 @@ impl State {
     #[inline(always)]
     fn gather_and_decode<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
         (start, mut j): (usize, usize),
@@ -454,7 +454,7 @@ impl State {
     #[inline]
     fn push<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         off: usize,
         i: usize,
@@ -490,7 +490,7 @@ impl State {
                 self.acc = 0;
             }
         } else if b == b'=' {
-            let forbidden = !forgiving && e.decode_padding() == DecodePadding::Forbidden;
+            let forbidden = !forgiving && e.decode_padding() == DecodePaddingMode::RequireNone;
             if forbidden || self.nq < 2 {
                 return Err(DecodeError::InvalidPadding { offset: off });
             }
@@ -506,7 +506,7 @@ impl State {
     /// 1 or 2 bytes. Returns the final output position.
     pub(crate) fn finish<I: Io + ?Sized>(
         &mut self,
-        e: &Engine<'_>,
+        e: &GeneralPurpose<'_>,
         io: &mut I,
         j: usize,
         total: usize,
@@ -518,7 +518,10 @@ impl State {
             }
         } else if self.nq == 1 {
             return Err(DecodeError::InvalidLength { len: self.symbols });
-        } else if self.nq >= 2 && !forgiving && e.decode_padding() == DecodePadding::Required {
+        } else if self.nq >= 2
+            && !forgiving
+            && e.decode_padding() == DecodePaddingMode::RequireCanonical
+        {
             return Err(DecodeError::InvalidPadding { offset: total });
         }
         if self.nq < 2 {
@@ -547,10 +550,10 @@ impl State {
 /// output position. `None` (nothing written) for anything else, an error included: the
 /// general path then finds and reports it.
 #[inline]
-fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<usize> {
+fn last_group(e: &GeneralPurpose<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
-    let padded = forgiving || e.decode_padding() != DecodePadding::Forbidden;
-    let partial = forgiving || e.decode_padding() != DecodePadding::Required;
+    let padded = forgiving || e.decode_padding() != DecodePaddingMode::RequireNone;
+    let partial = forgiving || e.decode_padding() != DecodePaddingMode::RequireCanonical;
     // `c` is `=` for a group of 2 symbols.
     let (a, b, c) = match *last {
         [a, b, c, b'='] if padded => (a, b, c),
@@ -581,12 +584,12 @@ fn last_group(e: &Engine<'_>, last: &[u8], out: &mut [u8], j: usize) -> Option<u
     Some(j + len)
 }
 
-/// Decodes `input` into `out` ([`Engine::decode_to_slice`]): short, well-formed input in one
+/// Decodes `input` into `out` ([`decode_slice`](crate::Engine::decode_slice)): short, well-formed input in one
 /// kernel step; anything else (other bytes, a short buffer, long input) goes the general
 /// way, out of line, which finds and reports errors.
 #[inline(always)]
 pub(crate) fn decode_slice(
-    e: &Engine<'_>,
+    e: &GeneralPurpose<'_>,
     input: &[u8],
     out: &mut [u8],
 ) -> Result<usize, DecodeError> {
@@ -598,7 +601,11 @@ pub(crate) fn decode_slice(
 
 /// [`decode_slice`] past its short path.
 #[inline(never)]
-fn decode_split(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
+fn decode_split(
+    e: &GeneralPurpose<'_>,
+    input: &[u8],
+    out: &mut [u8],
+) -> Result<usize, DecodeError> {
     decode_io(e, &mut Split { src: input, dst: out })
 }
 
@@ -606,11 +613,11 @@ fn decode_split(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Result<usize, D
 /// a padded or partial last group included as the engine's rules allow; `None` (with `out`
 /// perhaps overwritten) to take the general path.
 #[inline(always)]
-fn decode_short(e: &Engine<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
+fn decode_short(e: &GeneralPurpose<'_>, input: &[u8], out: &mut [u8]) -> Option<usize> {
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
     let short = ShortRules {
-        padded: forgiving || e.decode_padding() != DecodePadding::Forbidden,
-        partial: forgiving || e.decode_padding() != DecodePadding::Required,
+        padded: forgiving || e.decode_padding() != DecodePaddingMode::RequireNone,
+        partial: forgiving || e.decode_padding() != DecodePaddingMode::RequireCanonical,
         canonical: !forgiving && !e.trailing_bits_allowed(),
     };
     e.backend().decode_short(e.alphabet(), input, out, short)
@@ -623,7 +630,10 @@ const TAIL_MAX: usize = 64;
 
 /// One-shot decode of `io.input()` into `io.output()`.
 #[inline]
-pub(crate) fn decode_io<I: Io + ?Sized>(e: &Engine<'_>, io: &mut I) -> Result<usize, DecodeError> {
+pub(crate) fn decode_io<I: Io + ?Sized>(
+    e: &GeneralPurpose<'_>,
+    io: &mut I,
+) -> Result<usize, DecodeError> {
     let total = io.input().len();
     let forgiving = e.decode_mode() == DecodeMode::Forgiving;
     // Forgiving text in lines of a common width, from its first line.
@@ -682,7 +692,7 @@ const COMMON_WIDTHS: [usize; 2] = [76, 64];
 /// The line ending (`1` for `\n`, `2` for `\r\n` where the engine skips `\r`) at `input[q..]`,
 /// if any.
 #[inline(always)]
-fn ending_at(e: &Engine<'_>, input: &[u8], q: usize) -> Option<usize> {
+fn ending_at(e: &GeneralPurpose<'_>, input: &[u8], q: usize) -> Option<usize> {
     match input.get(q..q + 2) {
         _ if input.get(q) == Some(&b'\n') => Some(1),
         Some(b"\r\n") if !e.newlines_only() => Some(2),
@@ -701,7 +711,7 @@ fn ending_at(e: &Engine<'_>, input: &[u8], q: usize) -> Option<usize> {
 /// of that shape starts there: the general path then takes it.
 #[inline]
 fn lines_then_last<I: Io + ?Sized>(
-    e: &Engine<'_>,
+    e: &GeneralPurpose<'_>,
     io: &mut I,
     (start, j): (usize, usize),
     w: usize,
@@ -743,7 +753,7 @@ fn lines_then_last<I: Io + ?Sized>(
 /// The byte-at-a-time machine alone, no bulk and no fast path: the oracle the tests hold
 /// every backend and every path to.
 pub(crate) fn decode_bytewise(
-    e: &Engine<'_>,
+    e: &GeneralPurpose<'_>,
     input: &[u8],
     out: &mut [u8],
 ) -> Result<usize, DecodeError> {

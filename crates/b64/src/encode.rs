@@ -4,12 +4,12 @@
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 
-use crate::config::{Engine, LineEnding, LineWrap};
+use crate::config::{GeneralPurpose, LineEnding, LineWrap};
 use crate::{encoded_len, portable};
 
 /// Encodes `src` into `dst`, which is exactly `encoded_len(src.len())` long. Returns its length.
 #[inline(always)]
-pub(crate) fn encode_into(e: &Engine<'_>, src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn encode_into(e: &GeneralPurpose<'_>, src: &[u8], dst: &mut [u8]) -> usize {
     let symbols = e.alphabet().symbols();
     let backend = e.backend();
     if backend.encode_all(e.alphabet(), src, dst, e.encode_padding()) {
@@ -22,7 +22,7 @@ pub(crate) fn encode_into(e: &Engine<'_>, src: &[u8], dst: &mut [u8]) -> usize {
 /// runs without this one's register saves.
 #[inline(never)]
 fn encode_long(
-    e: &Engine<'_>,
+    e: &GeneralPurpose<'_>,
     symbols: &[u8; 64],
     backend: crate::dispatch::Backend,
     src: &[u8],
@@ -57,7 +57,7 @@ const WRAP_BLOCK: usize = 4096;
 /// that stays in L1, then each line is copied to its place with fixed-size moves and its
 /// ending after it. Widths whose unit exceeds the buffer take [`encode_wrapped_long`].
 pub(crate) fn encode_wrapped_into(
-    e: &Engine<'_>,
+    e: &GeneralPurpose<'_>,
     src: &[u8],
     wrap: LineWrap,
     dst: &mut [u8],
@@ -137,7 +137,12 @@ fn place_lines<const W: usize, const E: usize>(
 /// [`encode_wrapped_into`] for very long lines: the plain encoding goes to the end of `dst`,
 /// then each line moves forward to its place (never past unread symbols: line `k` moves by
 /// the `k` endings still to come, which is never negative).
-fn encode_wrapped_long(e: &Engine<'_>, src: &[u8], wrap: LineWrap, dst: &mut [u8]) -> usize {
+fn encode_wrapped_long(
+    e: &GeneralPurpose<'_>,
+    src: &[u8],
+    wrap: LineWrap,
+    dst: &mut [u8],
+) -> usize {
     let total = dst.len();
     let plain = encoded_len(src.len(), e.encode_padding()).unwrap_or(usize::MAX);
     let start = total - plain;

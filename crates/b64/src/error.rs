@@ -25,9 +25,10 @@ pub enum DecodeError {
         len: usize,
     },
     /// Padding where none may be, or the wrong amount: `offset` is the first `=` of the
-    /// padding (padding in [`DecodePadding::Forbidden`](crate::DecodePadding) mode, padding
-    /// followed by anything else, too much or too little of it), or the input length when
-    /// padding is [`Required`](crate::DecodePadding) and missing.
+    /// padding (padding in [`RequireNone`](crate::engine::DecodePaddingMode::RequireNone)
+    /// mode, padding followed by anything else, too much or too little of it), or the input
+    /// length when padding is
+    /// [`RequireCanonical`](crate::engine::DecodePaddingMode::RequireCanonical) and missing.
     InvalidPadding {
         /// Position of the first `=`, or the input length if padding is missing.
         offset: usize,
@@ -71,6 +72,45 @@ impl fmt::Display for DecodeError {
 }
 
 impl core::error::Error for DecodeError {}
+
+/// Why [`Engine::decode_slice`](crate::Engine::decode_slice) failed: base64's
+/// `DecodeSliceError`. The offset of the symbol whose bytes did not fit is in
+/// [`Engine::decode_slice_unchecked`](crate::Engine::decode_slice_unchecked)'s
+/// [`DecodeError::OutputTooSmall`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeSliceError {
+    /// The input is not valid base64.
+    DecodeError(DecodeError),
+    /// The output slice is too small for the decoded bytes.
+    OutputSliceTooSmall,
+}
+
+impl fmt::Display for DecodeSliceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeSliceError::DecodeError(e) => e.fmt(f),
+            DecodeSliceError::OutputSliceTooSmall => f.write_str("output slice too small"),
+        }
+    }
+}
+
+impl core::error::Error for DecodeSliceError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            DecodeSliceError::DecodeError(e) => Some(e),
+            DecodeSliceError::OutputSliceTooSmall => None,
+        }
+    }
+}
+
+impl From<DecodeError> for DecodeSliceError {
+    fn from(e: DecodeError) -> Self {
+        match e {
+            DecodeError::OutputTooSmall { .. } => DecodeSliceError::OutputSliceTooSmall,
+            e => DecodeSliceError::DecodeError(e),
+        }
+    }
+}
 
 /// The output slice of an encode is too small. Nothing was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

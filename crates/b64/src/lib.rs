@@ -1,31 +1,42 @@
 //! SIMD base64 (RFC 4648) at close to memory-copy speed, with strict decoding by default, a
-//! forgiving (WHATWG) mode, exact error offsets, and `no_std` + `alloc` support.
+//! forgiving (WHATWG) mode, exact error offsets, and `no_std` + `alloc` support. The API is
+//! base64 0.22's (`Engine`, `engine::general_purpose`, `prelude`, `read`, `write`, `display`):
+//! code written for base64 compiles with the crate name changed, except where it names an
+//! error's fields (ours carry the offset).
 //!
 //! ```
-//! let e = b64::STANDARD;
-//! assert_eq!(e.encode(b"Many hands make light work."),
+//! use b64::prelude::*;
+//!
+//! assert_eq!(BASE64_STANDARD.encode(b"Many hands make light work."),
 //!            "TWFueSBoYW5kcyBtYWtlIGxpZ2h0IHdvcmsu");
-//! assert_eq!(e.decode("aGk=")?, b"hi");
+//! assert_eq!(BASE64_STANDARD.decode("aGk=")?, b"hi");
 //! // Errors say what and where.
-//! assert_eq!(e.decode("aG!="), Err(b64::DecodeError::InvalidByte { offset: 2, byte: b'!' }));
+//! assert_eq!(BASE64_STANDARD.decode("aG!="),
+//!            Err(b64::DecodeError::InvalidByte { offset: 2, byte: b'!' }));
 //! // Forgiving decoding (WHATWG): whitespace anywhere, padding optional.
-//! assert_eq!(b64::FORGIVING.decode(" aG\r\nk ")?, b"hi");
+//! assert_eq!(BASE64_FORGIVING.decode(" aG\r\nk ")?, b"hi");
 //! # Ok::<(), b64::DecodeError>(())
 //! ```
 //!
 //! # Engines
 //!
-//! An [`Engine`] is an [`Alphabet`](alphabet::Alphabet) plus rules: [`STANDARD`] and
-//! [`URL_SAFE`] pad on encode and require canonical padding on decode; [`STANDARD_NO_PAD`] and
-//! [`URL_SAFE_NO_PAD`] neither write nor accept it; [`FORGIVING`] is WHATWG's
-//! forgiving-base64 over the standard alphabet. `Engine::new(&alphabet)` and its `with_*`
-//! methods build any other combination, custom alphabets included (e.g.
-//! [`alphabet::CRYPT`], [`alphabet::BCRYPT`]).
+//! An [`Engine`] is an [`Alphabet`](alphabet::Alphabet) plus rules
+//! ([`GeneralPurposeConfig`](engine::GeneralPurposeConfig)):
+//! [`STANDARD`](engine::general_purpose::STANDARD) and
+//! [`URL_SAFE`](engine::general_purpose::URL_SAFE) pad on encode and require canonical padding
+//! on decode; [`STANDARD_NO_PAD`](engine::general_purpose::STANDARD_NO_PAD) and
+//! [`URL_SAFE_NO_PAD`](engine::general_purpose::URL_SAFE_NO_PAD) neither write nor accept it;
+//! [`FORGIVING`](engine::general_purpose::FORGIVING) is WHATWG's forgiving-base64 over the
+//! standard alphabet. [`GeneralPurpose::new`](engine::GeneralPurpose::new) with an alphabet
+//! and a configuration builds any other combination, custom alphabets included (e.g.
+//! [`alphabet::CRYPT`], [`alphabet::BCRYPT`]). The [`prelude`] has the trait and the
+//! ready-made engines as `BASE64_STANDARD`, ...
 //!
 //! # Strictness
 //!
 //! Strict decoding (the default) rejects any byte outside the alphabet, padding that is
-//! missing, misplaced or in excess (as [`DecodePadding`] says), a symbol count that leaves a
+//! missing, misplaced or in excess (as [`DecodePaddingMode`](engine::DecodePaddingMode)
+//! says), a symbol count that leaves a
 //! remainder of 1, and a last symbol whose unused low bits are not zero (non-canonical input).
 //! [`DecodeError`] gives the first problem and its byte offset in the input.
 //!
@@ -106,11 +117,12 @@
 //!
 //! # Features
 //!
-//! - `std` (default): [`read::DecoderReader`], [`write::EncoderWriter`]. Implies `alloc`.
+//! - `std` (default): [`read::DecoderReader`], [`write::EncoderWriter`],
+//!   [`write::EncoderStringWriter`]. Implies `alloc`.
 //! - `alloc`: [`Engine::encode`], [`Engine::decode`] and the other allocating calls.
 //!
-//! Without them the crate is `no_std`: `encode_to_slice`, `decode_to_slice`,
-//! `decode_in_place` and the wrapped encodes into slices work. The error types implement
+//! Without them the crate is `no_std`: `encode_slice`, `decode_slice`, `decode_in_place`, the
+//! wrapped encodes into slices and [`display::Base64Display`] work. The error types implement
 //! `core::error::Error` (= `std::error::Error`) with or without `std`.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -123,12 +135,14 @@ mod arch;
 mod config;
 mod decode;
 mod dispatch;
+pub mod display;
 mod encode;
-mod engine;
+pub mod engine;
 mod error;
 mod io;
 mod kernels;
 mod portable;
+pub mod prelude;
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[cfg(feature = "std")]
 pub mod read;
@@ -136,26 +150,10 @@ pub mod read;
 #[cfg(feature = "std")]
 pub mod write;
 
-pub use config::{DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
-pub use error::{BufferTooSmall, DecodeError};
-
-/// Standard alphabet (`+/`), padded; decoding requires canonical padding.
-pub const STANDARD: Engine<'static> = Engine::new(&alphabet::STANDARD);
-/// URL-safe alphabet (`-_`), padded; decoding requires canonical padding.
-pub const URL_SAFE: Engine<'static> = Engine::new(&alphabet::URL_SAFE);
-/// Standard alphabet without padding; decoding rejects `=`.
-pub const STANDARD_NO_PAD: Engine<'static> = Engine::new(&alphabet::STANDARD)
-    .with_encode_padding(false)
-    .with_decode_padding(DecodePadding::Forbidden);
-/// URL-safe alphabet without padding; decoding rejects `=`.
-pub const URL_SAFE_NO_PAD: Engine<'static> = Engine::new(&alphabet::URL_SAFE)
-    .with_encode_padding(false)
-    .with_decode_padding(DecodePadding::Forbidden);
-/// WHATWG forgiving-base64 (`atob`): standard alphabet, whitespace skipped, padding optional.
-pub const FORGIVING: Engine<'static> =
-    Engine::new(&alphabet::STANDARD).with_decode_mode(DecodeMode::Forgiving);
+pub use engine::Engine;
+pub use error::{BufferTooSmall, DecodeError, DecodeSliceError};
 
 /// Length of the encoding of `n` bytes, with or without padding (`None` on overflow).
 ///

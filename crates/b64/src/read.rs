@@ -2,8 +2,8 @@
 
 use std::io::{self, Read};
 
-use crate::config::Engine;
 use crate::decode::State;
+use crate::engine::Engine;
 use crate::error::DecodeError;
 use crate::io::Split;
 
@@ -13,20 +13,21 @@ const CHUNK: usize = 16 * 1024;
 /// Decodes base64 text read from `R`, yielding the bytes. Any chunking of the inner reader
 /// gives the same bytes, and the same [`DecodeError`] (offsets into the whole stream) as
 /// [`Engine::decode`] of the whole text; the error comes as an [`io::Error`] of kind
-/// `InvalidData` whose inner error is the `DecodeError`.
+/// `InvalidData` whose inner error is the `DecodeError`. base64's `read::DecoderReader`.
 ///
 /// ```
 /// use std::io::Read;
+/// use b64::engine::general_purpose::STANDARD;
 ///
-/// let mut r = b64::read::DecoderReader::new(&b"aGVsbG8gd29ybGQ="[..], b64::STANDARD);
+/// let mut r = b64::read::DecoderReader::new(&b"aGVsbG8gd29ybGQ="[..], &STANDARD);
 /// let mut out = String::new();
 /// r.read_to_string(&mut out)?;
 /// assert_eq!(out, "hello world");
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct DecoderReader<'e, R> {
+pub struct DecoderReader<'e, E: Engine, R: Read> {
     inner: R,
-    engine: Engine<'e>,
+    engine: &'e E,
     state: State,
     input: Vec<u8>,
     output: Vec<u8>,
@@ -39,9 +40,9 @@ pub struct DecoderReader<'e, R> {
     error: Option<DecodeError>,
 }
 
-impl<'e, R: Read> DecoderReader<'e, R> {
+impl<'e, E: Engine, R: Read> DecoderReader<'e, E, R> {
     /// A reader of the bytes that `inner`'s text decodes to with `engine`.
-    pub fn new(inner: R, engine: Engine<'e>) -> Self {
+    pub fn new(inner: R, engine: &'e E) -> Self {
         DecoderReader {
             inner,
             engine,
@@ -56,7 +57,7 @@ impl<'e, R: Read> DecoderReader<'e, R> {
         }
     }
 
-    /// The inner reader.
+    /// The inner reader (what it has read past the bytes returned so far is lost).
     pub fn into_inner(self) -> R {
         self.inner
     }
@@ -73,11 +74,12 @@ impl<'e, R: Read> DecoderReader<'e, R> {
                 Err(e) => return Err(e),
             };
             let mut io = Split { src: &self.input[..n], dst: &mut self.output };
+            let engine = self.engine.internal_general_purpose();
             let result = if n == 0 {
                 self.done = true;
-                self.state.finish(&self.engine, &mut io, 0, self.consumed)
+                self.state.finish(engine, &mut io, 0, self.consumed)
             } else {
-                self.state.feed(&self.engine, &mut io, self.consumed, 0)
+                self.state.feed(engine, &mut io, self.consumed, 0)
             };
             self.consumed += n;
             match result {
@@ -93,7 +95,7 @@ impl<'e, R: Read> DecoderReader<'e, R> {
     }
 }
 
-impl<R: Read> Read for DecoderReader<'_, R> {
+impl<E: Engine, R: Read> Read for DecoderReader<'_, E, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() {
             return Ok(0);
@@ -103,5 +105,16 @@ impl<R: Read> Read for DecoderReader<'_, R> {
         buf[..n].copy_from_slice(&self.output[self.out_pos..self.out_pos + n]);
         self.out_pos += n;
         Ok(n)
+    }
+}
+
+impl<E: Engine, R: Read> std::fmt::Debug for DecoderReader<'_, E, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DecoderReader")
+            .field("consumed", &self.consumed)
+            .field("buffered", &(self.out_end - self.out_pos))
+            .field("done", &self.done)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
     }
 }

@@ -6,7 +6,10 @@
 
 mod common;
 
-use b64::{Backend, DecodeMode, Engine, LineEnding, LineWrap, backends};
+use b64::engine::{DecodeMode, GeneralPurpose, LineEnding, LineWrap};
+use b64::prelude::*;
+use b64::{Backend, backends};
+use common::reconfig;
 use proptest::prelude::*;
 
 /// Bytes that break base64 text in different ways: padding, whitespace, non-ASCII, symbols
@@ -14,7 +17,7 @@ use proptest::prelude::*;
 const CORRUPTIONS: &[u8] = b"= \n\r\t\x0b\x00\x80\xff+/-_.!~B";
 
 /// The reference machine's decoding of `text` (into a buffer of `decoded_len_estimate`).
-fn reference(engine: Engine<'_>, text: &[u8]) -> Result<Vec<u8>, b64::DecodeError> {
+fn reference(engine: GeneralPurpose<'_>, text: &[u8]) -> Result<Vec<u8>, b64::DecodeError> {
     let mut out = vec![0u8; b64::decoded_len_estimate(text.len())];
     engine.decode_reference(text, &mut out).map(|n| out[..n].to_vec())
 }
@@ -22,7 +25,7 @@ fn reference(engine: Engine<'_>, text: &[u8]) -> Result<Vec<u8>, b64::DecodeErro
 /// Decodes `text` with `engine` on `backend` through every entry point; they must agree
 /// with each other and with the reference.
 fn decode_all_ways(
-    engine: Engine<'_>,
+    engine: GeneralPurpose<'_>,
     backend: Backend,
     text: &[u8],
 ) -> Result<Vec<u8>, b64::DecodeError> {
@@ -32,24 +35,28 @@ fn decode_all_ways(
     let mut buf = text.to_vec();
     let in_place = e.decode_in_place(&mut buf).map(|n| buf[..n].to_vec());
     assert_eq!(in_place, vec, "decode_in_place vs decode on {}", backend.name());
+    let mut appended = b"kept".to_vec();
+    let appended = e.decode_vec(text, &mut appended).map(|()| appended[4..].to_vec());
+    assert_eq!(appended, vec, "decode_vec vs decode on {}", backend.name());
     // An exactly sized output slice, with a canary after it.
     if let Ok(v) = &vec {
         let mut out = vec![0xa5u8; v.len() + 1];
-        let n = e.decode_to_slice(text, &mut out[..v.len()]).expect("exact slice");
+        let n = e.decode_slice_unchecked(text, &mut out[..v.len()]).expect("exact slice");
         assert_eq!(&out[..n], &v[..]);
         assert_eq!(out[v.len()], 0xa5, "wrote past the slice");
+        assert_eq!(e.decode_slice(text, &mut out[..v.len()]), Ok(n), "decode_slice");
         // One byte short: the same error as the reference's, at the same offset.
         if let Some(short) = v.len().checked_sub(1) {
             let mut want = vec![0u8; short];
             let want = engine.decode_reference(text, &mut want);
             assert!(want.is_err());
-            assert_eq!(e.decode_to_slice(text, &mut out[..short]), want, "short slice");
+            assert_eq!(e.decode_slice_unchecked(text, &mut out[..short]), want, "short slice");
         }
     }
     vec
 }
 
-fn check(engine: Engine<'_>, data: &[u8], corrupt: Option<(usize, u8)>) {
+fn check(engine: GeneralPurpose<'_>, data: &[u8], corrupt: Option<(usize, u8)>) {
     let portable = engine.with_backend(Backend::PORTABLE);
     let mut text = portable.encode_to_vec(data);
     for backend in backends() {
@@ -62,11 +69,11 @@ fn check(engine: Engine<'_>, data: &[u8], corrupt: Option<(usize, u8)>) {
         );
         // Into a longer slice: nothing past the encoding is touched.
         let mut out = vec![0xa5u8; text.len() + 70];
-        let n = engine.with_backend(backend).encode_to_slice(data, &mut out).unwrap();
-        assert_eq!(&out[..n], &text[..], "encode_to_slice on {}", backend.name());
+        let n = engine.with_backend(backend).encode_slice(data, &mut out).unwrap();
+        assert_eq!(&out[..n], &text[..], "encode_slice on {}", backend.name());
         assert!(
             out[n..].iter().all(|&b| b == 0xa5),
-            "encode_to_slice on {} of {} bytes wrote past the encoding",
+            "encode_slice on {} of {} bytes wrote past the encoding",
             backend.name(),
             data.len()
         );
@@ -157,7 +164,7 @@ fn encode_at_every_alignment() {
     };
     for &len in lens {
         let data = common::bytes(len + 64, len as u64);
-        for engine in [b64::STANDARD, b64::STANDARD_NO_PAD] {
+        for engine in [BASE64_STANDARD, BASE64_STANDARD_NO_PAD] {
             let mut out = vec![0u8; engine.encoded_len(len).unwrap() + 128];
             for backend in backends() {
                 let e = engine.with_backend(backend);
@@ -165,7 +172,7 @@ fn encode_at_every_alignment() {
                     let src = &data[offset % 7..offset % 7 + len];
                     let want = engine.with_backend(Backend::PORTABLE).encode_to_vec(src);
                     out.fill(0xa5);
-                    let n = e.encode_to_slice(src, &mut out[offset..]).unwrap();
+                    let n = e.encode_slice(src, &mut out[offset..]).unwrap();
                     assert_eq!(
                         &out[offset..offset + n],
                         &want[..],
@@ -269,23 +276,23 @@ proptest! {
 }
 
 /// `data` encoded with `engine` and wrapped at `width` columns with `ending`.
-fn wrapped(engine: Engine<'_>, data: &[u8], width: usize, ending: LineEnding) -> Vec<u8> {
+fn wrapped(engine: GeneralPurpose<'_>, data: &[u8], width: usize, ending: LineEnding) -> Vec<u8> {
     let wrap = LineWrap { width, ending };
     let mut text = vec![0u8; engine.wrapped_len(data.len(), wrap).unwrap()];
-    engine.encode_wrapped_to_slice(data, wrap, &mut text).unwrap();
+    engine.encode_wrapped_slice(data, wrap, &mut text).unwrap();
     text
 }
 
 /// Forgiving decoding of wrapped text on every backend equals the reference, clean and with
 /// one byte replaced or inserted (a break in the shape, a stray byte, padding).
 fn check_wrapped(
-    engine: Engine<'_>,
+    engine: GeneralPurpose<'_>,
     data: &[u8],
     width: usize,
     ending: LineEnding,
     edit: Option<(usize, u8, bool)>,
 ) {
-    let engine = engine.with_decode_mode(DecodeMode::Forgiving);
+    let engine = reconfig(engine, |c| c.with_decode_mode(DecodeMode::Forgiving));
     let mut text = wrapped(engine, data, width, ending);
     if let Some((pos, byte, insert)) = edit {
         let p = pos % (text.len() + 1);
@@ -300,10 +307,10 @@ fn check_wrapped(
 
 /// Forgiving decoding of `text` (which decodes to `data`, if given) on every backend equals
 /// the reference, skipping all whitespace and skipping `\n` alone.
-fn check_forgiving(engine: Engine<'_>, text: &[u8], data: Option<&[u8]>) {
-    let engine = engine.with_decode_mode(DecodeMode::Forgiving);
+fn check_forgiving(engine: GeneralPurpose<'_>, text: &[u8], data: Option<&[u8]>) {
+    let engine = reconfig(engine, |c| c.with_decode_mode(DecodeMode::Forgiving));
     // Also skipping `\n` alone (the CLI's coreutils rules): CRLF text then fails at the `\r`.
-    for engine in [engine, engine.with_newlines_only(true)] {
+    for engine in [engine, reconfig(engine, |c| c.with_newlines_only(true))] {
         let want = reference(engine, text);
         if let Some(data) = data {
             assert_eq!(want.as_deref(), Ok(data));
@@ -335,13 +342,13 @@ fn lines_of_76_with_a_bad_byte_anywhere() {
         1
     };
     for ending in [LineEnding::Lf, LineEnding::CrLf] {
-        let text = wrapped(b64::STANDARD, &data, 76, ending);
+        let text = wrapped(BASE64_STANDARD, &data, 76, ending);
         let stride = 76 + ending.as_bytes().len();
         for (k, p) in (0..5 * stride).step_by(step).enumerate() {
             for byte in [b'!', b'='] {
                 let mut bad = text.clone();
                 bad[p] = if k % 2 == 0 { byte } else { b' ' };
-                check_forgiving(b64::STANDARD, &bad, None);
+                check_forgiving(BASE64_STANDARD, &bad, None);
             }
         }
     }
@@ -351,7 +358,7 @@ fn lines_of_76_with_a_bad_byte_anywhere() {
 /// followed by lines of another width, by one line ending only, or by nothing.
 #[test]
 fn first_line_of_a_common_width_then_others() {
-    let text = b64::STANDARD.encode(common::bytes(600, 3));
+    let text = BASE64_STANDARD.encode(common::bytes(600, 3));
     for (first, rest) in [(76, 64), (64, 76), (76, 60), (64, 100), (76, 76)] {
         for ending in ["\n", "\r\n"] {
             let mut t = text[..first].to_owned();
@@ -359,10 +366,10 @@ fn first_line_of_a_common_width_then_others() {
                 t.push_str(ending);
                 t.push_str(std::str::from_utf8(line).unwrap());
             }
-            check_forgiving(b64::STANDARD, t.as_bytes(), None);
+            check_forgiving(BASE64_STANDARD, t.as_bytes(), None);
             let one = format!("{}{ending}", &text[..first]);
-            check_forgiving(b64::STANDARD, one.as_bytes(), None);
-            check_forgiving(b64::STANDARD, &one.as_bytes()[..first], None);
+            check_forgiving(BASE64_STANDARD, one.as_bytes(), None);
+            check_forgiving(BASE64_STANDARD, &one.as_bytes()[..first], None);
         }
     }
 }
@@ -386,7 +393,7 @@ fn last_line_of_every_shape_and_ending() {
             // Three whole lines, then `last` bytes of data: 0 to 12 symbols, padded or not.
             for last in 0..=8 {
                 let data = common::bytes(3 * width / 4 * 3 + last, width as u64);
-                for engine in [b64::STANDARD, b64::STANDARD_NO_PAD] {
+                for engine in [BASE64_STANDARD, BASE64_STANDARD_NO_PAD] {
                     let text = wrapped(engine, &data, width, ending);
                     for suffix in suffixes {
                         let mut t = text.clone();
@@ -408,7 +415,7 @@ fn wrapped_text_of_every_shape() {
     } else {
         (&[0, 5, 97, 700, 3100, 9000], &[1, 2, 3, 4, 5, 7, 16, 17, 32, 57, 63, 64, 76, 100, 128])
     };
-    let engines = [b64::STANDARD, b64::URL_SAFE_NO_PAD];
+    let engines = [BASE64_STANDARD, BASE64_URL_SAFE_NO_PAD];
     for (k, &len) in lens.iter().enumerate() {
         let data = common::bytes(len, len as u64 + 7);
         for (m, &width) in widths.iter().enumerate() {
@@ -462,7 +469,8 @@ fn wrapped_encode_on_every_backend() {
         let data = common::bytes(len + 8, len as u64 + 3);
         for (k, &width) in widths.iter().enumerate() {
             for ending in [LineEnding::Lf, LineEnding::CrLf] {
-                let engine = if (len + k) % 3 == 0 { b64::STANDARD_NO_PAD } else { b64::STANDARD };
+                let engine =
+                    if (len + k) % 3 == 0 { BASE64_STANDARD_NO_PAD } else { BASE64_STANDARD };
                 // Inputs and outputs at shifting offsets.
                 let (from, at) = (len % 5, (len / 5 + k) % 64);
                 let src = &data[from..from + len];
@@ -474,7 +482,7 @@ fn wrapped_encode_on_every_backend() {
                 for backend in backends() {
                     out.fill(0xa5);
                     let e = engine.with_backend(backend);
-                    let n = e.encode_wrapped_to_slice(src, wrap, &mut out[at..]).unwrap();
+                    let n = e.encode_wrapped_slice(src, wrap, &mut out[at..]).unwrap();
                     assert!(
                         out[at..at + n] == want[..],
                         "wrapped encode on {} of {len} bytes, width {width}, {ending:?}",

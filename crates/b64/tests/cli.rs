@@ -10,6 +10,7 @@
 
 mod common;
 
+use b64::prelude::*;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -96,7 +97,7 @@ fn encode_like_coreutils() {
     let big = common::bytes(if common::small() { 200_000 } else { 1_000_003 }, 77);
     let out = same(&[], &big);
     let text: Vec<u8> = out.stdout.iter().copied().filter(|&b| b != b'\n').collect();
-    assert_eq!(text, b64::STANDARD.encode_to_vec(&big));
+    assert_eq!(text, BASE64_STANDARD.encode_to_vec(&big));
     assert!(out.stdout.split(|&b| b == b'\n').all(|l| l.len() <= 76));
     same(&["-w", "0"], &big);
     same(&["-w", "1000"], &big);
@@ -142,8 +143,10 @@ fn decode_like_coreutils() {
     same(&["-d", "--url", "-i"], b"Zm-_ +/");
     // A long wrapped text, many read chunks.
     let data = common::bytes(if common::small() { 100_000 } else { 700_001 }, 3);
-    let text = b64::STANDARD
-        .encode_wrapped(&data, b64::LineWrap { width: 76, ending: b64::LineEnding::Lf });
+    let text = BASE64_STANDARD.encode_wrapped(
+        &data,
+        b64::engine::LineWrap { width: 76, ending: b64::engine::LineEnding::Lf },
+    );
     let out = same(&["-d"], text.as_bytes());
     assert_eq!(out.stdout, data);
     let mut bad = text.clone().into_bytes();
@@ -169,10 +172,12 @@ fn decode_like_coreutils() {
         same(&["-d"], &t);
     }
     // CRLF lines, and one long line without newlines (more than a chunk).
-    let crlf = b64::STANDARD
-        .encode_wrapped(&data, b64::LineWrap { width: 64, ending: b64::LineEnding::CrLf });
+    let crlf = BASE64_STANDARD.encode_wrapped(
+        &data,
+        b64::engine::LineWrap { width: 64, ending: b64::engine::LineEnding::CrLf },
+    );
     assert_eq!(same(&["-d"], crlf.as_bytes()).status.code(), Some(1));
-    assert_eq!(same(&["-d"], b64::STANDARD.encode(&data).as_bytes()).stdout, data);
+    assert_eq!(same(&["-d"], BASE64_STANDARD.encode(&data).as_bytes()).stdout, data);
 }
 
 #[test]
@@ -255,7 +260,7 @@ fn regular_files_like_pipes() {
     let mut cmd = b64_cmd();
     cmd.args(["-w", "0"]).stdin(file.try_clone().unwrap());
     let out = quiet(cmd);
-    assert_eq!(out.stdout, b64::STANDARD.encode_to_vec(&data[7..]));
+    assert_eq!(out.stdout, BASE64_STANDARD.encode_to_vec(&data[7..]));
     assert_eq!(std::io::Seek::stream_position(&mut file).unwrap(), big as u64);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use b64::prelude::*;
 use base64::Engine as _;
 use base64::engine::general_purpose as gp;
 use proptest::prelude::*;
@@ -10,12 +11,12 @@ use proptest::prelude::*;
 /// Longest input: short under Miri, which interprets every byte.
 const MAX: usize = if cfg!(miri) { 48 } else { 3000 };
 
-fn pairs() -> Vec<(b64::Engine<'static>, base64::engine::GeneralPurpose)> {
+fn pairs() -> Vec<(b64::engine::GeneralPurpose<'static>, base64::engine::GeneralPurpose)> {
     vec![
-        (b64::STANDARD, gp::STANDARD),
-        (b64::URL_SAFE, gp::URL_SAFE),
-        (b64::STANDARD_NO_PAD, gp::STANDARD_NO_PAD),
-        (b64::URL_SAFE_NO_PAD, gp::URL_SAFE_NO_PAD),
+        (BASE64_STANDARD, gp::STANDARD),
+        (BASE64_URL_SAFE, gp::URL_SAFE),
+        (BASE64_STANDARD_NO_PAD, gp::STANDARD_NO_PAD),
+        (BASE64_URL_SAFE_NO_PAD, gp::URL_SAFE_NO_PAD),
     ]
 }
 

@@ -3,7 +3,10 @@
 
 #![allow(dead_code)]
 
-use b64::{DecodeError, DecodeMode, DecodePadding, Engine};
+use b64::DecodeError;
+use b64::engine::general_purpose::PAD;
+use b64::engine::{DecodeMode, DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use b64::prelude::*;
 use testkit::vectors::{unescape, unhex};
 
 /// `(data, standard padded encoding)` pairs of RFC 4648 section 10.
@@ -19,7 +22,7 @@ pub fn rfc4648() -> Vec<(Vec<u8>, String)> {
 }
 
 /// One line of `errors.txt`: engine, input, expected result.
-pub type ErrorCase = (Engine<'static>, Vec<u8>, Result<Vec<u8>, DecodeError>);
+pub type ErrorCase = (GeneralPurpose<'static>, Vec<u8>, Result<Vec<u8>, DecodeError>);
 
 /// The lines of `errors.txt`.
 pub fn error_cases() -> Vec<ErrorCase> {
@@ -45,13 +48,15 @@ pub fn error_cases() -> Vec<ErrorCase> {
         .collect()
 }
 
-pub fn engine(name: &str) -> Engine<'static> {
+pub fn engine(name: &str) -> GeneralPurpose<'static> {
     match name {
-        "std" => b64::STANDARD,
-        "nopad" => b64::STANDARD_NO_PAD,
-        "indiff" => b64::STANDARD.with_decode_padding(DecodePadding::Indifferent),
-        "url" => b64::URL_SAFE,
-        "forg" => b64::FORGIVING,
+        "std" => BASE64_STANDARD,
+        "nopad" => BASE64_STANDARD_NO_PAD,
+        "indiff" => reconfig(BASE64_STANDARD, |c| {
+            c.with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        }),
+        "url" => BASE64_URL_SAFE,
+        "forg" => BASE64_FORGIVING,
         other => panic!("unknown engine {other}"),
     }
 }
@@ -59,27 +64,28 @@ pub fn engine(name: &str) -> Engine<'static> {
 /// An alphabet in no order that the x86 kernels' nibble tables fit (too many symbols leave
 /// their high nibble's common offset), so it runs on their general six-table lookup.
 pub static SCRAMBLED: b64::alphabet::Alphabet = match b64::alphabet::Alphabet::new(
-    b"/+9876543210zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA",
+    "/+9876543210zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA",
 ) {
     Ok(a) => a,
     Err(_) => panic!("a valid alphabet"),
 };
 
 /// Every engine configuration the property tests cover; each decodes its own encoding.
-pub fn engines() -> Vec<Engine<'static>> {
-    use b64::alphabet::{BCRYPT, CRYPT, STANDARD, URL_SAFE};
+pub fn engines() -> Vec<GeneralPurpose<'static>> {
+    use b64::alphabet::{BCRYPT, BIN_HEX, CRYPT, IMAP_MUTF7, STANDARD, URL_SAFE};
     let mut v = Vec::new();
-    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT, &SCRAMBLED] {
+    for a in [&STANDARD, &URL_SAFE, &CRYPT, &BCRYPT, &IMAP_MUTF7, &BIN_HEX, &SCRAMBLED] {
         for (pad, p) in [
-            (true, DecodePadding::Required),
-            (true, DecodePadding::Indifferent),
-            (false, DecodePadding::Forbidden),
-            (false, DecodePadding::Indifferent),
+            (true, DecodePaddingMode::RequireCanonical),
+            (true, DecodePaddingMode::Indifferent),
+            (false, DecodePaddingMode::RequireNone),
+            (false, DecodePaddingMode::Indifferent),
         ] {
-            v.push(Engine::new(a).with_encode_padding(pad).with_decode_padding(p));
+            let config = PAD.with_encode_padding(pad).with_decode_padding_mode(p);
+            v.push(GeneralPurpose::new(a, config));
         }
-        v.push(Engine::new(a).with_decode_mode(DecodeMode::Forgiving));
-        v.push(Engine::new(a).with_trailing_bits_allowed(true));
+        v.push(GeneralPurpose::new(a, PAD.with_decode_mode(DecodeMode::Forgiving)));
+        v.push(GeneralPurpose::new(a, PAD.with_decode_allow_trailing_bits(true)));
     }
     v
 }
@@ -100,4 +106,12 @@ pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
 /// Whether the host-sized exhaustive loops should shrink (emulation or Miri).
 pub fn small() -> bool {
     cfg!(miri) || std::env::var_os("XTASK_EMULATED").is_some()
+}
+
+/// `engine` with its configuration changed by `f`, on the same backend.
+pub fn reconfig<'a>(
+    engine: GeneralPurpose<'a>,
+    f: impl FnOnce(GeneralPurposeConfig) -> GeneralPurposeConfig,
+) -> GeneralPurpose<'a> {
+    GeneralPurpose::new(engine.alphabet(), f(*engine.config())).with_backend(engine.backend())
 }

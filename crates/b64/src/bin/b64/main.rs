@@ -58,7 +58,9 @@ mod map {
 }
 
 use b64::alphabet::{self, Alphabet};
-use b64::{DecodeError, DecodeMode, DecodePadding, Engine, LineEnding, LineWrap};
+use b64::engine::general_purpose::PAD;
+use b64::engine::{DecodeMode, DecodePaddingMode, GeneralPurpose, LineEnding, LineWrap};
+use b64::{DecodeError, Engine as _};
 
 const USAGE: &str = "\
 Usage: b64 [OPTION]... [FILE]
@@ -345,7 +347,7 @@ fn encode(
     alphabet: &Alphabet,
     wrap: usize,
 ) -> Result<(), Fail> {
-    let engine = Engine::new(alphabet);
+    let engine = GeneralPurpose::new(alphabet, PAD);
     // Chunks of whole lines where a line's worth fits (`3 * wrap` bytes are 4 lines): each
     // chunk is then one wrapped encoding with its last newline, written at once.
     let read = matches!(input, Input::Read(_));
@@ -378,7 +380,7 @@ fn encode(
         let len = if lines {
             let wrapping = LineWrap { width: wrap, ending: LineEnding::Lf };
             let len = engine
-                .encode_wrapped_to_slice(bytes, wrapping, &mut text)
+                .encode_wrapped_slice(bytes, wrapping, &mut text)
                 .map_err(|e| Fail(e.to_string()))?;
             if len > 0 {
                 text[len] = b'\n';
@@ -387,7 +389,7 @@ fn encode(
                 0
             }
         } else {
-            engine.encode_to_slice(bytes, &mut text).map_err(|e| Fail(e.to_string()))?
+            engine.encode_slice(bytes, &mut text).map_err(|e| Fail(e.to_string()))?
         };
         // The text of bytes the file no longer had is not written.
         if let Input::Mapped { map, file } = &input {
@@ -453,15 +455,19 @@ fn decode(
     alphabet: &Alphabet,
     ignore_garbage: bool,
 ) -> Result<(), Fail> {
-    let engine = Engine::new(alphabet)
-        .with_decode_padding(DecodePadding::Indifferent)
-        .with_trailing_bits_allowed(true);
+    let config = PAD
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true);
+    let engine = GeneralPurpose::new(alphabet, config);
     // The fast path: the library's forgiving decoder skipping only newlines, on a chunk cut
     // after its last newline (lines of widths that are multiples of 4 are whole groups).
     // Taken when it decodes the chunk to whole groups without padding, which is exactly
     // what the coreutils rules make of it; anything else (padding, another byte, a group
     // across the cut, `-i`) takes the general path below for that chunk.
-    let lines = engine.with_decode_mode(DecodeMode::Forgiving).with_newlines_only(true);
+    let lines = GeneralPurpose::new(
+        alphabet,
+        config.with_decode_mode(DecodeMode::Forgiving).with_newlines_only(true),
+    );
     let mut raw = vec![0u8; CHUNK];
     let mut text = vec![0u8; CHUNK + 4];
     let mut bytes = vec![0u8; CHUNK / 4 * 3 + 6];
@@ -479,7 +485,7 @@ fn decode(
         let fast = if ignore_garbage || kept > 0 {
             None
         } else {
-            lines.decode_to_slice(&raw[..cut], &mut bytes).ok().filter(|len| len % 3 == 0)
+            lines.decode_slice_unchecked(&raw[..cut], &mut bytes).ok().filter(|len| len % 3 == 0)
         };
         if let Some(len) = fast {
             out.write_all(&bytes[..len])?;
@@ -580,10 +586,10 @@ fn drop_newlines(text: &mut [u8]) -> usize {
 
 /// Decodes whole groups (`text.len()` is a multiple of 4) into `out`; returns the bytes
 /// written and whether every group was valid.
-fn decode_groups(engine: &Engine<'_>, text: &[u8], out: &mut [u8]) -> (usize, bool) {
+fn decode_groups(engine: &GeneralPurpose<'_>, text: &[u8], out: &mut [u8]) -> (usize, bool) {
     let (mut pos, mut len) = (0, 0);
     loop {
-        let offset = match engine.decode_to_slice(&text[pos..], &mut out[len..]) {
+        let offset = match engine.decode_slice_unchecked(&text[pos..], &mut out[len..]) {
             Ok(n) => return (len + n, true),
             Err(
                 DecodeError::InvalidByte { offset, .. }
@@ -596,7 +602,7 @@ fn decode_groups(engine: &Engine<'_>, text: &[u8], out: &mut [u8]) -> (usize, bo
         };
         // Every group before the one holding `offset` is valid.
         let group = pos + offset.min(text.len() - pos) / 4 * 4;
-        len += engine.decode_to_slice(&text[pos..group], &mut out[len..]).unwrap_or(0);
+        len += engine.decode_slice_unchecked(&text[pos..group], &mut out[len..]).unwrap_or(0);
         if group + 4 > text.len() {
             return (len, false);
         }
@@ -606,15 +612,15 @@ fn decode_groups(engine: &Engine<'_>, text: &[u8], out: &mut [u8]) -> (usize, bo
         if !padded {
             return (len + partial_group(engine, g, &mut out[len..]), false);
         }
-        len += engine.decode_to_slice(g, &mut out[len..]).unwrap_or(0);
+        len += engine.decode_slice_unchecked(g, &mut out[len..]).unwrap_or(0);
         pos = group + 4;
     }
 }
 
 /// The bytes the leading symbols of a bad group make (none for fewer than 2).
-fn partial_group(engine: &Engine<'_>, group: &[u8], out: &mut [u8]) -> usize {
+fn partial_group(engine: &GeneralPurpose<'_>, group: &[u8], out: &mut [u8]) -> usize {
     let k = group.iter().take(3).take_while(|&&b| engine.alphabet().contains(b)).count();
-    if k < 2 { 0 } else { engine.decode_to_slice(&group[..k], out).unwrap_or(0) }
+    if k < 2 { 0 } else { engine.decode_slice_unchecked(&group[..k], out).unwrap_or(0) }
 }
 
 /// An I/O error as coreutils words it ("No such file or directory", without Rust's
