@@ -4,17 +4,18 @@
 //! so that a kernel inlined into its caller still has a symbol to be found under. Never run
 //! for its output.
 
+use b64::Engine as _;
 use std::hash::BuildHasher;
 use std::hint::black_box;
 
 #[inline(never)]
 fn probe_b64_encode(data: &[u8], text: &mut [u8]) -> usize {
-    b64::STANDARD.encode_to_slice(data, text).unwrap_or(0)
+    b64::engine::general_purpose::STANDARD.encode_slice(data, text).unwrap_or(0)
 }
 
 #[inline(never)]
 fn probe_b64_decode(text: &[u8], out: &mut [u8]) -> usize {
-    b64::STANDARD.decode_to_slice(text, out).unwrap_or(0)
+    b64::engine::general_purpose::STANDARD.decode_slice_unchecked(text, out).unwrap_or(0)
 }
 
 #[inline(never)]
@@ -31,7 +32,7 @@ fn probe_base64_simd_decode(text: &[u8], out: &mut [u8]) -> usize {
 fn probe_memops_memmove(dst: &mut [u8], src: &[u8]) {
     let n = dst.len().min(src.len());
     // SAFETY: both buffers hold at least `n` bytes and do not overlap (two borrows).
-    unsafe { memops::memmove(dst.as_mut_ptr(), src.as_ptr(), n) };
+    unsafe { memops::raw::memmove(dst.as_mut_ptr(), src.as_ptr(), n) };
 }
 
 #[inline(never)]
