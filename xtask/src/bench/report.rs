@@ -1219,7 +1219,7 @@ fn plot(t: &Table) -> String {
     for v in ticks {
         let yp = py(v);
         let label = match v {
-            v if log_y && (1e-3..1e7).contains(&v) => plain_number(v),
+            v if log_y && v >= 1e-3 => plain_number(v),
             v if log_y => format!("{v:e}"),
             v => plain_number(v),
         };
