@@ -189,16 +189,16 @@ pub const KERNELS: &[Kernel] = &[
                         "avx2",
                         AVX2,
                         &[
-                            "b64::arch::x86_64::pshufb::encode_avx2",
-                            "b64::arch::x86_64::pshufb::encode_all_avx2",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
                         ],
                     ),
                     b(
                         "ssse3",
                         SSSE3,
                         &[
-                            "b64::arch::x86_64::pshufb::encode_ssse3",
-                            "b64::arch::x86_64::pshufb::encode_all_ssse3",
+                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
+                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
                         ],
                     ),
                 ],
@@ -271,24 +271,24 @@ pub const KERNELS: &[Kernel] = &[
                         "avx512bw(avx2)",
                         BW,
                         &[
-                            "b64::arch::x86_64::pshufb::decode_avx2",
-                            "b64::arch::x86_64::pshufb::decode_nibbles_avx2",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
                         ],
                     ),
                     b(
                         "avx2",
                         AVX2,
                         &[
-                            "b64::arch::x86_64::pshufb::decode_avx2",
-                            "b64::arch::x86_64::pshufb::decode_nibbles_avx2",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
                         ],
                     ),
                     b(
                         "ssse3",
                         SSSE3,
                         &[
-                            "b64::arch::x86_64::pshufb::decode_ssse3",
-                            "b64::arch::x86_64::pshufb::decode_nibbles_ssse3",
+                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
                         ],
                     ),
                 ],
@@ -298,7 +298,11 @@ pub const KERNELS: &[Kernel] = &[
                 backends: &[b(
                     "neon",
                     NONE,
-                    &["b64::engine::Engine::decode_split", "mca_probe::probe_b64_decode"],
+                    &[
+                        "b64::decode::decode_split",
+                        "b64::portable::decode_bulk",
+                        "mca_probe::probe_b64_decode",
+                    ],
                 )],
             },
             Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_decode"])] },
@@ -472,7 +476,7 @@ pub const KERNELS: &[Kernel] = &[
                         "portable",
                         NONE,
                         &[
-                            "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v1_compress",
+                            "<nabhash::portable::Portable as nabhash::kernels::Kernels>::v1_compress",
                             "nabhash::hash_with",
                             "mca_probe::probe_nabhash_v1",
                         ],
@@ -540,7 +544,7 @@ pub const KERNELS: &[Kernel] = &[
                         "zkne",
                         &["zkne"],
                         &[
-                            "<nabhash::arch::riscv64::zkne::Zkne as nabhash::dispatch::Kernels>::v2_absorb",
+                            "<nabhash::arch::riscv64::zkne::Zkne as nabhash::kernels::Kernels>::v2_absorb",
                             "nabhash::v2::hash_long",
                         ],
                     ),
@@ -548,7 +552,7 @@ pub const KERNELS: &[Kernel] = &[
                         "portable",
                         NONE,
                         &[
-                            "<nabhash::portable::Portable as nabhash::dispatch::Kernels>::v2_absorb",
+                            "<nabhash::portable::Portable as nabhash::kernels::Kernels>::v2_absorb",
                             "nabhash::v2::*",
                             "mca_probe::probe_nabhash_v2",
                         ],
@@ -591,26 +595,27 @@ pub const KERNELS: &[Kernel] = &[
             Impl {
                 arch: Arch::X86_64,
                 backends: &[
-                    b("ifma", &["avx512ifma", "avx512f"], &["bignum_fib::arch::ifma::stage"]),
                     b(
                         "fma512",
                         &["avx512f", "fma"],
-                        &["bignum_fib::arch::fma512::stage", "bignum_fib::arch::fma512::stage2"],
+                        &[
+                            "bignum_fib::arch::ntt::fma512::stage",
+                            "bignum_fib::arch::ntt::fma512::stage2",
+                        ],
                     ),
                     b(
                         "fma",
                         &["avx2", "fma"],
                         &[
-                            "bignum_fib::arch::fma::Fma::stage",
-                            "bignum_fib::arch::fma::stage",
-                            "bignum_fib::arch::fma::stage2",
+                            "bignum_fib::arch::ntt::fma::Fma::stage",
+                            "bignum_fib::arch::ntt::fma::Fma::stage2",
                         ],
                     ),
                 ],
             },
             Impl {
                 arch: Arch::Aarch64,
-                backends: &[b("neon", NONE, &["bignum_fib::arch::neon::*"])],
+                backends: &[b("neon", NONE, &["bignum_fib::arch::ntt::neon::*"])],
             },
         ],
         peers: &[],
