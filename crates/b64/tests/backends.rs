@@ -510,3 +510,10 @@ fn backends_are_listed_once_and_found_by_name() {
     assert!(all.contains(&Backend::detect()));
     assert_eq!(Backend::by_name("no-such-backend"), None);
 }
+
+/// The backend list is an iterator a user may move to another thread.
+#[test]
+fn backends_iterator_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    assert_send(&b64::backends());
+}

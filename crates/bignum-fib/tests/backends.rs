@@ -122,3 +122,10 @@ proptest! {
         }
     }
 }
+
+/// The backend list is an iterator a user may move to another thread.
+#[test]
+fn backends_iterator_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    assert_send(&bignum_fib::backends());
+}

@@ -88,3 +88,10 @@ fn io_write_feeds_update() {
     d.flush().unwrap();
     assert_eq!(d.finalize(), nabhash::hash(&data));
 }
+
+/// The backend list is an iterator a user may move to another thread.
+#[test]
+fn backends_iterator_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    assert_send(&nabhash::backends());
+}
