@@ -509,7 +509,10 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         return Err(format!("no criterion estimates from this run under {}", runs.display()));
     }
     let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap_or_default();
-    let mut machine = machine();
+    // The machine, the commit and each implementation's version, read once for every row.
+    let this = record::this_machine();
+    let commit = commit();
+    let mut machine = machine(&this);
     machine.lines.push(("time".into(), format!("builds {built} s, benches {measured} s")));
     machine.lines.push((
         "steps".into(),
@@ -538,11 +541,17 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
         modelled: crate::mca::modelled_section(&root()),
     };
     // The run as a record, and the CPU's record with it.
-    let this = record::this_machine();
+    let mut versions: BTreeMap<(String, String), Option<String>> = BTreeMap::new();
+    let mut version = |group: &str, function: &str| {
+        versions
+            .entry((group.to_owned(), function.to_owned()))
+            .or_insert_with(|| version_of(group, function, &cx.lock))
+            .clone()
+    };
     let live = record::Record {
         machine: this.clone(),
         runs: vec![record::Run {
-            commit: commit(),
+            commit: commit.clone(),
             date: run_date.clone(),
             options: options.clone(),
             quick: opts.quick,
@@ -553,14 +562,14 @@ pub fn run_benches(opts: Options) -> Result<(), String> {
             .iter()
             .flat_map(|(section, es)| es.iter().map(move |e| (section, e)))
             .map(|(section, e)| record::Row {
-                commit: commit(),
+                commit: commit.clone(),
                 date: run_date.clone(),
                 run: options.clone(),
                 section: section.clone(),
                 group: e.group.clone(),
                 input: e.param.clone(),
                 implementation: e.function.clone(),
-                version: version_of(&e.group, &e.function, &cx.lock),
+                version: version(&e.group, &e.function),
                 median_ns: e.median_ns,
                 ci_low_ns: e.ci_low_ns,
                 ci_high_ns: e.ci_high_ns,
@@ -718,16 +727,7 @@ fn debug_symbols(lib: &Path) -> Option<BTreeMap<u64, String>> {
 }
 
 /// CPU model and the ISA flags our kernels care about, kernel, toolchain, date.
-fn machine() -> report::Machine {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        cpuinfo
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_owned())
-    };
-    let flags = field("flags").or_else(|| field("Features")).unwrap_or_default();
+fn machine(m: &record::Machine) -> report::Machine {
     const INTERESTING: &[&str] = &[
         "sse2",
         "ssse3",
@@ -752,37 +752,32 @@ fn machine() -> report::Machine {
         "pmull",
         "sha2",
     ];
-    let have: Vec<&str> =
-        INTERESTING.iter().copied().filter(|f| flags.split_whitespace().any(|x| x == *f)).collect();
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let rustc = output(Command::new("rustc").arg("-V")).unwrap_or_default();
-    let glibc = output(Command::new("ldd").arg("--version")).unwrap_or_default();
+    let have: Vec<&str> = INTERESTING
+        .iter()
+        .copied()
+        .filter(|f| m.flags.split_whitespace().any(|x| x == *f))
+        .collect();
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
+    let name = if m.model_name.is_empty() { m.arch.as_str() } else { m.model_name.as_str() };
     report::Machine {
         lines: vec![
             ("date".into(), date.trim().into()),
-            ("CPU".into(), {
-                let m = record::this_machine();
+            (
+                "CPU".into(),
                 format!(
-                    "{} (`{}`: {} family {:#x} model {:#x} stepping {})",
-                    field("model name").unwrap_or_else(|| std::env::consts::ARCH.into()),
-                    m.slug,
-                    m.vendor,
-                    m.family,
-                    m.model,
-                    m.stepping
-                )
-            }),
-            ("cores".into(), cores.to_string()),
+                    "{name} (`{}`: {} family {:#x} model {:#x} stepping {})",
+                    m.slug, m.vendor, m.family, m.model, m.stepping
+                ),
+            ),
+            ("cores".into(), m.cores.to_string()),
             (
                 "load".into(),
                 std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim().into(),
             ),
             ("features".into(), have.join(" ")),
-            ("kernel".into(), kernel.trim().into()),
-            ("glibc".into(), glibc.lines().next().unwrap_or("").trim().into()),
-            ("rustc".into(), rustc.trim().into()),
+            ("kernel".into(), m.kernel.clone()),
+            ("glibc".into(), m.glibc.clone()),
+            ("rustc".into(), m.rustc.clone()),
         ],
     }
 }
