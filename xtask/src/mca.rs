@@ -340,11 +340,35 @@ fn prepare(model: &Model, l: &Loop) -> Result<Vec<Insn>, String> {
                     l.function, model.cpu
                 ));
             }
-            Ok(l.body().to_vec())
+            Ok(split_flag_chains(l.body()))
         }
         Arch::Riscv64 => Ok(disasm::with_governing_vset(l)),
         Arch::Aarch64 => Ok(l.body().to_vec()),
     }
+}
+
+/// A loop with both an ADOX (OF) and an ADCX (CF) chain, as the model should see it:
+/// llvm-mca tracks EFLAGS as one register, so the two chains, independent on the CPU, would
+/// serialize through it. Each register-register `adox d, s` becomes `lea d, [d + s]` (the same
+/// data dependencies, no flags), which leaves out only the OF chain's own 1-cycle latency.
+fn split_flag_chains(body: &[Insn]) -> Vec<Insn> {
+    let has = |m: &str| body.iter().any(|i| i.mnemonic == m);
+    if !(has("adox") && has("adcx")) {
+        return body.to_vec();
+    }
+    body.iter()
+        .map(|i| {
+            let mut i = i.clone();
+            if i.mnemonic == "adox"
+                && let Some((d, s)) = i.operands.split_once(", ")
+                && !i.operands.contains("ptr")
+            {
+                i.operands = format!("{d}, [{d} + {s}]");
+                i.mnemonic = "lea".into();
+            }
+            i
+        })
+        .collect()
 }
 
 fn asm_for(arch: Arch, body: &[Insn]) -> String {

@@ -778,7 +778,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "bignum-fib limb addmul_1",
         unit: "64 B of limbs",
         units_in_64: None,
-        note: "x86: llvm-mca tracks EFLAGS as one register, so the ADOX (OF) and ADCX (CF) chains, independent on the CPU, serialize: too slow",
+        note: "x86: llvm-mca tracks EFLAGS as one register, which would serialize the ADOX (OF) and ADCX (CF) chains that the CPU runs apart: ADOX is modelled as `lea` (no flags), leaving out the OF chain's own 1-cycle latency",
         note_cpus: &["znver4", "znver5", "cascadelake", "icelake-server", "sapphirerapids"],
         peer: "",
         group: "",

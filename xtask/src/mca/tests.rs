@@ -287,3 +287,23 @@ fn ntt_rows_are_per_butterfly() {
         "{md}"
     );
 }
+
+#[test]
+fn adox_chains_are_split_from_adcx() {
+    let body = insns(&[
+        ("mulx", "rbp, rbx, qword ptr [r11 + 8*rcx]"),
+        ("adox", "rbx, r15"),
+        ("adcx", "rbx, qword ptr [r10 + 8*rcx]"),
+        ("adox", "rax, qword ptr [r9]"),
+    ]);
+    let split = split_flag_chains(&body);
+    assert_eq!(
+        (split[1].mnemonic.as_str(), split[1].operands.as_str()),
+        ("lea", "rbx, [rbx + r15]")
+    );
+    assert_eq!(split[2].mnemonic, "adcx");
+    // A memory operand cannot be a `lea`: kept.
+    assert_eq!(split[3].mnemonic, "adox");
+    // Without an ADCX chain, nothing to split.
+    assert_eq!(split_flag_chains(&body[..2])[1].mnemonic, "adox");
+}
