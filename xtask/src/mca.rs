@@ -888,8 +888,9 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                         agree.0 += 1;
                     }
                     agree.2.push(format!(
-                        "| {} | {} ({}) | {modelled:.2} | {measured:.2} | {:+.0} % | {} |",
+                        "| {} | {} | {} ({}) | {modelled:.2} | {measured:.2} | {:+.0} % | {} |",
                         r.kernel.name,
+                        r.kernel.peer,
                         r.model.cpu,
                         r.model.slug,
                         (modelled / measured - 1.0) * 100.0,
@@ -922,7 +923,7 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                 ""
             }
         );
-        s += "| kernel | CPU model (record) | modelled | measured | difference | same direction |\n|---|---|---|---|---|---|\n";
+        s += "| kernel | peer | CPU model (record) | modelled | measured | difference | same direction |\n|---|---|---|---|---|---|---|\n";
         for line in &agree.2 {
             s += line;
             s.push('\n');
