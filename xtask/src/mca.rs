@@ -33,9 +33,13 @@
 //! only (`+aes` changes how our own kernels inline); simdutf (C++) is in the x86_64 probe only,
 //! since no cross g++ is installed. A loop not found (a kernel renamed or moved) fails the run.
 //!
-//! Left out so far: glibc's mem* loops (its internal `__memmove_*` variants have no symbols in
-//! the stripped `libc.so.6`; a `libc6-dbg` build would be needed), GMP (Debian's generic
-//! x86-64 build: not the build users of a tuned GMP get), and mips64 (no model).
+//! glibc's mem* variants (x86_64) come from the host's `libc.so.6`, located by the symbols of
+//! Debian's `libc6-dbg` and disassembled by address range, and are chosen per model by glibc
+//! 2.36's rules (`spec::GLIBC_MEMMOVE`).
+//!
+//! Left out so far: glibc on aarch64 and riscv64 (the cross `libc6` packages have no debug
+//! symbols), GMP (Debian's generic x86-64 build: not the build users of a tuned GMP get), and
+//! mips64 (no model).
 //! The cold run takes about 1.5 minutes on 2 busy cores (three probe builds of about 30 s
 //! each); with the builds cached, about 10 s.
 
@@ -56,6 +60,8 @@ use spec::{Backend, Impl, KERNELS, MODELS, Model};
 
 const LLVM_MCA: &str = "llvm-mca-19";
 const OBJDUMP: &str = "llvm-objdump-19";
+/// The host's glibc, whose mem* variants are modelled as peers on x86_64.
+const GLIBC: &str = "/lib/x86_64-linux-gnu/libc.so.6";
 /// The functions taken from the `+aes` build (`Arch::aes_rustflags`): the peers that need it.
 const AES_ONLY_PEERS: &[&str] = &["gxhash::", "mca_probe::probe_gxhash"];
 /// Iterations of the loop body llvm-mca simulates: enough for its steady state.
@@ -83,6 +89,9 @@ pub fn run_mca() -> Result<(), String> {
                     .into_iter()
                     .filter(|f| AES_ONLY_PEERS.iter().any(|p| f.name.starts_with(p))),
             );
+        }
+        if arch == Arch::X86_64 {
+            funcs.extend(glibc_functions()?);
         }
         disassembly.insert(arch, funcs);
     }
@@ -156,7 +165,8 @@ fn ensure_tools() -> Result<(), String> {
             missing.push(pkg);
         }
     }
-    for pkg in ["libc6-dev-arm64-cross", "libc6-dev-riscv64-cross"] {
+    // libc6-dbg: the symbols of glibc's mem* variants (peers on x86_64).
+    for pkg in ["libc6-dev-arm64-cross", "libc6-dev-riscv64-cross", "libc6-dbg"] {
         if !crate::install::dpkg_installed(pkg) {
             missing.push(pkg);
         }
@@ -186,6 +196,52 @@ fn ensure_tools() -> Result<(), String> {
         run(Command::new("rustup").args(["target", "add"]).args(&want))?;
     }
     Ok(())
+}
+
+/// The host glibc's variants of the functions a kernel compares with (`spec::GLIBC`), named
+/// `glibc::<variant>`: they have no symbols in the stripped `libc.so.6`, so their addresses
+/// and sizes come from Debian's `libc6-dbg` (by build id) and each is disassembled by range.
+fn glibc_functions() -> Result<Vec<Function>, String> {
+    let lib = Path::new(GLIBC);
+    let notes = output(Command::new("readelf").arg("-n").arg(lib))
+        .ok_or_else(|| format!("`readelf -n {GLIBC}` failed"))?;
+    let id = notes
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Build ID: "))
+        .ok_or_else(|| format!("{GLIBC}: no build id"))?
+        .trim()
+        .to_owned();
+    let debug = format!("/usr/lib/debug/.build-id/{}/{}.debug", &id[..2], &id[2..]);
+    let nm = output(Command::new("nm").args(["-S", "--defined-only", &debug]))
+        .ok_or_else(|| format!("`nm {debug}` failed: is libc6-dbg installed?"))?;
+    let mut out = Vec::new();
+    for line in nm.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [addr, size, _, name] = f[..] else { continue };
+        if !spec::GLIBC_VARIANTS.contains(&name) {
+            continue;
+        }
+        let (Ok(addr), Ok(size)) = (u64::from_str_radix(addr, 16), u64::from_str_radix(size, 16))
+        else {
+            continue;
+        };
+        let mut cmd = Command::new(OBJDUMP);
+        // No debug directory: with the debug file found by build id, llvm-objdump prints its
+        // empty `.text` instead of the library's code.
+        let empty = root().join("target/mca/no-debug");
+        std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
+        cmd.args(["-d", "--no-show-raw-insn", "-M", "intel"])
+            .arg(format!("--debug-file-directory={}", empty.display()))
+            .arg(format!("--start-address={addr:#x}"))
+            .arg(format!("--stop-address={:#x}", addr + size))
+            .arg(lib);
+        let text =
+            output(&mut cmd).ok_or_else(|| format!("`{}` failed", crate::util::show(&cmd)))?;
+        // The range prints under whatever dynamic symbol precedes it: one function of its own.
+        let insns = disasm::parse(&text).into_iter().flat_map(|f| f.insns).collect();
+        out.push(Function { name: format!("glibc::{name}"), insns });
+    }
+    Ok(out)
 }
 
 /// `llvm-objdump-19`'s functions of `exe`.
@@ -258,7 +314,15 @@ struct Row {
 /// The extensions `model`'s CPU has.
 fn model_extensions(model: &Model) -> Vec<&'static str> {
     match model.arch {
-        Arch::X86_64 => isa::x86_extensions(model.cpu),
+        Arch::X86_64 => {
+            let mut v = isa::x86_extensions(model.cpu);
+            // glibc's `Prefer_No_AVX512` is not set (AMD; Intel with AVX-VNNI): see
+            // `spec::GLIBC_MEMMOVE`.
+            if ["znver4", "znver5", "sapphirerapids"].contains(&model.cpu) {
+                v.push("glibc-avx512");
+            }
+            v
+        }
         _ => model.exts.to_vec(),
     }
 }
@@ -569,11 +633,24 @@ fn induction_advance(arch: Arch, body: &[Insn]) -> Option<u64> {
             }
         }
     }
+    // On x86, a register that addresses memory in the loop: a count register beside the
+    // pointers (glibc's `add edx, 0xffffff00`) says nothing of the bytes.
+    let addresses = |r: &str| {
+        arch != Arch::X86_64
+            || body.iter().any(|i| {
+                i.operands.split('[').skip(1).any(|m| {
+                    m.split(']')
+                        .next()
+                        .is_some_and(|m| m.split(['+', '-', '*', ' ']).any(|t| t.trim() == r))
+                })
+            })
+    };
     let mut best = 0u64;
     for (r, v) in &state {
         if let Some((origin, k)) = v
             && origin == r
             && *k != 0
+            && addresses(r)
         {
             let scale = if arch == Arch::X86_64 { x86_scale(body, r) } else { 1 };
             best = best.max((k * scale).unsigned_abs());

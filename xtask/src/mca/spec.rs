@@ -332,6 +332,52 @@ const B64_DECODE_OURS: &[Impl] = &[
     Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_decode"])] },
 ];
 
+/// The glibc variants `cargo xtask mca` disassembles (`glibc::<name>` in the specs).
+pub const GLIBC_VARIANTS: &[&str] = &[
+    "__memmove_avx512_unaligned_erms",
+    "__memmove_evex_unaligned_erms",
+    "__memmove_avx_unaligned_erms",
+    "__memmove_sse2_unaligned_erms",
+    "__memchr_evex",
+    "__memchr_avx2",
+    "__memchr_sse2",
+];
+
+/// glibc 2.36's x86 choice (`sysdeps/x86/cpu-features.c`, `ifunc-memmove.h`): the 512-bit
+/// variant where AVX512F is usable and `Prefer_No_AVX512` is not set (it is set on Intel CPUs
+/// without AVX-VNNI: Skylake-SP to Ice Lake-SP; `glibc-avx512` stands for its absence), the
+/// 256-bit EVEX one with AVX512VL, then AVX, then SSE2.
+const GLIBC_MEMMOVE: &[Backend] = &[
+    b("avx512", &["avx512f", "glibc-avx512"], &["glibc::__memmove_avx512_unaligned_erms"]),
+    b("evex", &["avx512vl"], &["glibc::__memmove_evex_unaligned_erms"]),
+    b("avx", &["avx"], &["glibc::__memmove_avx_unaligned_erms"]),
+    b("sse2", NONE, &["glibc::__memmove_sse2_unaligned_erms"]),
+];
+/// glibc 2.36's memchr (`ifunc-evex.h`): EVEX with AVX512VL/BW and BMI2, AVX2, SSE2.
+const GLIBC_MEMCHR: &[Backend] = &[
+    b("evex", &["avx512vl", "avx512bw", "bmi2"], &["glibc::__memchr_evex"]),
+    b("avx2", &["avx2", "bmi2"], &["glibc::__memchr_avx2"]),
+    b("sse2", NONE, &["glibc::__memchr_sse2"]),
+];
+
+/// memops find_byte's backends, modelled against two peers.
+const FIND_BYTE_OURS: &[Impl] = &[
+    Impl {
+        arch: Arch::X86_64,
+        backends: &[
+            // The AVX-512 backend searches with AVX2's `memchr` (crates/memops/src/arch/x86_64.rs).
+            b("avx512(avx2)", MEMOPS_512, &["memops::arch::x86_64::AVX2::memchr"]),
+            b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memchr"]),
+            b("sse2", NONE, &["memops::arch::x86_64::SSE2::memchr"]),
+        ],
+    },
+    Impl {
+        arch: Arch::Aarch64,
+        backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memchr"])],
+    },
+    Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memchr"])] },
+];
+
 pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "b64 encode",
@@ -505,12 +551,12 @@ pub const KERNELS: &[Kernel] = &[
         name: "memops memmove bulk",
         unit: "64 B",
         units_in_64: None,
-        note: "",
+        note: "glibc copies from its `rep_movsb_threshold` (2-8 KiB by CPU) with `rep movsb`, which no model times: its row is the 4×VEC loop it runs below that size (or without ERMS), so the measured 4-64 KiB rows compare another path",
         note_cpus: &[],
-        peer: "",
+        peer: "glibc",
         group: "memops/memmove",
         ours_row: "memops",
-        peer_row: "",
+        peer_row: "glibc",
         ours: &[
             Impl {
                 arch: Arch::X86_64,
@@ -529,7 +575,7 @@ pub const KERNELS: &[Kernel] = &[
                 backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memmove"])],
             },
         ],
-        peers: &[],
+        peers: &[Impl { arch: Arch::X86_64, backends: GLIBC_MEMMOVE }],
     },
     Kernel {
         name: "memops find_byte bulk",
@@ -541,25 +587,7 @@ pub const KERNELS: &[Kernel] = &[
         group: "memops/find_byte",
         ours_row: "memops",
         peer_row: "memchr",
-        ours: &[
-            Impl {
-                arch: Arch::X86_64,
-                backends: &[
-                    // The AVX-512 backend searches with AVX2's `memchr` (crates/memops/src/arch/x86_64.rs).
-                    b("avx512(avx2)", MEMOPS_512, &["memops::arch::x86_64::AVX2::memchr"]),
-                    b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memchr"]),
-                    b("sse2", NONE, &["memops::arch::x86_64::SSE2::memchr"]),
-                ],
-            },
-            Impl {
-                arch: Arch::Aarch64,
-                backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memchr"])],
-            },
-            Impl {
-                arch: Arch::Riscv64,
-                backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memchr"])],
-            },
-        ],
+        ours: FIND_BYTE_OURS,
         peers: &[
             Impl {
                 arch: Arch::X86_64,
@@ -595,6 +623,19 @@ pub const KERNELS: &[Kernel] = &[
                 backends: &[b("swar", NONE, &["memchr::*", "mca_probe::probe_memchr_memchr"])],
             },
         ],
+    },
+    Kernel {
+        name: "memops find_byte bulk",
+        unit: "64 B",
+        units_in_64: None,
+        note: "znver4/5: a loop-carried chain through `vpmovmskb ecx` → `lea rcx` (a register write the CPU renames) makes ours 4x slower than memchr's same loop: an artifact",
+        note_cpus: &["znver4", "znver5"],
+        peer: "glibc",
+        group: "memops/find_byte",
+        ours_row: "memops",
+        peer_row: "glibc",
+        ours: FIND_BYTE_OURS,
+        peers: &[Impl { arch: Arch::X86_64, backends: GLIBC_MEMCHR }],
     },
     Kernel {
         name: "nabhash v1 bulk",

@@ -310,3 +310,19 @@ fn adox_chains_are_split_from_adcx() {
     // Without an ADCX chain, nothing to split.
     assert_eq!(split_flag_chains(&body[..2])[1].mnemonic, "adox");
 }
+
+#[test]
+fn a_count_register_is_no_pointer() {
+    // glibc's `__memmove_avx512_unaligned_erms` loop: 256 bytes an iteration, with a count
+    // register that a 32-bit immediate decrements.
+    let body = insns(&[
+        ("vmovdqu64", "zmm16, zmmword ptr [rsi]"),
+        ("sub", "rsi, -0x100"),
+        ("add", "edx, 0xffffff00"),
+        ("vmovdqa64", "zmmword ptr [rdi], zmm16"),
+        ("sub", "rdi, -0x100"),
+        ("cmp", "edx, 0x100"),
+        ("ja", "0x0"),
+    ]);
+    assert_eq!(bytes_per_iteration(Arch::X86_64, &body, 512), Some(256));
+}
