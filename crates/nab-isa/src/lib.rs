@@ -104,6 +104,7 @@ pub mod build_script;
 mod cap;
 mod detect;
 pub mod dispatch;
+mod facts;
 mod features;
 mod tier;
 
@@ -113,6 +114,9 @@ use core::sync::atomic::{AtomicU64, Ordering};
 #[cfg(feature = "std")]
 pub use cap::cap_warning;
 pub use cap::{Cap, CapDecided, ENV_VAR, cap, set_cap};
+#[doc(hidden)]
+pub use facts::facts_from_dump;
+pub use facts::{Cache, CpuFacts, Vendor, cpu_facts, facts_from_cpuid};
 pub use features::Features;
 pub use tier::Tier;
 

@@ -39,6 +39,11 @@ pub(crate) fn cpu_bare() -> Features {
     own::cpu()
 }
 
+/// The running CPU's cache and string-instruction facts (the own `cpuid` reading).
+pub(crate) fn facts() -> crate::CpuFacts {
+    own::facts()
+}
+
 /// The extensions read through `cpufeatures` on this target.
 #[cfg(all(test, target_arch = "x86_64", not(miri)))]
 pub(crate) fn covered() -> Features {

@@ -151,3 +151,21 @@ pub(crate) fn has_leaf_7() -> bool {
     let max = unsafe { core::arch::x86_64::__cpuid(0).eax };
     max >= 7
 }
+
+/// The running CPU's [`crate::CpuFacts`]: `cpuid` only (see `crate::facts`).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) fn facts() -> crate::CpuFacts {
+    crate::facts_from_cpuid(|leaf, sub| {
+        #[allow(unused_unsafe)] // `__cpuid_count` is a safe function in newer Rust
+        // SAFETY: `cpuid` exists on every x86_64 CPU; `facts_from_cpuid` asks only for leaves
+        // up to the maximum (extended) leaf the CPU reports, and any leaf is harmless to ask.
+        let r = unsafe { core::arch::x86_64::__cpuid_count(leaf, sub) };
+        [r.eax, r.ebx, r.ecx, r.edx]
+    })
+}
+
+/// No `cpuid` here: nothing known.
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+pub(crate) fn facts() -> crate::CpuFacts {
+    crate::CpuFacts::UNKNOWN
+}
