@@ -132,6 +132,9 @@
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
 
+#[cfg(test)]
+extern crate std;
+
 mod arch;
 #[cfg(feature = "c-symbols")]
 mod c_symbols;
@@ -144,9 +147,19 @@ use core::cmp::Ordering;
 use core::iter::Rev;
 use core::ops::Range;
 
+pub use arch::table::Strategy;
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
 pub use iter::{ByteIter, Memchr, Memchr2, Memchr3};
+
+/// How this CPU's large moves and fills are done (the `rep movsb`/`rep stosb` windows, the
+/// non-temporal thresholds, 256-bit or 512-bit stores), chosen from `cpuid` at the first large
+/// move or fill and cached: on x86_64 by glibc's rules (`dl-cacheinfo.h`) from the vendor,
+/// model and cache sizes, with this crate's measurements on AMD Zen; elsewhere
+/// [`Strategy::LOOPS_ONLY`]. For reports and tests: it changes speed, never results.
+pub fn strategy() -> Strategy {
+    dispatch::strategy()
+}
 
 /// Copies `src` into `dst`.
 ///

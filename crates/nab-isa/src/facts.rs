@@ -5,9 +5,9 @@
 //!
 //! [`facts_from_cpuid`] is a pure function of a `cpuid` oracle, so the rules can be tested with
 //! recorded outputs of other CPUs ([`facts_from_dump`] reads the text form of such a record);
-//! [`cpu_facts`] feeds it the running CPU. Neither allocates, reads the environment, or copies
-//! or compares memory (register values and integer arithmetic only), so memops' `c-symbols`
-//! `memcpy` may call them before `main`.
+//! `cpu_facts` feeds it the running CPU. Neither allocates or reads the environment, so memops'
+//! `c-symbols` `memcpy` may call them before `main`; the struct they return may be moved with
+//! `memcpy` by the compiler (see `cpu_facts`).
 //!
 //! Where the caches come from, in glibc's order:
 //!
@@ -307,10 +307,4 @@ pub fn facts_from_dump(record: &str) -> CpuFacts {
         }
         [0; 4]
     })
-}
-
-/// The running CPU's facts, read now (about 15 `cpuid`s; callers cache what they derive).
-/// [`CpuFacts::UNKNOWN`] where there is no `cpuid` (other architectures, Miri).
-pub fn cpu_facts() -> CpuFacts {
-    crate::detect::facts()
 }

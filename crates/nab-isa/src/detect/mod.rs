@@ -39,9 +39,9 @@ pub(crate) fn cpu_bare() -> Features {
     own::cpu()
 }
 
-/// The running CPU's cache and string-instruction facts (the own `cpuid` reading).
-pub(crate) fn facts() -> crate::CpuFacts {
-    own::facts()
+/// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]` (zeros without `cpuid`).
+pub(crate) fn cpuid(leaf: u32, sub: u32) -> [u32; 4] {
+    own::cpuid(leaf, sub)
 }
 
 /// The extensions read through `cpufeatures` on this target.

@@ -152,20 +152,19 @@ pub(crate) fn has_leaf_7() -> bool {
     max >= 7
 }
 
-/// The running CPU's [`crate::CpuFacts`]: `cpuid` only (see `crate::facts`).
+/// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]`, for `crate::facts`; zeros where there is
+/// no `cpuid` (then the facts are unknown).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-pub(crate) fn facts() -> crate::CpuFacts {
-    crate::facts_from_cpuid(|leaf, sub| {
-        #[allow(unused_unsafe)] // `__cpuid_count` is a safe function in newer Rust
-        // SAFETY: `cpuid` exists on every x86_64 CPU; `facts_from_cpuid` asks only for leaves
-        // up to the maximum (extended) leaf the CPU reports, and any leaf is harmless to ask.
-        let r = unsafe { core::arch::x86_64::__cpuid_count(leaf, sub) };
-        [r.eax, r.ebx, r.ecx, r.edx]
-    })
+pub(crate) fn cpuid(leaf: u32, sub: u32) -> [u32; 4] {
+    #[allow(unused_unsafe)] // `__cpuid_count` is a safe function in newer Rust
+    // SAFETY: `cpuid` exists on every x86_64 CPU, and any leaf is harmless to ask (one above
+    // the maximum returns another leaf's data; `facts_from_cpuid` checks the maximum first).
+    let r = unsafe { core::arch::x86_64::__cpuid_count(leaf, sub) };
+    [r.eax, r.ebx, r.ecx, r.edx]
 }
 
-/// No `cpuid` here: nothing known.
+/// No `cpuid` here: zeros (leaf 0's vendor and maximum leaf included, so nothing is known).
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-pub(crate) fn facts() -> crate::CpuFacts {
-    crate::CpuFacts::UNKNOWN
+pub(crate) fn cpuid(_leaf: u32, _sub: u32) -> [u32; 4] {
+    [0; 4]
 }
