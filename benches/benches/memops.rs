@@ -271,7 +271,7 @@ unsafe fn rep_movsb(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// A bare `rep stosb` (the reference for memops' `REP_STOSB_MIN`).
+/// A bare `rep stosb` (the reference for the `rep stosb` window of memops' strategy).
 ///
 /// # Safety
 ///
@@ -358,7 +358,8 @@ fn memmove_backward(c: &mut Criterion) {
 }
 
 /// Fixed sizes from 2 KiB to 32 MiB: where `rep movsb` and non-temporal stores start to pay
-/// (the measurements behind `REP_MOVSB_MIN` and `NT_THRESHOLD` in `memops/src/arch/x86_64.rs`).
+/// (the measurements behind the `rep movsb` window and the non-temporal threshold in
+/// `memops/src/arch/x86_64/strategy.rs`).
 /// Runs only with `MEMOPS_BENCH_THRESHOLDS=1`.
 fn memmove_thresholds(c: &mut Criterion) {
     if std::env::var_os("MEMOPS_BENCH_THRESHOLDS").is_none() {
