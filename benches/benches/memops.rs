@@ -314,8 +314,9 @@ fn memmove(c: &mut Criterion) {
         // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "rep-movsb", class, &sizes, |n| unsafe { rep_movsb(d, s, n) });
         if mean(&sizes) >= 8 << 20 {
-            // The preferred backend with non-temporal stores forced (no `rep movsb`): what the
-            // strategy's `rep_movsb_max` and `nt_threshold` choose between on this CPU.
+            // The preferred backend with non-temporal stores forced (no `rep movsb`), and with
+            // the plain loop: what the strategy's `rep_movsb_max` and `nt_threshold` choose
+            // between on this CPU.
             let be = memops::backends().next().expect("the portable backend at least");
             let nt = memops::Strategy {
                 rep_movsb_min: usize::MAX,
@@ -330,6 +331,15 @@ fn memmove(c: &mut Criterion) {
                     (std::slice::from_raw_parts_mut(d, n), std::slice::from_raw_parts(s, n))
                 };
                 be.copy_with_strategy(dst, src, &nt)
+            });
+            // And with neither: the vector loop with plain stores.
+            let loops = memops::Strategy::LOOPS_ONLY;
+            row(g, "memops-loop", class, &sizes, |n| {
+                // SAFETY: as above.
+                let (dst, src) = unsafe {
+                    (std::slice::from_raw_parts_mut(d, n), std::slice::from_raw_parts(s, n))
+                };
+                be.copy_with_strategy(dst, src, &loops)
             });
         }
     }

@@ -32,7 +32,7 @@ pub(crate) fn strategy_for(f: &CpuFacts) -> Strategy {
             (wide, sse2, nt, INTEL_REP_STOSB_MIN, INTEL_REP_STOSB_MIN)
         }
         (true, false) => (
-            zen_rep_movsb_min(f),
+            ZEN_REP_MOVSB_MIN,
             ZEN_REP_MOVSB_MIN_SSE2,
             usize::MAX,
             zen_rep_stosb_min(f),
@@ -110,8 +110,11 @@ fn nt_divisor(f: &CpuFacts) -> usize {
 /// stores unless they have AVX-VNNI (Sapphire Rapids on) or are a Xeon Phi (AVX-512ER); there
 /// glibc's `memmove`/`memset` are the 256-bit EVEX ones, and the AVX-512 backend's moves and
 /// fills are the AVX2 backend's (this crate's moves use no EVEX-only instruction). Cascade
-/// Lake: yes (glibc 2.36 there reports `Prefer_No_AVX512=1`; re-verify the speed on Intel).
-/// AMD Zen 4 and Zen 5 keep full-width stores (no clock penalty; glibc leaves them too).
+/// Lake: yes (glibc 2.36 there reports `Prefer_No_AVX512=1`). The Intel record
+/// (`intel-cascadelake-quick.md`, quick run, GB/s) agrees: 4–64 KiB fills 35.9 with the
+/// AVX-512 backend (default build) against 57.8 with the AVX2 one (`NAB_MAX_ISA=x86-64-v3`),
+/// moves 36.7 against 41.8 (re-verify on Intel with this rule in place). AMD Zen 4 and Zen 5
+/// keep full-width stores (no clock penalty; glibc leaves them too).
 fn prefer_no_avx512(f: &CpuFacts) -> bool {
     f.vendor == Vendor::Intel && f.avx512f && !f.avx512er && !f.avx_vnni
 }
@@ -143,21 +146,20 @@ fn intel_rep_movsb_min(f: &CpuFacts, narrow: bool) -> (usize, usize) {
 /// 0.82–0.84x; re-verify on Intel).
 const INTEL_REP_STOSB_MIN: usize = 2048;
 
-/// AMD's `rep movsb` window start for the AVX2/AVX-512 backends: the loop wins while the
-/// source and the destination both fit in the L1d, `rep movsb` once they do not (it skips the
-/// read-for-ownership of the destination lines), so the window opens at half the L1d rounded
-/// up to a power of two; 32 KiB when the L1d is unknown. The window stays open above (glibc
-/// closes it entirely on AMD, BZ #30994, for alignments this crate does not meet: it takes
-/// `rep movsb` only for non-overlapping moves).
+/// AMD's `rep movsb` window start for the AVX2/AVX-512 backends: 4 KiB, and the window stays
+/// open above (glibc closes it entirely on AMD, BZ #30994, for alignments this crate does
+/// not meet: it takes `rep movsb` only for non-overlapping moves).
 ///
-/// Measured on the Zen 5 (48 KiB L1d: 32 KiB) with `MEMOPS_BENCH_THRESHOLDS=1 cargo bench -p
-/// benches --bench memops -- memops/memmove-fixed` (`-C target-cpu=native`), GB/s, AVX-512
-/// loop / bare `rep movsb` / glibc: 4 KiB 160/130/130, 8 KiB 187/124/138, 16 KiB
-/// 206/143/67, 32 KiB 86/144/112, 64 KiB 84/105/110, 256 KiB 91/111/116, 4 MiB 56/55/56,
-/// 8 MiB 47/51/34. Zen 4 (32 KiB L1d) gets 16 KiB by the rule: re-verify on Zen 4.
-fn zen_rep_movsb_min(f: &CpuFacts) -> usize {
-    if f.l1d.size == 0 { 32 * KIB } else { (f.l1d.size / 2).next_power_of_two() }
-}
+/// Measured on the Zen 5 (default build, an interleaved harness: random sizes per class, the
+/// destination half a page off the source, 61 alternated rounds, median of the per-round
+/// ratios of our time to glibc 2.36's `__memmove_avx512_unaligned_erms`, load average 7.4):
+/// 4–64 KiB 1.09 with the window from 32 KiB (the earlier rule, half the L1d, set with fixed
+/// sizes and `-C target-cpu=native`), 1.015 from 16 KiB, 1.01 from 8 KiB, 1.00 from 4 KiB and
+/// 1.01 from 2112 bytes; 257 B–4 KiB 0.80–0.84 from 4 KiB and 1.01–1.05 from 2112 bytes. With
+/// `NAB_MAX_ISA=x86-64-v3` (the AVX2 loop) 4–64 KiB: 1.10 from 32 KiB, 1.00 from 4 KiB. The
+/// same value for Zen 4: re-verify there. Beyond the window's start `rep movsb` was never
+/// slower: 64 KiB–1 MiB 1.00, 8 MiB 0.92, 64 MiB 0.78 (glibc runs its vector loop there).
+const ZEN_REP_MOVSB_MIN: usize = 4096;
 
 /// The SSE2 backend's `rep movsb` start on AMD: glibc's SSE2 threshold (2048 bytes). Measured
 /// on the Zen 4 with `NAB_MAX_ISA=x86-64-v2` against `__memmove_sse2_unaligned_erms` (random
@@ -272,13 +274,13 @@ mod tests {
         // narrow)
         type Row = (&'static str, usize, usize, usize, usize, usize, usize, usize, bool);
         let rows: [Row; 6] = [
-            // Zen 5 guest: L1d 48 KiB → 32 KiB; L2 1 MiB → 2 MiB; L3 32 MiB → 3/4 = 24 MiB.
-            ("amd-zen5-kvm", 32 * KIB, 2048, usize::MAX, 2 * M, 2048, 24 * M, 24 * M, false),
+            // Zen 5 guest: L2 1 MiB → 2 MiB; L3 32 MiB → 3/4 = 24 MiB.
+            ("amd-zen5-kvm", 4 * KIB, 2048, usize::MAX, 2 * M, 2048, 24 * M, 24 * M, false),
             // Without 0x8000001D: the package's 384 MiB L3 → 288 MiB (glibc 2.36's
             // non_temporal_threshold on this guest: 0x12000000).
             (
                 "amd-zen5-kvm-no-8000001d",
-                32 * KIB,
+                4 * KIB,
                 2048,
                 usize::MAX,
                 2 * M,
@@ -287,8 +289,8 @@ mod tests {
                 288 * M,
                 false,
             ),
-            // Zen 4: L1d 32 KiB → 16 KiB; L2 1 MiB → 2 MiB; L3 32 MiB → 24 MiB.
-            ("amd-zen4-genoa", 16 * KIB, 2048, usize::MAX, 2 * M, 2048, 24 * M, 24 * M, false),
+            // Zen 4: L2 1 MiB → 2 MiB; L3 32 MiB → 24 MiB.
+            ("amd-zen4-genoa", 4 * KIB, 2048, usize::MAX, 2 * M, 2048, 24 * M, 24 * M, false),
             // Cascade Lake, bare metal: shared 35.75 + 1 MiB over divisor 2 = 18.375 MiB
             // against 3/4 × (35.75/48 + 1/2) MiB: 18.375 MiB.
             (
