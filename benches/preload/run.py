@@ -6,6 +6,10 @@ directory, then runs each program ROUNDS times with and without `LD_PRELOAD`, al
 (plain first in even rounds, preloaded first in odd ones), and prints per program the median
 user+system CPU time of each (from `wait4`'s rusage of the child), their ratio, and whether
 every output was identical. Usage: run.py [ROUNDS] (default 7).
+
+What share of the mem* calls the preload sees was counted apart, with valgrind's callgrind
+(calls to memops' symbols against calls to glibc's internal `__mem*_<variant>` functions,
+which calls from inside glibc reach without the PLT).
 """
 import hashlib, os, shutil, statistics, subprocess, sys, tempfile
 
@@ -59,7 +63,8 @@ def programs(text, lines):
         ("gzip -6", ["gzip", "-6", "-c", text]),
         ("sort", ["sort", lines], {"LC_ALL": "C"}),
         ("tar c", ["tar", "-cf", "-", "--sort=name", "--mtime=@0", "-C", ROOT, "crates"]),
-        ("python3", ["python3", "-c", PY, text]),
+        # The interpreter itself, not a version manager's shell shim in front of it.
+        ("python3", [shutil.which("python3.11") or "python3", "-c", PY, text]),
         ("git log -p", ["git", "-C", ROOT, "log", "-p", "-n", "300", "--no-color", "main"]),
     ]
 
