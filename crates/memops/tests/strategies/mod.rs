@@ -3,6 +3,7 @@
 //! the loops, non-overlapping copies at several misalignments and overlapping moves both ways
 //! (where `rep movsb` and streaming stores must not be taken), against `slice::copy_within`
 //! and `slice::fill`. The CPU's own strategy is in the list, with sizes around its windows.
+//! A module of `backends.rs`, whose test binary it shares.
 
 use memops::{Strategy, backends};
 
