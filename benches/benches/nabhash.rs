@@ -52,6 +52,45 @@ fn throughput(c: &mut Criterion) {
     group.finish();
 }
 
+/// Inputs below 16 bytes under a seed whose keys are built once: `nabhash::v2::Seeded`
+/// against xxh3-128 with a precomputed secret (its fastest keyed form), the plain one-shots
+/// beside them. Latency-free: independent calls, as in `nabhash/bytes`.
+fn keyed_short(c: &mut Criterion) {
+    let mut group = c.benchmark_group("nabhash/keyed-short");
+    let seeded = nabhash::v2::Seeded::new(0x5eed);
+    // Any 192 bytes are a valid xxh3 secret; these come from SplitMix64 of the same seed.
+    let mut state: u64 = 0x5eed;
+    let secret: [u8; 192] = core::array::from_fn(|i| {
+        if i % 8 == 0 {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        }
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)).to_le_bytes()[i % 8]
+    });
+    let secret = xxhash_rust::xxh3::SecretInput::try_new(secret).expect("192 bytes");
+    let hashes: Vec<ByteHash> = vec![
+        ("nabhash-v2-seeded", Box::new(move |d| seeded.hash_u128(d))),
+        ("nabhash-v2", Box::new(|d| u128::from_le_bytes(nabhash::v2::hash(d, 0x5eed)))),
+        (
+            "xxh3-128-secret",
+            Box::new(move |d| xxhash_rust::xxh3::xxh3_128_with_secret_input(d, &secret)),
+        ),
+        ("xxh3-128", Box::new(xxhash_rust::xxh3::xxh3_128)),
+    ];
+    for size in benches::sizes(&[0, 1, 4, 8, 12, 15, 16]) {
+        let data = benches::input(size);
+        group.throughput(Throughput::Bytes(size.max(1) as u64));
+        for (name, f) in &hashes {
+            group.bench_with_input(BenchmarkId::new(*name, size), &data, |b, d| {
+                b.iter(|| f(black_box(d)))
+            });
+        }
+    }
+    group.finish();
+}
+
 /// v1 per backend (every backend this CPU has), at the sizes of the acceptance table.
 fn v1_backends(c: &mut Criterion) {
     let mut group = c.benchmark_group("nabhash/v1-backends");
@@ -292,5 +331,5 @@ fn hashers(c: &mut Criterion) {
     floor_string_lookups(c);
 }
 
-criterion_group!(benches, throughput, v1_backends, hashers);
+criterion_group!(benches, throughput, keyed_short, v1_backends, hashers);
 criterion_main!(benches);

@@ -204,8 +204,23 @@ pub(crate) fn upto_mid_loaded<V: AesLane>(
     data: &[u8],
     load_short: impl FnOnce(&[u8]) -> V,
 ) -> u128 {
+    upto_mid_keyed_loaded::<V>(key_lane::<V>(seed), data, load_short)
+}
+
+/// [`upto_mid`] for the derived key `key` (in a lane): one round chain, no key round.
+#[inline(always)]
+pub(crate) fn upto_mid_keyed<V: AesLane>(key: &[u8; 16], data: &[u8]) -> u128 {
+    upto_mid_keyed_loaded::<V>(V::load(key), data, |d| V::load(&pad(d)))
+}
+
+/// [`upto_mid_loaded`] for the derived key `key`.
+#[inline(always)]
+pub(crate) fn upto_mid_keyed_loaded<V: AesLane>(
+    key: V,
+    data: &[u8],
+    load_short: impl FnOnce(&[u8]) -> V,
+) -> u128 {
     debug_assert!(data.len() <= MID);
-    let key = key_lane::<V>(seed);
     let h = if data.len() <= CHUNK {
         short_lane::<V>(key, load_short(data), data.len() as u64)
     } else {

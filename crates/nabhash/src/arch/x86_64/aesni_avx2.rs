@@ -14,7 +14,7 @@ use core::arch::x86_64::{
 };
 
 use super::aesni::{AesNi, NiLane};
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::State;
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{BLOCK, CHUNK, LANES, MID, V2State};
@@ -83,6 +83,10 @@ impl Kernels for AesNiAvx2 {
     #[inline]
     fn v2_long_fn(self) -> V2Fn {
         v2_long_aesni_avx2
+    }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        self.0.v2_keyed_upto_mid_fn()
     }
 }
 

@@ -14,9 +14,9 @@ use core::arch::x86_64::{
 };
 
 use super::aesni::{AesNi, NiLane};
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::{IV_LANE, State};
-use crate::v2::generic;
+use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{self, V2State};
 
 use nab_isa::Features;
@@ -101,6 +101,10 @@ impl Kernels for Vaes256 {
     fn v2_long_fn(self) -> V2Fn {
         self.0.v2_long_fn()
     }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        self.0.v2_keyed_upto_mid_fn()
+    }
 }
 
 /// v1's state in one zmm; v2's 8 lanes in two zmm. Short inputs and folds run on AES-NI.
@@ -176,6 +180,10 @@ impl Kernels for Vaes512 {
     #[inline]
     fn v2_long_fn(self) -> V2Fn {
         v2_long_vaes512
+    }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        v2_keyed_upto_mid_avx512bw
     }
 }
 
@@ -307,6 +315,18 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
 #[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
 fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
     generic::upto_mid_loaded::<NiLane>(seed, data, |d| {
+        // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
+        let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
+        // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
+        // bytes are not accessed and read as zero.
+        NiLane(unsafe { _mm_maskz_loadu_epi8(mask, d.as_ptr().cast()) })
+    })
+}
+
+/// [`v2_upto_mid_avx512bw`] for a derived key: the rounds alone.
+#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
+fn v2_keyed_upto_mid_avx512bw(data: &[u8], key: &[u8; 16]) -> u128 {
+    generic::upto_mid_keyed_loaded::<NiLane>(NiLane::load(key), data, |d| {
         // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
         let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
         // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
