@@ -14,6 +14,7 @@ use core::arch::x86_64::{
 };
 
 use super::aesni::{AesNi, NiLane};
+use super::aesni_avx2::AesNiAvx2;
 use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::{IV_LANE, State};
 use crate::v2::generic::{self, AesLane};
@@ -34,7 +35,7 @@ const VAES512: Features = Features::VAES
 
 /// Proof that this CPU has VAES with AVX2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Vaes256(AesNi);
+pub(crate) struct Vaes256(AesNiAvx2);
 
 /// Proof that this CPU has VAES with AVX-512F, BW and VL, BMI2 (and AES-NI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +44,7 @@ pub(crate) struct Vaes512(AesNi);
 impl Vaes256 {
     #[inline]
     pub(crate) fn new() -> Option<Self> {
-        if nab_isa::has(VAES256) { AesNi::new().map(Vaes256) } else { None }
+        if nab_isa::has(VAES256) { AesNiAvx2::new().map(Vaes256) } else { None }
     }
 }
 
@@ -54,7 +55,8 @@ impl Vaes512 {
     }
 }
 
-/// v1's block loop on two ymm; v2 on AES-NI (its 8 lanes already keep the xmm units busy).
+/// v1's block loop on two ymm; v2 on AES-NI with AVX2 (its 8 lanes already keep the xmm
+/// units busy).
 impl Kernels for Vaes256 {
     #[inline]
     fn v1_compress(self, state: &mut State, blocks: &[u8]) {
