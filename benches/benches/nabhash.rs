@@ -2,7 +2,10 @@
 //! input size; and for the `HashMap` hasher, a chained `hash_one(u64)`, `HashMap<u64, _>`
 //! lookups (1000 keys in cache and 1M keys, independent and, in cache, each key from the last
 //! result) and inserts, and `HashMap<String, _>` lookups for 8- to 100-byte keys (independent
-//! and chained), with a "precomputed-floor" hasher for the cost of the table itself.
+//! and chained), with a "precomputed-floor" hasher for the cost of the table itself, and the
+//! words of a real-text corpus (`benches/data/`) counted in a `HashMap<&str, u32>`. Inputs
+//! below 16 bytes also run through `v2::Seeded` (keys derived once) against xxh3-128 with a
+//! precomputed secret.
 //!
 //! `cargo xtask bench --crate nabhash` builds with `-C target-cpu=native` (gxhash does not
 //! build without AES enabled at compile time); without it, gxhash is left out. The default
@@ -43,6 +46,45 @@ fn throughput(c: &mut Criterion) {
     for size in benches::sizes(&SIZES) {
         let data = benches::input(size);
         group.throughput(Throughput::Bytes(size as u64));
+        for (name, f) in &hashes {
+            group.bench_with_input(BenchmarkId::new(*name, size), &data, |b, d| {
+                b.iter(|| f(black_box(d)))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Inputs below 16 bytes under a seed whose keys are built once: `nabhash::v2::Seeded`
+/// against xxh3-128 with a precomputed secret (its fastest keyed form), the plain one-shots
+/// beside them. Latency-free: independent calls, as in `nabhash/bytes`.
+fn keyed_short(c: &mut Criterion) {
+    let mut group = c.benchmark_group("nabhash/keyed-short");
+    let seeded = nabhash::v2::Seeded::new(0x5eed);
+    // Any 192 bytes are a valid xxh3 secret; these come from SplitMix64 of the same seed.
+    let mut state: u64 = 0x5eed;
+    let secret: [u8; 192] = core::array::from_fn(|i| {
+        if i % 8 == 0 {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        }
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)).to_le_bytes()[i % 8]
+    });
+    let secret = xxhash_rust::xxh3::SecretInput::try_new(secret).expect("192 bytes");
+    let hashes: Vec<ByteHash> = vec![
+        ("nabhash-v2-seeded", Box::new(move |d| seeded.hash_u128(d))),
+        ("nabhash-v2", Box::new(|d| u128::from_le_bytes(nabhash::v2::hash(d, 0x5eed)))),
+        (
+            "xxh3-128-secret",
+            Box::new(move |d| xxhash_rust::xxh3::xxh3_128_with_secret_input(d, &secret)),
+        ),
+        ("xxh3-128", Box::new(xxhash_rust::xxh3::xxh3_128)),
+    ];
+    for size in benches::sizes(&[0, 1, 4, 8, 12, 15, 16]) {
+        let data = benches::input(size);
+        group.throughput(Throughput::Bytes(size.max(1) as u64));
         for (name, f) in &hashes {
             group.bench_with_input(BenchmarkId::new(*name, size), &data, |b, d| {
                 b.iter(|| f(black_box(d)))
@@ -267,6 +309,41 @@ fn floor_string_lookups(c: &mut Criterion) {
     }
 }
 
+/// The real-text corpus: the identifiers of a vendored crate's sources, one per line
+/// (`benches/data/README.md` has the command that made it and its SHA-256).
+const CORPUS: &str = include_str!("../data/syn-2.0.119-identifiers.txt");
+
+/// Every word of [`CORPUS`] counted in a `HashMap<&str, u32>` (a fresh map per pass, as a
+/// word-frequency count does): short keys of real lengths and a real repeat pattern, the
+/// inserts and the lookups of an `entry` each.
+fn real_text_count<S: BuildHasher + Clone>(c: &mut Criterion, name: &str, state: S) {
+    let words: Vec<&str> = CORPUS.lines().collect();
+    let mut group = c.benchmark_group("nabhash/hashmap-real-text-count");
+    group.throughput(Throughput::Elements(words.len() as u64));
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            let mut counts: HashMap<&str, u32, S> = HashMap::with_hasher(state.clone());
+            for w in &words {
+                *counts.entry(black_box(w)).or_insert(0) += 1;
+            }
+            counts.len()
+        })
+    });
+    group.finish();
+}
+
+/// Names the corpus on stderr (its size, word count and NABHash v2 digest), so that a
+/// record's rows can be matched with the file they counted.
+fn corpus_note(_: &mut Criterion) {
+    let digest: String =
+        nabhash::v2::hash(CORPUS.as_bytes(), 0).iter().map(|b| format!("{b:02x}")).collect();
+    eprintln!(
+        "nabhash bench corpus: syn-2.0.119-identifiers.txt, {} bytes, {} words, v2 {digest}",
+        CORPUS.len(),
+        CORPUS.lines().count()
+    );
+}
+
 /// The `HashMap` hashers compared: ours, the peers a user would pick instead (foldhash and
 /// rapidhash in both variants, std's SipHash, ahash, gxhash where it builds) and the floor.
 /// They run one after another in each group, so one run compares them under the same load.
@@ -290,7 +367,9 @@ fn hashers(c: &mut Criterion) {
     u64_lookups(c, "precomputed-floor", Precomputed);
     each!(string_lookups);
     floor_string_lookups(c);
+    corpus_note(c);
+    each!(real_text_count);
 }
 
-criterion_group!(benches, throughput, v1_backends, hashers);
+criterion_group!(benches, throughput, keyed_short, v1_backends, hashers);
 criterion_main!(benches);

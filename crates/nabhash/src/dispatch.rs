@@ -21,6 +21,7 @@ use crate::arch::riscv64::zkne::Zkne;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{
     aesni::AesNi,
+    aesni_avx2::AesNiAvx2,
     vaes::{Vaes256, Vaes512},
 };
 
@@ -49,6 +50,8 @@ nab_isa::backends! {
     Vaes512(Vaes512) = "vaes512" => Vaes512::new();
     #[cfg(target_arch = "x86_64")]
     Vaes256(Vaes256) = "vaes256" => Vaes256::new();
+    #[cfg(target_arch = "x86_64")]
+    AesNiAvx2(AesNiAvx2) = "aesni-avx2" => AesNiAvx2::new();
     #[cfg(target_arch = "x86_64")]
     AesNi(AesNi) = "aesni" => AesNi::new();
     #[cfg(target_arch = "aarch64")]
@@ -113,6 +116,11 @@ impl Backend {
     fn v2_long_fn(self) -> crate::kernels::V2Fn {
         each_backend!(self, t => t.v2_long_fn())
     }
+
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> crate::kernels::V2KeyedFn {
+        each_backend!(self, t => t.v2_keyed_upto_mid_fn())
+    }
 }
 
 /// Whether the build decides [`Backend::detect`]'s answer for v2's kernels: the portable
@@ -129,6 +137,9 @@ nab_isa::cached_fn! {
     /// The dispatched backend's v2 kernel for longer inputs.
     fn long_kernel() -> unsafe fn(data: &[u8], seed: u64) -> u128 =
         Backend::detect().v2_long_fn(), fixed if FIXED_BY_BUILD;
+    /// The dispatched backend's v2 kernel for inputs of up to [`MID`] bytes and a derived key.
+    fn keyed_upto_mid_kernel() -> unsafe fn(data: &[u8], key: &[u8; 16]) -> u128 =
+        Backend::detect().v2_keyed_upto_mid_fn(), fixed if FIXED_BY_BUILD;
 }
 
 /// v2 of `data` (at most [`MID`] bytes) with `seed`, by the dispatched
@@ -139,6 +150,15 @@ pub(crate) fn v2_upto_mid(data: &[u8], seed: u64) -> u128 {
     // SAFETY: the kernel is the one `Backend::detect` found on this CPU (or the first call,
     // which resolves it); it takes any input of up to `MID` bytes.
     unsafe { upto_mid_kernel()(data, seed) }
+}
+
+/// v2 of `data` (at most [`MID`] bytes) for the derived key `key`, by the dispatched
+/// backend's keyed short kernel.
+#[inline(always)]
+pub(crate) fn v2_keyed_upto_mid(data: &[u8], key: &[u8; 16]) -> u128 {
+    debug_assert!(data.len() <= MID);
+    // SAFETY: as in `v2_upto_mid`; the kernel takes any input of up to `MID` bytes.
+    unsafe { keyed_upto_mid_kernel()(data, key) }
 }
 
 /// v2 of `data` (more than [`MID`] bytes) with `seed`, by the dispatched
@@ -152,6 +172,25 @@ pub(crate) fn v2_long(data: &[u8], seed: u64) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every backend's keyed short kernel (what `v2::Seeded` caches) gives the portable
+    /// backend's seeded digest at every length it takes.
+    #[test]
+    fn keyed_kernels_equal_portable() {
+        let data: [u8; MID] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+        let seeds: &[u64] = if cfg!(miri) { &[1] } else { &[0, 1, u64::MAX] };
+        for backend in backends() {
+            for &seed in seeds {
+                let key = backend.v2_key(seed);
+                for n in 0..=MID {
+                    let want = Backend::PORTABLE.v2_hash_seeded(seed, &data[..n]);
+                    // SAFETY: `backends()` yields only backends this CPU supports.
+                    let got = unsafe { backend.v2_keyed_upto_mid_fn()(&data[..n], &key) };
+                    assert_eq!(got.to_le_bytes(), want, "{} length {n}", backend.name());
+                }
+            }
+        }
+    }
 
     /// The cached kernels (the first call detects and stores, later calls load the pointer)
     /// give the portable backend's digests, at the lengths where the paths change. Under Miri

@@ -15,6 +15,14 @@ use crate::v2::state::{CHUNK, MID, V2State, pad};
 /// The CPU supports the backend whose [`Kernels::v2_upto_mid_fn`] returned the pointer.
 pub(crate) type V2Fn = unsafe fn(data: &[u8], seed: u64) -> u128;
 
+/// A backend's v2 of `data` (at most [`MID`] bytes) for the derived seed key `key`
+/// ([`Kernels::v2_key`]), the digest as a little-endian `u128`: what `v2::Seeded` calls.
+///
+/// # Safety
+///
+/// The CPU supports the backend whose [`Kernels::v2_keyed_upto_mid_fn`] returned the pointer.
+pub(crate) type V2KeyedFn = unsafe fn(data: &[u8], key: &[u8; 16]) -> u128;
+
 /// The operations every backend implements, with the same meaning as the portable ones.
 pub(crate) trait Kernels: Copy {
     /// v1 step 2 over every whole 64-byte block of `blocks`.
@@ -74,6 +82,9 @@ pub(crate) trait Kernels: Copy {
     /// This backend's v2 of more than [`MID`] bytes with the seed (any
     /// length works), as a pointer that [`v2_long`](crate::dispatch::v2_long) caches.
     fn v2_long_fn(self) -> V2Fn;
+    /// This backend's v2 of at most [`MID`] bytes for a derived key (no key round), as a
+    /// pointer that [`v2_keyed_upto_mid`](crate::dispatch::v2_keyed_upto_mid) caches.
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn;
     /// v2 step 2 for `data` that starts at lane 0 (the last chunk zero-padded).
     fn v2_absorb(self, st: &mut V2State, data: &[u8]);
     /// v2 step 3.

@@ -5,7 +5,7 @@
 //! Bytes are converted with explicit `from_le_bytes`/`to_le_bytes`, so the result is the
 //! same on big- and little-endian machines.
 
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::State;
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{self, V2State};
@@ -143,6 +143,9 @@ impl Kernels for Portable {
     }
     fn v2_long_fn(self) -> V2Fn {
         |data, seed| u128::from_le_bytes(Portable.v2_hash_seeded(seed, data))
+    }
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        |data, key| generic::upto_mid_keyed::<Lane>(key, data)
     }
 }
 

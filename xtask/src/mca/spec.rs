@@ -206,6 +206,11 @@ const V2_OURS: &[Impl] = &[
                 &["vaes", "avx512f", "avx512bw"],
                 &["nabhash::arch::x86_64::vaes::v2_long_vaes512"],
             ),
+            b(
+                "aesni-avx2",
+                &["aes", "avx2"],
+                &["nabhash::arch::x86_64::aesni_avx2::v2_long_aesni_avx2"],
+            ),
             b("aesni", &["aes", "ssse3"], &["nabhash::arch::x86_64::aesni::v2_long_aesni"]),
         ],
     },

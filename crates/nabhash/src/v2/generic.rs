@@ -124,11 +124,16 @@ fn short_lane<V: AesLane>(key: V, x: V, len: u64) -> V {
 /// The seed's key: `K = AESENC(S ^ C[0], C[1])`.
 #[inline(always)]
 pub(crate) fn key<V: AesLane>(seed: u64) -> [u8; 16] {
-    let c = &CONSTANTS;
-    let s = V::load(&seed_lane(seed));
     let mut out = [0u8; 16];
-    s.xor(V::load(&c[0])).aesenc(V::load(&c[1])).store(&mut out);
+    key_lane::<V>(seed).store(&mut out);
     out
+}
+
+/// [`key`] left in a lane.
+#[inline(always)]
+pub(crate) fn key_lane<V: AesLane>(seed: u64) -> V {
+    let c = &CONSTANTS;
+    V::load(&seed_lane(seed)).xor(V::load(&c[0])).aesenc(V::load(&c[1]))
 }
 
 /// `le(len) || 0^64`.
@@ -199,9 +204,23 @@ pub(crate) fn upto_mid_loaded<V: AesLane>(
     data: &[u8],
     load_short: impl FnOnce(&[u8]) -> V,
 ) -> u128 {
+    upto_mid_keyed_loaded::<V>(key_lane::<V>(seed), data, load_short)
+}
+
+/// [`upto_mid`] for the derived key `key` (in a lane): one round chain, no key round.
+#[inline(always)]
+pub(crate) fn upto_mid_keyed<V: AesLane>(key: &[u8; 16], data: &[u8]) -> u128 {
+    upto_mid_keyed_loaded::<V>(V::load(key), data, |d| V::load(&pad(d)))
+}
+
+/// [`upto_mid_loaded`] for the derived key `key`.
+#[inline(always)]
+pub(crate) fn upto_mid_keyed_loaded<V: AesLane>(
+    key: V,
+    data: &[u8],
+    load_short: impl FnOnce(&[u8]) -> V,
+) -> u128 {
     debug_assert!(data.len() <= MID);
-    let c = &CONSTANTS;
-    let key = V::load(&seed_lane(seed)).xor(V::load(&c[0])).aesenc(V::load(&c[1]));
     let h = if data.len() <= CHUNK {
         short_lane::<V>(key, load_short(data), data.len() as u64)
     } else {
@@ -220,18 +239,14 @@ pub(crate) fn upto_mid_loaded<V: AesLane>(
 #[inline(always)]
 pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
     debug_assert!(data.len() > CHUNK);
-    let c = &CONSTANTS;
     let kk = V::load(key);
-    let k: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[3 + i])));
-    let mut a: [V; LANES] = core::array::from_fn(|i| kk.xor(V::load(&c[11 + i])));
-    let zero = V::load(&[0; 16]);
-    let mut b = [zero; LANES];
+    let (k, mut a) = long_lanes::<V>(kk);
+    let mut b = [V::load(&[0; 16]); LANES];
     let chunk = |block: &[u8], i: usize| {
         V::load(block[CHUNK * i..CHUNK * (i + 1)].try_into().expect("16 bytes"))
     };
     let whole = data.len() - data.len() % (CHUNK * LANES);
-    let (body, tail) = data.split_at(whole);
-    let mut blocks = body.chunks_exact(CHUNK * LANES);
+    let mut blocks = data[..whole].chunks_exact(CHUNK * LANES);
     if let Some(first) = blocks.next() {
         // The data XOR of the next block joins the round key, off the dependency chain.
         let mut m: [V; LANES] = core::array::from_fn(|i| a[i].xor(chunk(first, i)));
@@ -245,6 +260,38 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         }
         a = core::array::from_fn(|i| m[i].aesenc(k[i]));
     }
+    let mut out = [0u8; 16];
+    one_shot_end::<V>(kk, &k, a, b, data).store(&mut out);
+    out
+}
+
+/// Step 1 of the long path for the key `kk` in a lane: the lane keys `K[i]` and the initial
+/// lanes `A[i]`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn long_lanes<V: AesLane>(kk: V) -> ([V; LANES], [V; LANES]) {
+    let c = &CONSTANTS;
+    (
+        core::array::from_fn(|i| kk.xor(V::load(&c[3 + i]))),
+        core::array::from_fn(|i| kk.xor(V::load(&c[11 + i]))),
+    )
+}
+
+/// The end of [`one_shot`], for lanes `a`, `b` that have absorbed every whole block of
+/// `data` (more than 16 bytes): the chunks of the last partial block, then step 3. The
+/// digest is left in a lane.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn one_shot_end<V: AesLane>(
+    kk: V,
+    k: &[V; LANES],
+    mut a: [V; LANES],
+    mut b: [V; LANES],
+    data: &[u8],
+) -> V {
+    debug_assert!(data.len() > CHUNK);
+    let c = &CONSTANTS;
+    let tail = &data[data.len() - data.len() % (CHUNK * LANES)..];
     if !tail.is_empty() {
         // The whole chunks straight from the input; the partial one from the input's last 16
         // bytes (there are more than 16), shifted down: no byte copy into a buffer, whose
@@ -255,7 +302,7 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         let partial = V::load(&(last16 >> (8 * (CHUNK - rest) % 128)).to_le_bytes());
         for i in 0..LANES {
             if i < full {
-                let ci = chunk(tail, i);
+                let ci = V::load(tail[CHUNK * i..CHUNK * (i + 1)].try_into().expect("16 bytes"));
                 a[i] = a[i].xor(ci).aesenc(k[i]);
                 b[i] = b[i].add64(ci);
             } else if i == full && rest != 0 {
@@ -265,14 +312,12 @@ pub(crate) fn one_shot<V: AesLane>(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         }
     }
     let l = V::load(&len_lane(data.len() as u64));
-    let mut x = zero;
+    let mut x = V::load(&[0; 16]);
     for i in 0..LANES {
         x = x.xor(a[i].xor(b[i]).xor(l).aesenc(k[i]).aesenc(k[i]));
     }
     let closing = |j: usize| kk.xor(V::load(&c[j]));
-    let mut out = [0u8; 16];
-    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0)).store(&mut out);
-    out
+    x.aesenc(closing(2)).aesenc(closing(1)).aesenc(closing(0))
 }
 
 /// The whole of v2 for `data` and `seed`, one-shot: the key, then [`short`], [`mid`] or

@@ -160,6 +160,58 @@ fn hash_long(data: &[u8], seed: u64) -> [u8; 16] {
     crate::dispatch::v2_long(data, seed).to_le_bytes()
 }
 
+/// NABHash v2 with a seed whose round keys are derived once: [`Seeded::hash`] equals
+/// [`hash`] with the same seed, without the key round at the head of every call, so an input
+/// of up to 16 bytes is one chain of four AES rounds. For many short inputs under one seed.
+///
+/// ```
+/// let h = nabhash::v2::Seeded::new(42);
+/// for word in [&b"alpha"[..], b"beta", &[7u8; 300]] {
+///     assert_eq!(h.hash(word), nabhash::v2::hash(word, 42));
+/// }
+/// assert_eq!(h.seed(), 42);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeded {
+    key: [u8; 16],
+    seed: u64,
+}
+
+impl Seeded {
+    /// The keys of `seed` (one AES round, by the dispatched backend).
+    pub fn new(seed: u64) -> Self {
+        Seeded { key: Backend::detect().v2_key(seed), seed }
+    }
+
+    /// The seed this was made from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The NABHash v2 digest of `data` with this seed: [`hash`]`(data, self.seed())`.
+    #[inline]
+    pub fn hash(&self, data: &[u8]) -> [u8; 16] {
+        if data.len() <= MID {
+            return crate::dispatch::v2_keyed_upto_mid(data, &self.key).to_le_bytes();
+        }
+        self.hash_long(data)
+    }
+
+    /// [`Seeded::hash`] as a little-endian `u128` (returned in two registers).
+    #[inline]
+    pub fn hash_u128(&self, data: &[u8]) -> u128 {
+        if data.len() <= MID {
+            return crate::dispatch::v2_keyed_upto_mid(data, &self.key);
+        }
+        u128::from_le_bytes(self.hash_long(data))
+    }
+
+    /// More than [`MID`] bytes, out of line so that `hash` inlines small.
+    fn hash_long(&self, data: &[u8]) -> [u8; 16] {
+        Backend::detect().v2_hash(&self.key, data)
+    }
+}
+
 /// [`hash`] computed by a given backend (for tests and benches).
 #[doc(hidden)]
 #[inline]

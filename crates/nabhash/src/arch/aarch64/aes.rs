@@ -12,7 +12,7 @@ use core::arch::aarch64::{
     vreinterpretq_u8_u64, vreinterpretq_u64_u8, vst1q_u8,
 };
 
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::State;
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::V2State;
@@ -63,6 +63,10 @@ impl Kernels for Aes {
     #[inline]
     fn v2_upto_mid_fn(self) -> V2Fn {
         v2_upto_mid_aes
+    }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        v2_keyed_upto_mid_aes
     }
     #[inline]
     fn v2_long_fn(self) -> V2Fn {
@@ -144,6 +148,12 @@ fn v2_mid_aes(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 #[target_feature(enable = "aes")]
 fn v2_upto_mid_aes(data: &[u8], seed: u64) -> u128 {
     generic::upto_mid::<ArmLane>(seed, data)
+}
+
+/// v2 of at most 64 bytes for a derived key: the rounds alone, the digest in registers.
+#[target_feature(enable = "aes")]
+fn v2_keyed_upto_mid_aes(data: &[u8], key: &[u8; 16]) -> u128 {
+    generic::upto_mid_keyed::<ArmLane>(key, data)
 }
 
 #[target_feature(enable = "aes")]

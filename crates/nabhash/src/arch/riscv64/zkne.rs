@@ -8,7 +8,7 @@
 
 use core::arch::asm;
 
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::State;
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::V2State;
@@ -72,6 +72,9 @@ impl Kernels for Zkne {
     }
     fn v2_long_fn(self) -> V2Fn {
         |data, seed| u128::from_le_bytes(Zkne(()).v2_hash_seeded(seed, data))
+    }
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        |data, key| generic::upto_mid_keyed::<ZkLane>(key, data)
     }
 }
 

@@ -6,7 +6,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
-use crate::kernels::{Kernels, V2Fn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
 use crate::v1::state::State;
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{self, V2State};
@@ -79,6 +79,10 @@ impl Kernels for AesNi {
     #[inline]
     fn v2_long_fn(self) -> V2Fn {
         v2_long_aesni
+    }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
+        v2_keyed_upto_mid_aesni
     }
 }
 
@@ -161,6 +165,12 @@ fn v2_hash_aesni(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
 #[target_feature(enable = "aes,sse2")]
 fn v2_upto_mid_aesni(data: &[u8], seed: u64) -> u128 {
     generic::upto_mid::<NiLane>(seed, data)
+}
+
+/// v2 of at most 64 bytes for a derived key: the rounds alone, the digest in registers.
+#[target_feature(enable = "aes,sse2")]
+fn v2_keyed_upto_mid_aesni(data: &[u8], key: &[u8; 16]) -> u128 {
+    generic::upto_mid_keyed::<NiLane>(key, data)
 }
 
 /// v2 one-shot with the seed: key, then the short or the long path, in one call.
