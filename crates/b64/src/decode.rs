@@ -241,9 +241,9 @@ impl State {
                 }
             } else if forgiving
                 && self.pads == 0
-                && (b == b'\n' || (b == b'\r' && !e.newlines_only()))
                 && base + i >= self.lines_from
-                && let Some((i2, j2)) = self.lines(e, io, base, i, j)
+                && e.skips(b)
+                && let Some((i2, j2)) = self.skip_whitespace(e, io, base, i, j)
             {
                 (i, j) = (i2, j2);
                 continue;
@@ -252,6 +252,116 @@ impl State {
             i += 1;
         }
         Ok(j)
+    }
+
+    /// Forgiving decoding at a whitespace byte (input index `i`, output `j`): the
+    /// whitespace path, else (in place, where it does not run) the line path.
+    #[inline]
+    fn skip_whitespace<I: Io + ?Sized>(
+        &mut self,
+        e: &GeneralPurpose<'_>,
+        io: &mut I,
+        base: usize,
+        i: usize,
+        j: usize,
+    ) -> Option<(usize, usize)> {
+        if io.output_free() {
+            return self.compact_and_decode(e, io, base, i, j);
+        }
+        let b = io.input()[i];
+        if b == b'\n' || (b == b'\r' && !e.newlines_only()) {
+            return self.lines(e, io, base, i, j);
+        }
+        None
+    }
+
+    /// The fast path of forgiving decoding for text with whitespace anywhere, from the
+    /// whitespace byte at input index `i` (output `j`): the backend's compaction
+    /// ([`Backend::compact`](crate::dispatch::Backend::compact)) copies the input less its
+    /// whitespace into a buffer, after the pending symbols of the current group, and the
+    /// backend's bulk decodes the buffer in long runs, a chunk at a time. It stops where the
+    /// bulk does (a group holding a non-symbol: padding, an invalid byte; a full output) or at
+    /// the end of the input; the byte machine goes on at the first byte kept and not decoded
+    /// (found by walking back over the input from the end of what was compacted), with the
+    /// state it would have there: whole groups decoded, nothing pending. Separate buffers
+    /// only (`Io::output_free`): the walk reads input the bulk's output would overwrite in
+    /// place. Returns the new `(i, j)`, or `None` if nothing was decoded (the byte machine
+    /// then takes the bytes compacted, without coming back here before their end).
+    #[inline(never)]
+    fn compact_and_decode<I: Io + ?Sized>(
+        &mut self,
+        e: &GeneralPurpose<'_>,
+        io: &mut I,
+        base: usize,
+        start: usize,
+        mut j: usize,
+    ) -> Option<(usize, usize)> {
+        let n = io.input().len();
+        let (mut large, mut small);
+        let buf: &mut [u8] = if n - start >= LINES_BUF {
+            large = Aligned([0u8; LINES_BUF]);
+            &mut large.0
+        } else {
+            small = Aligned([0u8; LINES_BUF / 8]);
+            &mut small.0
+        };
+        let newlines_only = e.newlines_only();
+        let backend = e.backend();
+        let counted = self.pending_symbols(buf, e.alphabet().symbols());
+        // `d`: bytes in the buffer; `p`: the input compacted; `done`: symbols decoded.
+        let (mut d, mut p, mut done) = (counted, start, 0usize);
+        let rest;
+        loop {
+            let (r, w) = backend.compact(&io.input()[p..], &mut buf[d..], newlines_only);
+            p += r;
+            d += w;
+            // A full buffer: more input follows, so hand the bulk a multiple of its largest
+            // block (256 symbols, AVX-512) and carry the rest over.
+            let more = p < n;
+            let given = if more { d / 256 * 256 } else { d / 4 * 4 };
+            let out = io.output_before(p);
+            let (bi, j2) = backend.decode_bulk(
+                e.alphabet(),
+                &mut Gathered { io: Split { src: &buf[..given], dst: out }, free: true },
+                0,
+                j,
+            );
+            if bi > 0 {
+                self.last.1 = buf[bi - 1];
+            }
+            done += bi;
+            j = j2;
+            if bi < given || !more {
+                rest = d - bi;
+                break;
+            }
+            buf.copy_within(bi..d, 0);
+            d -= bi;
+        }
+        if done == 0 {
+            self.lines_from = base + p;
+            return None;
+        }
+        // The symbols decoded, less those pending before (counted already).
+        self.symbols += done - counted;
+        self.nq = 0;
+        self.acc = 0;
+        // The first byte kept and not decoded: `rest` bytes kept back from `p`.
+        let input = io.input();
+        let skip = |b: u8| if newlines_only { b == b'\n' } else { crate::config::is_whitespace(b) };
+        let mut q = p;
+        let mut k = rest;
+        while k > 0 {
+            q -= 1;
+            k -= usize::from(!skip(input[q]));
+        }
+        // The last symbol decoded: the last byte kept before `q`.
+        let mut l = q - 1;
+        while skip(input[l]) {
+            l -= 1;
+        }
+        self.last.0 = base + l;
+        Some((q, j))
     }
 
     /// The fast path of forgiving decoding for text in lines of one width with one ending

@@ -142,6 +142,16 @@ impl Backend {
         each_backend!(self, t => t.decode_lines(alphabet, io, i, j, w, crlf))
     }
 
+    /// Copies `src` less its whitespace (`Kernels::compact`: ASCII whitespace, or `\n` alone
+    /// if `newlines_only`) into `dst` (kernel, then scalar) until either ends; returns
+    /// `(read, written)`.
+    #[inline]
+    pub(crate) fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let (i, o) = each_backend!(self, t => t.compact(src, dst, newlines_only));
+        let (i2, o2) = portable::compact(&src[i..], &mut dst[o..], newlines_only);
+        (i + i2, o + o2)
+    }
+
     /// Runs `f` compiled with the backend's vector extensions enabled where that helps plain
     /// code (x86_64 from AVX2 up: wider moves), else just runs it.
     #[inline]

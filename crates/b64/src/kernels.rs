@@ -68,6 +68,18 @@ pub(crate) trait Kernels: Copy {
         i: usize,
         j: usize,
     ) -> (usize, usize);
+    /// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`)
+    /// into `dst`, in whole blocks of the kernel's width while `dst` has room for a block's
+    /// store; every other byte is kept, symbol or not. Returns `(read, written)`; may write
+    /// `dst` past `written`. `(0, 0)` where the kernel has none.
+    #[inline]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
+        allow(dead_code)
+    )]
+    fn compact(self, _src: &[u8], _dst: &mut [u8], _newlines_only: bool) -> (usize, usize) {
+        (0, 0)
+    }
     /// Decodes whole lines from input index `i`, the start of a line: each `w` symbols then
     /// the line ending (`\n`, or `\r\n` if `crlf`), while a line has that shape, lies whole
     /// in the input and fits the output. Returns the new `(i, j)`, `i` at the start of the

@@ -44,6 +44,16 @@ impl Avx512Bw {
 
 impl Kernels for Avx512Bw {
     #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = super::compact::table(newlines_only);
+        // SAFETY: `self` proves AVX-512 F and BW; the pointers and lengths come from slices,
+        // and `&mut` excludes overlap.
+        unsafe {
+            super::compact::avx512bw(src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), table)
+        }
+    }
+
+    #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let runs = alphabet.runs();
         if !runs.fits {

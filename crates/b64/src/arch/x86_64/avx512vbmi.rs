@@ -63,6 +63,22 @@ impl Avx512Vbmi {
 
 impl Kernels for Avx512Vbmi {
     #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = super::compact::table(newlines_only);
+        let (s, n, d, cap) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves AVX-512 F and BW, and `Vbmi2` VBMI2 (with POPCNT, which every
+        // VBMI2 CPU has and the cap's tiers include from v2); the pointers and lengths come
+        // from slices, and `&mut` excludes overlap.
+        unsafe {
+            if super::compact::Vbmi2::new().is_some() {
+                super::compact::vbmi2(s, n, d, cap, table)
+            } else {
+                super::compact::avx512bw(s, n, d, cap, table)
+            }
+        }
+    }
+
+    #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let groups = (src.len() / 3).min(dst.len() / 4);
         // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2; `src` holds `3 * groups` bytes

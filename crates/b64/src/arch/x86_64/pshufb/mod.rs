@@ -199,14 +199,40 @@ trait Pshufb: Copy {
         w: usize,
         crlf: bool,
     ) -> (usize, usize);
+
+    /// The whitespace removal of this width (`compact.rs`).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; `src` readable for `n` bytes, `dst` writable for `cap`,
+    /// not overlapping.
+    unsafe fn compact(
+        src: *const u8,
+        n: usize,
+        dst: *mut u8,
+        cap: usize,
+        table: &[u8; 16],
+    ) -> (usize, usize);
 }
 
 /// `impl Pshufb for $token` over register `$v`, every entry point with
 /// `#[target_feature(enable = $feature)]`.
 macro_rules! entries {
-    ($token:ty, $v:ty, $feature:literal) => {
+    ($token:ty, $v:ty, $feature:literal, $compact:path) => {
         impl Pshufb for $token {
             type V = $v;
+
+            #[inline]
+            unsafe fn compact(
+                src: *const u8,
+                n: usize,
+                dst: *mut u8,
+                cap: usize,
+                table: &[u8; 16],
+            ) -> (usize, usize) {
+                // SAFETY: the caller's contract.
+                unsafe { $compact(src, n, dst, cap, table) }
+            }
 
             #[inline]
             #[target_feature(enable = $feature)]
@@ -339,8 +365,8 @@ macro_rules! entries {
     };
 }
 
-entries!(Ssse3, __m128i, "ssse3");
-entries!(Avx2, __m256i, "avx2");
+entries!(Ssse3, __m128i, "ssse3", super::compact::ssse3);
+entries!(Avx2, __m256i, "avx2", super::compact::avx2);
 
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
 fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
@@ -380,6 +406,14 @@ macro_rules! run_decode {
 /// The kernels of both widths: a token proves its features, so each method may call its
 /// entry points.
 impl<T: Pshufb> Kernels for T {
+    #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = super::compact::table(newlines_only);
+        // SAFETY: `self` proves the features; the pointers and lengths come from slices, and
+        // `&mut` excludes overlap.
+        unsafe { T::compact(src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), table) }
+    }
+
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let runs = alphabet.runs();
