@@ -23,7 +23,7 @@ use crate::arch::x86_64::{
     pshufb::{Avx2, Ssse3},
 };
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 use crate::portable;
 
 nab_isa::backends! {
@@ -150,21 +150,6 @@ impl Backend {
         let (i, o) = each_backend!(self, t => t.compact(src, dst, newlines_only));
         let (i2, o2) = portable::compact(&src[i..], &mut dst[o..], newlines_only);
         (i + i2, o + o2)
-    }
-
-    /// Runs `f` compiled with the backend's vector extensions enabled where that helps plain
-    /// code (x86_64 from AVX2 up: wider moves), else just runs it.
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        match self.kind() {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(t) => t.with_features(job),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Bw(t) => t.with_features(job),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.with_features(job),
-            _ => job.run(),
-        }
     }
 
     /// Decodes whole groups of 4 symbols from `(i, j)` (kernel, then scalar) until a group

@@ -1,5 +1,5 @@
 //! What every backend implements ([`Kernels`]) and what the backends share with their callers
-//! ([`ShortRules`], [`Job`]). A leaf below `arch/` and `dispatch.rs`, which both import it, so
+//! ([`ShortRules`]). A leaf below `arch/` and `dispatch.rs`, which both import it, so
 //! that the arrows run one way: the decoder and encoder call `dispatch`, `dispatch` calls the
 //! tokens in `arch/`, and `arch/` calls back into nothing above it.
 //!
@@ -110,14 +110,4 @@ pub(crate) struct ShortRules {
     pub(crate) partial: bool,
     /// The unused bits of a padded or partial group's last symbol must be zero.
     pub(crate) canonical: bool,
-}
-
-/// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is
-/// `#[inline(always)]`, so it is compiled inside the `#[target_feature]` function (a closure
-/// may stay out of line, compiled for the baseline).
-pub(crate) trait Job {
-    /// What the job returns.
-    type Output;
-    /// Does the job.
-    fn run(self) -> Self::Output;
 }

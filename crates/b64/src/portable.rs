@@ -120,6 +120,20 @@ pub(crate) fn decode_bulk<I: Io + ?Sized>(
     (i, j)
 }
 
+/// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`) into
+/// `dst` until either ends; returns `(read, written)`.
+#[inline]
+pub(crate) fn compact(src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() && o < dst.len() {
+        let b = src[i];
+        let ws = if newlines_only { b == b'\n' } else { crate::config::is_whitespace(b) };
+        dst[o] = b;
+        o += usize::from(!ws);
+        i += 1;
+    }
+    (i, o)
+}
 /// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
 /// `copy_from_slice` is a `memcpy` call per line).
 #[inline(always)]
@@ -137,19 +151,4 @@ pub(crate) fn copy_line(out: &mut [u8], line: &[u8]) {
     if k < w {
         out[w - 16..].copy_from_slice(&line[w - 16..]);
     }
-}
-
-/// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`) into
-/// `dst` until either ends; returns `(read, written)`.
-#[inline]
-pub(crate) fn compact(src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
-    let (mut i, mut o) = (0, 0);
-    while i < src.len() && o < dst.len() {
-        let b = src[i];
-        let ws = if newlines_only { b == b'\n' } else { crate::config::is_whitespace(b) };
-        dst[o] = b;
-        o += usize::from(!ws);
-        i += 1;
-    }
-    (i, o)
 }

@@ -19,7 +19,7 @@ use super::pshufb::vector::Lanes;
 use super::pshufb::{Avx2, encode};
 use crate::alphabet::{Alphabet, Runs};
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F and BW and AVX2 may be used (the CPU has them and `NAB_MAX_ISA`
@@ -33,12 +33,6 @@ impl Avx512Bw {
     fn avx2(self) -> Avx2 {
         // SAFETY: `self` proves AVX2 (one of its features).
         unsafe { Avx2::new_unchecked() }
-    }
-
-    /// Runs `job` compiled with AVX2 enabled, as [`Avx2::with_features`].
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        self.avx2().with_features(job)
     }
 }
 

@@ -40,25 +40,12 @@ use core::arch::x86_64::{
 use crate::alphabet::Alphabet;
 use crate::arch::lines::{self, LineBlock, run_lines};
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F, BW, VL and VBMI, and BMI2 may be used (the CPU has them and
     /// `NAB_MAX_ISA` allows them, or the build enables them). Only `Avx512Vbmi::new` makes one.
     pub(crate) struct Avx512Vbmi = AVX512F | AVX512BW | AVX512VL | AVX512VBMI | BMI2;
-}
-
-impl Avx512Vbmi {
-    /// Runs `f` compiled with AVX-512 enabled (where it inlines), like `Avx2::with_features`.
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-        fn inner<J: Job>(job: J) -> J::Output {
-            job.run()
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2.
-        unsafe { inner(job) }
-    }
 }
 
 impl Kernels for Avx512Vbmi {

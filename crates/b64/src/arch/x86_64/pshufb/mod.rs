@@ -34,7 +34,7 @@ use self::vector::Vector;
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::lines::run_lines;
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that SSSE3 may be used (the CPU has it and `NAB_MAX_ISA` allows it, or the build
@@ -48,18 +48,6 @@ nab_isa::token! {
 }
 
 impl Avx2 {
-    /// Runs `f` compiled with AVX2 enabled (where it inlines): the line copies of forgiving
-    /// decoding then move 32 bytes at a time.
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        #[target_feature(enable = "avx2")]
-        fn inner<J: Job>(job: J) -> J::Output {
-            job.run()
-        }
-        // SAFETY: `self` proves AVX2.
-        unsafe { inner(job) }
-    }
-
     /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
     /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
     /// with padding if `pad`) by the last-bytes code ([`Pshufb::encode_last`]).
