@@ -360,7 +360,8 @@ fn layouts(size: usize) -> Vec<(String, Vec<u8>)> {
 /// `forgiving_decode` (where it accepts the text: it skips `\n \r \t` and space).
 /// Throughput is text bytes, whitespace included.
 fn decode_layouts(c: &mut Criterion) {
-    let sizes: Vec<usize> = if benches::quick() { vec![4096, 65536] } else { LAYOUT_SIZES.to_vec() };
+    let sizes: Vec<usize> =
+        if benches::quick() { vec![4096, 65536] } else { LAYOUT_SIZES.to_vec() };
     let only = std::env::var("B64_LAYOUTS").ok();
     for size in sizes {
         for (name, text) in layouts(size) {
