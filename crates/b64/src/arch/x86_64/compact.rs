@@ -15,56 +15,8 @@
 
 use core::arch::x86_64::*;
 
-/// The lookup of the five bytes of ASCII whitespace (WHATWG): `\t \n \x0c \r` by their low
-/// nibble, space at 0; `0xff` elsewhere (no byte equals its lookup there).
-pub(crate) const WS_TABLE: [u8; 16] = {
-    let mut t = [0xffu8; 16];
-    t[0] = b' ';
-    t[9] = b'\t';
-    t[0xa] = b'\n';
-    t[0xc] = 0x0c;
-    t[0xd] = b'\r';
-    t
-};
-
-/// [`WS_TABLE`] for `\n` alone.
-pub(crate) const NL_TABLE: [u8; 16] = {
-    let mut t = [0xffu8; 16];
-    t[0xa] = b'\n';
-    t
-};
-
-/// For each 8-bit mask of bytes to drop, the positions of the bytes kept, in order, one a
-/// byte of the `u64` (the rest 0).
-static THIN: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut v, mut k, mut b) = (0u64, 0, 0);
-        while b < 8 {
-            if m >> b & 1 == 0 {
-                v |= (b as u64) << (8 * k);
-                k += 1;
-            }
-            b += 1;
-        }
-        t[m] = v;
-        m += 1;
-    }
-    t
-};
-
-/// For each 8-bit mask of bytes to drop, how many are kept (a table: the SSSE3 and AVX2
-/// tokens do not prove POPCNT, and without it `count_ones` is a long sequence).
-static KEPT: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut m = 0;
-    while m < 256 {
-        t[m] = 8 - (m as u8).count_ones() as u8;
-        m += 1;
-    }
-    t
-};
+pub(crate) use crate::arch::thin::table;
+use crate::arch::thin::{KEPT, THIN};
 
 /// For `k` bytes kept of the low 8, the `pshufb` that moves the high 8 (at 8..16) to follow
 /// them at `k..k + 8`.
@@ -300,10 +252,4 @@ nab_isa::token! {
     /// Proof that AVX-512 VBMI2 (with F and BW, and POPCNT) may be used: the VBMI backend's
     /// `vpcompressb` (Cannon Lake has VBMI without VBMI2).
     pub(crate) struct Vbmi2 = AVX512F | AVX512BW | AVX512VBMI2 | POPCNT;
-}
-
-/// The whitespace lookup for the engine's rule.
-#[inline(always)]
-pub(crate) fn table(newlines_only: bool) -> &'static [u8; 16] {
-    if newlines_only { &NL_TABLE } else { &WS_TABLE }
 }
