@@ -3,14 +3,16 @@
 //! group of 4 symbols. The one-shot calls, `decode_in_place` and the streaming reader all
 //! run this one machine, so they agree on every input and every split of it.
 //!
-//! Invariant of every fast path (the short path, the line paths, the bulk): it consumes only
-//! what the machine would accept, and where it stops the machine goes on at the same input
-//! position with the state it would have there, so errors and their offsets never depend on
-//! the path. The one-shot path ([`decode_io`]) tries, in order: lines of a common width from
-//! the first byte (forgiving), the bulk, lines of the width the bulk stopped at, the short
-//! path for the last group, then the machine. The thresholds ([`TAIL_MAX`], [`LINES_BUF`],
-//! [`MIN_RUN`], [`MAX_LINE`]) say beside them where they come from. Calls go one way:
-//! `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
+//! Invariant of every fast path (the short path, the line paths, the whitespace path, the
+//! bulk): it consumes only what the machine would accept, and where it stops the machine goes
+//! on at the same input position with the state it would have there, so errors and their
+//! offsets never depend on the path. The one-shot path ([`decode_io`]) tries, in order: lines
+//! of a common width from the first byte (forgiving), the bulk, lines of the width the bulk
+//! stopped at, the short path for the last group, then the machine, which hands forgiving
+//! text to the whitespace path ([`State::compact_and_decode`]: whitespace removed by the
+//! backend's compaction, the rest decoded by its bulk) at each whitespace byte. The
+//! thresholds ([`TAIL_MAX`], [`WS_BUF`]) say beside them where they come from. Calls go one
+//! way: `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
 
 use crate::alphabet::INVALID;
 use crate::config::{DecodeMode, DecodePaddingMode, GeneralPurpose};
