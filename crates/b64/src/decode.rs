@@ -426,24 +426,40 @@ pub(crate) fn decode_io<I: Io + ?Sized>(
     if forgiving {
         for w in COMMON_WIDTHS {
             if let Some(ending) = ending_at(e, io.input(), w)
-                && let Some(r) = lines_then_last(e, io, (0, 0), w, ending, 0)
+                && let Some(r) = lines_then_last(e, io, (0, 0), w, (ending, None), 0)
             {
                 return r;
             }
         }
     }
+    // Forgiving text may start with whitespace (an indented first line): skipped.
+    let lead = if forgiving { ws_run(e, io.input(), 0, total) } else { 0 };
     // The common case first: all symbols, no padding, in whole groups.
-    let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
+    let (i, j) = e.backend().decode_bulk(e.alphabet(), io, lead, 0);
     if i == total {
         return Ok(j);
+    }
+    // Forgiving text in lines of one width (a multiple of 4, at least a kernel block) with
+    // another separator between them (a space, a line ending and the next line's indent):
+    // the bulk stopped at the end of the first line.
+    let w = i - lead;
+    if forgiving
+        && w >= 16
+        && w.is_multiple_of(4)
+        && let Some((sep, len)) = separator_at(e, io.input(), i)
+        && (lead > 0 || ending_at(e, io.input(), i) != Some(len))
+        && let Some(r) = lines_then_last(e, io, (i + len, j), w, (len, Some(sep)), w)
+    {
+        return r;
     }
     // Forgiving text in lines of another width (a multiple of 4, at least a kernel block):
     // the bulk stopped at the end of the first line. (`input[i]` exists: `i < total`.)
     if forgiving
+        && lead == 0
         && i >= 16
         && i.is_multiple_of(4)
         && let Some(ending) = ending_at(e, io.input(), i)
-        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, ending, i)
+        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, (ending, None), i)
     {
         return r;
     }
@@ -466,9 +482,30 @@ pub(crate) fn decode_io<I: Io + ?Sized>(
             return Ok(j);
         }
     }
-    let mut state = State { symbols: i, ..State::default() };
+    let mut state = State { symbols: i - lead, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The length of the run of whitespace the engine skips at `input[q..n]`.
+#[inline(always)]
+fn ws_run(e: &GeneralPurpose<'_>, input: &[u8], q: usize, n: usize) -> usize {
+    input[q..n].iter().take_while(|&&b| e.skips(b)).count()
+}
+
+/// The run of 1 to 8 bytes of whitespace at `input[q..]` (followed by a byte that is not),
+/// as the separator of [`Backend::decode_lines_sep`](crate::dispatch::Backend): its bytes
+/// little-endian and its length.
+#[inline(always)]
+fn separator_at(e: &GeneralPurpose<'_>, input: &[u8], q: usize) -> Option<(u64, usize)> {
+    let end = input.len().min(q + 9);
+    let len = ws_run(e, input, q, end);
+    if len == 0 || len > 8 || q + len == input.len() {
+        return None;
+    }
+    let mut bytes = [0u8; 8];
+    bytes[..len].copy_from_slice(&input[q..q + len]);
+    Some((u64::from_le_bytes(bytes), len))
 }
 
 /// The widths whose line ending [`decode_io`] looks for before the bulk, in forgiving text:
@@ -487,10 +524,11 @@ fn ending_at(e: &GeneralPurpose<'_>, input: &[u8], q: usize) -> Option<usize> {
 }
 
 /// The fast path of [`decode_io`] for forgiving text in lines of one width (`w` symbols, a
-/// multiple of 4, then `\n` or `\r\n`; the last line perhaps shorter, padded, and ended or
-/// not), as `base64`, MIME and PEM write it: the backend's line kernel takes the lines of
-/// that width from input index `start` (output `j`, `before` symbols before it, `ending`
-/// bytes of line ending after each line), and the short path the last line (without one
+/// multiple of 4, then `\n` or `\r\n`, or with `sep` any run of 1 to 8 whitespace bytes; the
+/// last line perhaps shorter, padded, and ended or not), as `base64`, MIME and PEM write it,
+/// or indented: the backend's line kernel takes the lines of that width from input index
+/// `start` (output `j`, `before` symbols before it, `ending` bytes of line ending after each
+/// line), and the short path the last line (without one
 /// final ending), with no pass through the byte-at-a-time machine's loop. Where either stops
 /// early, the machine goes on from the last whole line, with the state it would have there
 /// (the line kernel consumes only lines of symbols). `None` (nothing consumed) when no line
@@ -501,12 +539,15 @@ fn lines_then_last<I: Io + ?Sized>(
     io: &mut I,
     (start, j): (usize, usize),
     w: usize,
-    ending: usize,
+    (ending, sep): (usize, Option<u64>),
     before: usize,
 ) -> Option<Result<usize, DecodeError>> {
     let total = io.input().len();
     let stride = w + ending;
-    let (i, j) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+    let (i, j) = match sep {
+        None => e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2),
+        Some(sep) => e.backend().decode_lines_sep(e.alphabet(), io, start, j, w, sep, ending),
+    };
     if i == start {
         return None;
     }

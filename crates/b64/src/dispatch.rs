@@ -142,6 +142,22 @@ impl Backend {
         each_backend!(self, t => t.decode_lines(alphabet, io, i, j, w, crlf))
     }
 
+    /// [`Kernels::decode_lines_sep`] of the backend (`(i, j)` back where it has none).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize) {
+        each_backend!(self, t => t.decode_lines_sep(alphabet, io, i, j, w, sep, sep_len))
+    }
+
     /// Copies `src` less its whitespace (`Kernels::compact`: ASCII whitespace, or `\n` alone
     /// if `newlines_only`) into `dst` (kernel, then scalar) until either ends; returns
     /// `(read, written)`.

@@ -68,6 +68,25 @@ pub(crate) trait Kernels: Copy {
         i: usize,
         j: usize,
     ) -> (usize, usize);
+    /// [`Kernels::decode_lines`] for lines separated by any fixed run of `sep_len` (1 to 8)
+    /// bytes, `sep` little-endian: the lines of `w` symbols from input index `i` while each
+    /// is followed by the separator (and 8 readable bytes); `(i, j)` back where the kernel has
+    /// none.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        _alphabet: &Alphabet,
+        _io: &mut I,
+        i: usize,
+        j: usize,
+        _w: usize,
+        _sep: u64,
+        _sep_len: usize,
+    ) -> (usize, usize) {
+        (i, j)
+    }
     /// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`)
     /// into `dst`, in whole blocks of the kernel's width while `dst` has room for a block's
     /// store; every other byte is kept, symbol or not. Returns `(read, written)`; may write

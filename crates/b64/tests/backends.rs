@@ -637,3 +637,53 @@ fn whitespace_anywhere_short_every_alignment() {
         }
     }
 }
+
+/// Lines of one width separated by a fixed run of whitespace (the separator line path:
+/// a space, a tab, an indented line ending), with indentation before the first line, clean
+/// and with a byte replaced or inserted at positions across the first lines and the end.
+#[test]
+fn lines_with_any_separator() {
+    let engine = common::engine("forg");
+    let seps: &[&[u8]] = &[b" ", b"\t", b"\n    ", b"\r\n\t", b"  ", b"\n\n", b" \r\n", b"\x0c"];
+    let widths: &[usize] = if common::small() { &[16, 76] } else { &[16, 20, 40, 64, 76, 100] };
+    let lens: &[usize] = if common::small() { &[0, 200] } else { &[0, 1, 2, 3, 100, 700] };
+    for &w in widths {
+        for (k, &sep) in seps.iter().enumerate() {
+            for &len in lens {
+                let data = common::bytes(len, (w * 7 + k) as u64);
+                let text = engine.encode_to_vec(&data);
+                for lead in [0usize, 4] {
+                    let mut t = vec![b' '; lead];
+                    for (n, line) in text.chunks(w).enumerate() {
+                        if n > 0 {
+                            t.extend_from_slice(sep);
+                        }
+                        t.extend_from_slice(line);
+                    }
+                    if k % 2 == 1 {
+                        t.extend_from_slice(sep);
+                    }
+                    assert_eq!(reference(engine, &t).as_deref(), Ok(&data[..]));
+                    check_forgiving(engine, &t, None);
+                    let step = if common::small() { 37 } else { 7 };
+                    for p in (0..t.len().min(3 * (w + 6)))
+                        .step_by(step)
+                        .chain([t.len().saturating_sub(1)])
+                    {
+                        for (b, insert) in
+                            [(0x0bu8, true), (b'=', false), (b' ', true), (b'A', true)]
+                        {
+                            let mut e = t.clone();
+                            if insert || p >= e.len() {
+                                e.insert(p.min(e.len()), b);
+                            } else {
+                                e[p] = b;
+                            }
+                            check_forgiving(engine, &e, None);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

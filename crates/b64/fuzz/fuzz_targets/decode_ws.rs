@@ -70,13 +70,28 @@ fuzz_target!(|input: &[u8]| {
     let (ins, data) = rest.split_at(3 * k);
     let mut text = if sel & 1 == 0 { STANDARD.encode_to_vec(data) } else { b64::engine::general_purpose::STANDARD_NO_PAD.encode_to_vec(data) };
     let mut vt = false;
+    // Half the inputs as lines of one width (16 to 112 symbols) with a separator of the
+    // first insertions' whitespace (1 to 3 bytes) and indentation: the line paths.
+    if sel & 0x80 != 0 && !ins.is_empty() {
+        let w = 16 * (1 + usize::from(sel >> 3 & 7));
+        let seps = (1 + usize::from(ins[0]) % 3).min(ins.len());
+        let sep: Vec<u8> = ins[..seps].iter().map(|&b| KINDS[usize::from(b) % (KINDS.len() - 1)]).collect();
+        let mut t = sep[1..].to_vec();
+        for (n, line) in text.chunks(w).enumerate() {
+            if n > 0 {
+                t.extend_from_slice(&sep);
+            }
+            t.extend_from_slice(line);
+        }
+        text = t;
+    }
     for i in ins.chunks_exact(3) {
         let pos = usize::from(u16::from_le_bytes([i[0], i[1]])) % (text.len() + 1);
         let b = KINDS[usize::from(i[2]) % KINDS.len()];
         vt |= b == 0x0b;
         text.insert(pos, b);
     }
-    let chunk = [1, 3, 7, 64, 1000, 4096, 16 * 1024][usize::from(sel >> 1) % 7];
+    let chunk = [1, 3, 7, 64, 1000, 4096, 16 * 1024][usize::from(sel >> 1 & 3) + usize::from(sel & 0x40 != 0) * 3];
     let got = check(FORGIVING, &text, chunk);
     if vt {
         assert!(got.is_err(), "\\x0b accepted");

@@ -38,6 +38,20 @@ impl Avx512Bw {
 
 impl Kernels for Avx512Bw {
     #[inline]
+    fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize) {
+        self.avx2().decode_lines_sep(alphabet, io, i, j, w, sep, sep_len)
+    }
+
+    #[inline]
     fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
         let table = super::compact::table(newlines_only);
         // SAFETY: `self` proves AVX-512 F and BW; the pointers and lengths come from slices,

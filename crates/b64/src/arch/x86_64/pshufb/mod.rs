@@ -188,6 +188,23 @@ trait Pshufb: Copy {
         crlf: bool,
     ) -> (usize, usize);
 
+    /// [`decode::decode_lines_sep`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; as [`decode::decode_lines_sep`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn decode_lines_sep<const FIXES: usize>(
+        nib: &Nibbles,
+        src: *const u8,
+        n: usize,
+        dst: *mut u8,
+        cap: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize);
+
     /// The whitespace removal of this width (`compact.rs`).
     ///
     /// # Safety
@@ -209,6 +226,23 @@ macro_rules! entries {
     ($token:ty, $v:ty, $feature:literal, $compact:path) => {
         impl Pshufb for $token {
             type V = $v;
+
+            #[target_feature(enable = $feature)]
+            unsafe fn decode_lines_sep<const FIXES: usize>(
+                nib: &Nibbles,
+                src: *const u8,
+                n: usize,
+                dst: *mut u8,
+                cap: usize,
+                w: usize,
+                sep: u64,
+                sep_len: usize,
+            ) -> (usize, usize) {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    decode::decode_lines_sep::<$v, FIXES>(nib, src, n, dst, cap, w, sep, sep_len)
+                }
+            }
 
             #[inline]
             unsafe fn compact(
@@ -394,6 +428,32 @@ macro_rules! run_decode {
 /// The kernels of both widths: a token proves its features, so each method may call its
 /// entry points.
 impl<T: Pshufb> Kernels for T {
+    #[inline]
+    fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize) {
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<0>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            1 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<1>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            2 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<2>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            _ => (i, j),
+        }
+    }
+
     #[inline]
     fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
         let table = super::compact::table(newlines_only);
