@@ -2,7 +2,7 @@
 //! portable Rust loops (their shape reproduced below, with attribution) and the memchr crate.
 //!
 //! Per size class of the spec (0–16, 17–64, 65–256, 257 B–4 KiB, 4–64 KiB, 64 KiB–1 MiB,
-//! 8 MiB), every iteration uses the next of 4096 sizes drawn at random within the class, so a
+//! 8 MiB, and 64 MiB, beyond both bench CPUs' L3), every iteration uses the next of 4096 sizes drawn at random within the class, so a
 //! size dispatch cannot learn the pattern (branch prediction is honest). The parameter of each
 //! `BenchmarkId` is the class; the throughput is the mean size of the class's draws.
 //!
@@ -25,7 +25,7 @@ use criterion::{
 };
 
 /// The spec's classes: label, smallest and largest size.
-const CLASSES: [(&str, usize, usize); 7] = [
+const CLASSES: [(&str, usize, usize); 8] = [
     ("0-16", 0, 16),
     ("17-64", 17, 64),
     ("65-256", 65, 256),
@@ -33,6 +33,7 @@ const CLASSES: [(&str, usize, usize); 7] = [
     ("4K-64K", (4 << 10) + 1, 64 << 10),
     ("64K-1M", (64 << 10) + 1, 1 << 20),
     ("8M", 8 << 20, 8 << 20),
+    ("64M", 64 << 20, 64 << 20),
 ];
 
 const DRAWS: usize = 4096;
@@ -208,7 +209,7 @@ struct Bufs {
 
 /// Bytes a copy's destination may need: the largest class plus 64, plus up to a page for
 /// [`Bufs::dst_ptr`]'s offset.
-const BUF_LEN: usize = (8 << 20) + 64;
+const BUF_LEN: usize = (64 << 20) + 64;
 
 fn bufs() -> Bufs {
     Bufs { src: benches::input(BUF_LEN), dst: vec![0u8; BUF_LEN + 4096] }
@@ -270,7 +271,7 @@ unsafe fn rep_movsb(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// A bare `rep stosb` (the reference for memops' `REP_STOSB_MIN`).
+/// A bare `rep stosb` (the reference for the `rep stosb` window of memops' strategy).
 ///
 /// # Safety
 ///
@@ -300,24 +301,75 @@ fn memmove(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(mean(&sizes)));
         let (s, d) = black_box((src, dst));
         let g = &mut group;
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memmove(d, s, n) });
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memmove(d.cast(), s.cast(), n) });
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "compiler-builtins", class, &sizes, |n| unsafe {
             compiler_builtins_shape::memcpy(d, s, n)
         });
         row(g, "call-floor", class, &sizes, |_| call_floor());
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "rep-movsb", class, &sizes, |n| unsafe { rep_movsb(d, s, n) });
+        if mean(&sizes) >= 8 << 20 {
+            // The preferred backend with non-temporal stores forced (no `rep movsb`), and with
+            // the plain loop: what the strategy's `rep_movsb_max` and `nt_threshold` choose
+            // between on this CPU.
+            let be = memops::backends().next().expect("the portable backend at least");
+            let nt = memops::Strategy {
+                rep_movsb_min: usize::MAX,
+                rep_movsb_min_sse2: usize::MAX,
+                nt_threshold: 0,
+                ..memops::strategy()
+            };
+            row(g, "memops-streaming", class, &sizes, |n| {
+                // SAFETY: both buffers hold 64 MiB + 64 bytes, `n <= 64 MiB`, and they are
+                // distinct allocations.
+                let (dst, src) = unsafe {
+                    (std::slice::from_raw_parts_mut(d, n), std::slice::from_raw_parts(s, n))
+                };
+                be.copy_with_strategy(dst, src, &nt)
+            });
+            // And with neither: the vector loop with plain stores.
+            let loops = memops::Strategy::LOOPS_ONLY;
+            row(g, "memops-loop", class, &sizes, |n| {
+                // SAFETY: as above.
+                let (dst, src) = unsafe {
+                    (std::slice::from_raw_parts_mut(d, n), std::slice::from_raw_parts(s, n))
+                };
+                be.copy_with_strategy(dst, src, &loops)
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Backward overlapping moves (the destination inside the source, 2064 bytes past it: half a
+/// page plus 16, clear of 4K aliasing as in [`Bufs::dst_ptr`]) of 64 KiB, 1 MiB and 8 MiB,
+/// where `rep movsb` cannot serve (it would overwrite unread source): the loops against glibc's
+/// backward path.
+fn memmove_backward(c: &mut Criterion) {
+    const D: usize = 2064;
+    let mut group = c.benchmark_group("memops/memmove-backward");
+    let mut buf = benches::input((8 << 20) + D + 64);
+    for (class, n) in [("64K", 64usize << 10), ("1M", 1 << 20), ("8M", 8 << 20)] {
+        let sizes = vec![n; DRAWS];
+        group.throughput(Throughput::Bytes(n as u64));
+        let p = black_box(buf.as_mut_ptr());
+        let g = &mut group;
+        // SAFETY: the buffer holds 8 MiB + 2128 bytes and `D + n <= 8 MiB + 2064`.
+        row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memmove(p.add(D), p, n) });
+        // SAFETY: as above.
+        row(g, "glibc", class, &sizes, |n| unsafe { libc::memmove(p.add(D).cast(), p.cast(), n) });
     }
     group.finish();
 }
 
 /// Fixed sizes from 2 KiB to 32 MiB: where `rep movsb` and non-temporal stores start to pay
-/// (the measurements behind `REP_MOVSB_MIN` and `NT_THRESHOLD` in `memops/src/arch/x86_64.rs`).
+/// (the measurements behind the `rep movsb` window and the non-temporal threshold in
+/// `memops/src/arch/x86_64/strategy.rs`).
 /// Runs only with `MEMOPS_BENCH_THRESHOLDS=1`.
 fn memmove_thresholds(c: &mut Criterion) {
     if std::env::var_os("MEMOPS_BENCH_THRESHOLDS").is_none() {
@@ -358,16 +410,16 @@ fn memset(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(mean(&sizes)));
         let (d, x) = black_box((dst, 0x5a_u8));
         let g = &mut group;
-        // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: the buffer holds 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memset(d, x, n) });
-        // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: the buffer holds 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memset(d.cast(), x.into(), n) });
-        // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: the buffer holds 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "compiler-builtins", class, &sizes, |n| unsafe {
             compiler_builtins_shape::memset(d, x, n)
         });
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the buffer holds 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: the buffer holds 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "rep-stosb", class, &sizes, |n| unsafe { rep_stosb(d, x, n) });
     }
     group.finish();
@@ -382,11 +434,11 @@ fn memcmp(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(mean(&sizes)));
         let (x, y) = black_box((b.src.as_ptr(), other.as_ptr()));
         let g = &mut group;
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "memops", class, &sizes, |n| unsafe { memops::raw::memcmp(x, y, n) });
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "glibc", class, &sizes, |n| unsafe { libc::memcmp(x.cast(), y.cast(), n) });
-        // SAFETY: both buffers hold 8 MiB + 64 bytes and `n <= 8 MiB`.
+        // SAFETY: both buffers hold 64 MiB + 64 bytes and `n <= 64 MiB`.
         row(g, "compiler-builtins", class, &sizes, |n| unsafe {
             compiler_builtins_shape::memcmp(x, y, n)
         });
@@ -416,7 +468,7 @@ fn equal(c: &mut Criterion) {
 /// `find_byte`, `rfind_byte` and `count_byte` against memchr and glibc. The finds look for an
 /// absent byte (a full scan); the count counts one byte value of the random input.
 fn searches(c: &mut Criterion) {
-    let hay = benches::input((8 << 20) + 64);
+    let hay = benches::input(BUF_LEN);
     // `input` draws bytes from the top of an LCG; make sure 0xff never occurs.
     let hay: Vec<u8> = hay.into_iter().map(|x| x & 0x7f).collect();
     let mut find = c.benchmark_group("memops/find_byte");
@@ -679,6 +731,7 @@ fn substring(c: &mut Criterion) {
 criterion_group!(
     benches,
     memmove,
+    memmove_backward,
     memmove_thresholds,
     memset,
     memcmp,

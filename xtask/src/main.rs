@@ -67,11 +67,13 @@ commands:
   mca
         llvm-mca-19's cycle model of each kernel's hot loop (ours and the peer's, the backend
         the dispatch picks on each CPU) on znver4/5, cascadelake, icelake-server,
-        sapphirerapids, neoverse-n1/v2, sifive-p670/x280: builds a probe with the bench
-        profile for x86_64, aarch64 and riscv64 (installs llvm-19, the cross gcc and the
-        rustup targets), writes target/mca/modelled.md (section Modelled CPUs, checked against
-        the x86 records in benches/results/) and says how long it took (about 2 minutes
-        with the builds cached). Not part of `test`.
+        sapphirerapids, neoverse-n1/v2, sifive-p670/x280, per 64 bytes (NTT: per
+        butterfly): builds a probe with the bench profile for x86_64, aarch64 and riscv64,
+        and with +aes for gxhash (installs llvm-19, g++, the cross gcc and the rustup
+        targets); peers base64-simd, simdutf (x86_64), memchr, xxh3, gxhash, foldhash;
+        writes target/mca/modelled.md (section Modelled CPUs, checked against the x86
+        records in benches/results/), says how long it took, and fails when a kernel's loop
+        is not found (a stale symbol in xtask/src/mca/spec.rs). Not part of `test`.
 ";
 
 fn main() -> ExitCode {

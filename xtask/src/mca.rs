@@ -28,7 +28,18 @@
 //! `probe_*` functions are never inlined); a scalar loop among others (the limb `addmul_1`,
 //! inlined into the basecase product) by the mnemonics it must hold (`mulx`, `adox`, `adcx`).
 //!
-//! Left out so far: simdutf (C++), gxhash, glibc's mem* loops, GMP, and mips64 (no model).
+//! Peers that need more than the probe's plain build: gxhash refuses to build without AES at
+//! compile time, so a second probe build with `+aes` (x86_64, aarch64) supplies its functions
+//! only (`+aes` changes how our own kernels inline); simdutf (C++) is in the x86_64 probe only,
+//! since no cross g++ is installed. A loop not found (a kernel renamed or moved) fails the run.
+//!
+//! glibc's mem* variants (x86_64) come from the host's `libc.so.6`, located by the symbols of
+//! Debian's `libc6-dbg` and disassembled by address range, and are chosen per model by glibc
+//! 2.36's rules (`spec::GLIBC_MEMMOVE`).
+//!
+//! Left out so far: glibc on aarch64 and riscv64 (the cross `libc6` packages have no debug
+//! symbols), GMP (Debian's generic x86-64 build: not the build users of a tuned GMP get), and
+//! mips64 (no model).
 //! The cold run takes about 1.5 minutes on 2 busy cores (three probe builds of about 30 s
 //! each); with the builds cached, about 10 s.
 
@@ -49,6 +60,10 @@ use spec::{Backend, Impl, KERNELS, MODELS, Model};
 
 const LLVM_MCA: &str = "llvm-mca-19";
 const OBJDUMP: &str = "llvm-objdump-19";
+/// The host's glibc, whose mem* variants are modelled as peers on x86_64.
+const GLIBC: &str = "/lib/x86_64-linux-gnu/libc.so.6";
+/// The functions taken from the `+aes` build (`Arch::aes_rustflags`): the peers that need it.
+const AES_ONLY_PEERS: &[&str] = &["gxhash::", "mca_probe::probe_gxhash"];
 /// Iterations of the loop body llvm-mca simulates: enough for its steady state.
 const ITERATIONS: u32 = 200;
 
@@ -65,18 +80,20 @@ pub fn run_mca() -> Result<(), String> {
     let dir = root.join("target/mca");
     let mut disassembly: BTreeMap<Arch, Vec<Function>> = BTreeMap::new();
     for arch in Arch::ALL {
-        let exe = build_probe(&root, arch)?;
-        let mut cmd = Command::new(OBJDUMP);
-        cmd.args(["-d", "-C", "--no-show-raw-insn"]);
-        if arch == Arch::X86_64 {
-            cmd.args(["-M", "intel"]);
-        } else {
-            cmd.arg(format!("--mattr={}", arch.objdump_mattr()));
+        let exe = build_probe(&root, arch, arch.rustflags(), "build")?;
+        let mut funcs = disassemble(arch, &exe)?;
+        if let Some(flags) = arch.aes_rustflags() {
+            let exe = build_probe(&root, arch, flags, "build-aes")?;
+            funcs.extend(
+                disassemble(arch, &exe)?
+                    .into_iter()
+                    .filter(|f| AES_ONLY_PEERS.iter().any(|p| f.name.starts_with(p))),
+            );
         }
-        cmd.arg(&exe);
-        let text =
-            output(&mut cmd).ok_or_else(|| format!("`{}` failed", crate::util::show(&cmd)))?;
-        disassembly.insert(arch, disasm::parse(&text));
+        if arch == Arch::X86_64 {
+            funcs.extend(glibc_functions()?);
+        }
+        disassembly.insert(arch, funcs);
     }
     // The loops of an earlier run: each run writes its own.
     if let Ok(entries) = std::fs::read_dir(&dir) {
@@ -106,8 +123,28 @@ pub fn run_mca() -> Result<(), String> {
     let path = dir.join("modelled.md");
     std::fs::write(&path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
     print!("{md}");
+    // A kernel renamed or moved leaves its symbols stale: fail rather than print a table
+    // with holes. (A row refused by the ISA check is a finding, not an error.)
+    let stale: Vec<String> = rows
+        .iter()
+        .flat_map(|r| {
+            [Some(&r.ours), r.peer.as_ref()].into_iter().flatten().filter_map(move |m| match m {
+                Err(e) if !e.starts_with("refused") && !e.starts_with("no backend runs") => {
+                    Some(format!("{} on {}: {e}", r.kernel.name, r.model.cpu))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    if !stale.is_empty() {
+        return Err(format!(
+            "mca: {} loop(s) not found; update xtask/src/mca/spec.rs:\n  {}",
+            stale.len(),
+            stale.join("\n  ")
+        ));
+    }
     eprintln!(
-        "xtask: mca: wrote {} in {:.0} s (probe builds included; a cold run builds three, about 1.5 min)",
+        "xtask: mca: wrote {} in {:.0} s (probe builds included: five, about 6 minutes cold on 2 busy cores, 15 s cached)",
         path.display(),
         start.elapsed().as_secs_f64()
     );
@@ -119,6 +156,8 @@ fn ensure_tools() -> Result<(), String> {
     let mut missing: Vec<&str> = Vec::new();
     for (tool, pkg) in [
         (LLVM_MCA, "llvm-19"),
+        // simdutf's C++, in the x86_64 probe.
+        ("g++", "g++"),
         ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu"),
         ("riscv64-linux-gnu-gcc", "gcc-riscv64-linux-gnu"),
     ] {
@@ -126,7 +165,8 @@ fn ensure_tools() -> Result<(), String> {
             missing.push(pkg);
         }
     }
-    for pkg in ["libc6-dev-arm64-cross", "libc6-dev-riscv64-cross"] {
+    // libc6-dbg: the symbols of glibc's mem* variants (peers on x86_64).
+    for pkg in ["libc6-dev-arm64-cross", "libc6-dev-riscv64-cross", "libc6-dbg"] {
         if !crate::install::dpkg_installed(pkg) {
             missing.push(pkg);
         }
@@ -158,8 +198,69 @@ fn ensure_tools() -> Result<(), String> {
     Ok(())
 }
 
-/// Writes the probe crate into `target/mca/probe` and builds it for `arch`; the executable.
-fn build_probe(root: &Path, arch: Arch) -> Result<PathBuf, String> {
+/// The host glibc's variants of the functions a kernel compares with (`spec::GLIBC`), named
+/// `glibc::<variant>`: they have no symbols in the stripped `libc.so.6`, so their addresses
+/// and sizes come from Debian's `libc6-dbg` (by build id) and each is disassembled by range.
+fn glibc_functions() -> Result<Vec<Function>, String> {
+    let lib = Path::new(GLIBC);
+    let notes = output(Command::new("readelf").arg("-n").arg(lib))
+        .ok_or_else(|| format!("`readelf -n {GLIBC}` failed"))?;
+    let id = notes
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Build ID: "))
+        .ok_or_else(|| format!("{GLIBC}: no build id"))?
+        .trim()
+        .to_owned();
+    let debug = format!("/usr/lib/debug/.build-id/{}/{}.debug", &id[..2], &id[2..]);
+    let nm = output(Command::new("nm").args(["-S", "--defined-only", &debug]))
+        .ok_or_else(|| format!("`nm {debug}` failed: is libc6-dbg installed?"))?;
+    let mut out = Vec::new();
+    for line in nm.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [addr, size, _, name] = f[..] else { continue };
+        if !spec::GLIBC_VARIANTS.contains(&name) {
+            continue;
+        }
+        let (Ok(addr), Ok(size)) = (u64::from_str_radix(addr, 16), u64::from_str_radix(size, 16))
+        else {
+            continue;
+        };
+        let mut cmd = Command::new(OBJDUMP);
+        // No debug directory: with the debug file found by build id, llvm-objdump prints its
+        // empty `.text` instead of the library's code.
+        let empty = root().join("target/mca/no-debug");
+        std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
+        cmd.args(["-d", "--no-show-raw-insn", "-M", "intel"])
+            .arg(format!("--debug-file-directory={}", empty.display()))
+            .arg(format!("--start-address={addr:#x}"))
+            .arg(format!("--stop-address={:#x}", addr + size))
+            .arg(lib);
+        let text =
+            output(&mut cmd).ok_or_else(|| format!("`{}` failed", crate::util::show(&cmd)))?;
+        // The range prints under whatever dynamic symbol precedes it: one function of its own.
+        let insns = disasm::parse(&text).into_iter().flat_map(|f| f.insns).collect();
+        out.push(Function { name: format!("glibc::{name}"), insns });
+    }
+    Ok(out)
+}
+
+/// `llvm-objdump-19`'s functions of `exe`.
+fn disassemble(arch: Arch, exe: &Path) -> Result<Vec<Function>, String> {
+    let mut cmd = Command::new(OBJDUMP);
+    cmd.args(["-d", "-C", "--no-show-raw-insn"]);
+    if arch == Arch::X86_64 {
+        cmd.args(["-M", "intel"]);
+    } else {
+        cmd.arg(format!("--mattr={}", arch.objdump_mattr()));
+    }
+    cmd.arg(exe);
+    let text = output(&mut cmd).ok_or_else(|| format!("`{}` failed", crate::util::show(&cmd)))?;
+    Ok(disasm::parse(&text))
+}
+
+/// Writes the probe crate into `target/mca/probe` and builds it for `arch` with `rustflags`
+/// into `target/mca/<dir>`; the executable.
+fn build_probe(root: &Path, arch: Arch, rustflags: &str, dir: &str) -> Result<PathBuf, String> {
     let probe = root.join("target/mca/probe");
     let src = probe.join("src");
     std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
@@ -172,13 +273,13 @@ fn build_probe(root: &Path, arch: Arch) -> Result<PathBuf, String> {
         std::fs::copy(root.join("Cargo.lock"), probe.join("Cargo.lock"))
             .map_err(|e| format!("Cargo.lock: {e}"))?;
     }
-    let target_dir = root.join("target/mca/build");
+    let target_dir = root.join("target/mca").join(dir);
     let mut cmd = crate::util::cargo();
     cmd.current_dir(&probe)
         .args(["build", "--quiet", "--profile", "bench", "--target", arch.triple()])
         .arg("--target-dir")
         .arg(&target_dir)
-        .env("RUSTFLAGS", arch.rustflags())
+        .env("RUSTFLAGS", rustflags)
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     run(&mut cmd)?;
     Ok(target_dir.join(arch.triple()).join("release/mca-probe"))
@@ -197,6 +298,10 @@ struct Modelled {
     backend: &'static str,
     cycles_per_64: f64,
     bottleneck: String,
+    /// The function the loop was found in.
+    function: String,
+    /// The loop's instructions, `mnemonic operands`.
+    text: Vec<String>,
 }
 
 struct Row {
@@ -209,7 +314,15 @@ struct Row {
 /// The extensions `model`'s CPU has.
 fn model_extensions(model: &Model) -> Vec<&'static str> {
     match model.arch {
-        Arch::X86_64 => isa::x86_extensions(model.cpu),
+        Arch::X86_64 => {
+            let mut v = isa::x86_extensions(model.cpu);
+            // glibc's `Prefer_No_AVX512` is not set (AMD; Intel with AVX-VNNI): see
+            // `spec::GLIBC_MEMMOVE`.
+            if ["znver4", "znver5", "sapphirerapids"].contains(&model.cpu) {
+                v.push("glibc-avx512");
+            }
+            v
+        }
         _ => model.exts.to_vec(),
     }
 }
@@ -273,6 +386,8 @@ fn model_impl(
         backend: backend.name,
         cycles_per_64: cycles * 64.0 / bytes as f64,
         bottleneck: report.bottleneck(),
+        function: l.function.clone(),
+        text: body.iter().map(|i| format!("{} {}", i.mnemonic, i.operands)).collect(),
     })
 }
 
@@ -289,11 +404,35 @@ fn prepare(model: &Model, l: &Loop) -> Result<Vec<Insn>, String> {
                     l.function, model.cpu
                 ));
             }
-            Ok(l.body().to_vec())
+            Ok(split_flag_chains(l.body()))
         }
         Arch::Riscv64 => Ok(disasm::with_governing_vset(l)),
         Arch::Aarch64 => Ok(l.body().to_vec()),
     }
+}
+
+/// A loop with both an ADOX (OF) and an ADCX (CF) chain, as the model should see it:
+/// llvm-mca tracks EFLAGS as one register, so the two chains, independent on the CPU, would
+/// serialize through it. Each register-register `adox d, s` becomes `lea d, [d + s]` (the same
+/// data dependencies, no flags), which leaves out only the OF chain's own 1-cycle latency.
+fn split_flag_chains(body: &[Insn]) -> Vec<Insn> {
+    let has = |m: &str| body.iter().any(|i| i.mnemonic == m);
+    if !(has("adox") && has("adcx")) {
+        return body.to_vec();
+    }
+    body.iter()
+        .map(|i| {
+            let mut i = i.clone();
+            if i.mnemonic == "adox"
+                && let Some((d, s)) = i.operands.split_once(", ")
+                && !i.operands.contains("ptr")
+            {
+                i.operands = format!("{d}, [{d} + {s}]");
+                i.mnemonic = "lea".into();
+            }
+            i
+        })
+        .collect()
 }
 
 fn asm_for(arch: Arch, body: &[Insn]) -> String {
@@ -494,11 +633,24 @@ fn induction_advance(arch: Arch, body: &[Insn]) -> Option<u64> {
             }
         }
     }
+    // On x86, a register that addresses memory in the loop: a count register beside the
+    // pointers (glibc's `add edx, 0xffffff00`) says nothing of the bytes.
+    let addresses = |r: &str| {
+        arch != Arch::X86_64
+            || body.iter().any(|i| {
+                i.operands.split('[').skip(1).any(|m| {
+                    m.split(']')
+                        .next()
+                        .is_some_and(|m| m.split(['+', '-', '*', ' ']).any(|t| t.trim() == r))
+                })
+            })
+    };
     let mut best = 0u64;
     for (r, v) in &state {
         if let Some((origin, k)) = v
             && origin == r
             && *k != 0
+            && addresses(r)
         {
             let scale = if arch == Arch::X86_64 { x86_scale(body, r) } else { 1 };
             best = best.max((k * scale).unsigned_abs());
@@ -742,24 +894,52 @@ fn direction(ratio: f64) -> i8 {
     }
 }
 
+/// The model's known errors and the kernel's note, each where it applies to the row: the
+/// model's where its [`Model::errors_when`] text is in one of the row's loops, the kernel's on
+/// the models it names.
+fn known_errors(r: &Row) -> String {
+    let loops = [Some(&r.ours), r.peer.as_ref()];
+    let has = |t: &str| {
+        loops
+            .iter()
+            .flatten()
+            .flat_map(|m| m.as_ref().ok())
+            .any(|m| m.text.iter().any(|i| i.contains(t)))
+    };
+    let mut parts = Vec::new();
+    if r.model.errors_when.is_empty() || r.model.errors_when.iter().any(|t| has(t)) {
+        parts.push(r.model.known_errors);
+    }
+    if !r.kernel.note.is_empty()
+        && (r.kernel.note_cpus.is_empty() || r.kernel.note_cpus.contains(&r.model.cpu))
+    {
+        parts.push(r.kernel.note);
+    }
+    if parts.is_empty() { "—".to_string() } else { parts.join("; ") }
+}
+
 fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Record>) -> String {
     let mut s = String::from("## Modelled CPUs\n\n");
     s += "Steady-state cycles of each kernel's hot loop by `llvm-mca-19` (`cargo xtask mca`), per \
-          64 bytes of the loop's larger stream, for the backend the dispatch picks on that CPU. \
+          unit (64 bytes of the loop's larger stream, or one NTT butterfly), for the backend the dispatch picks on that CPU. \
           A model: no caches, no branch mispredictions, no frequency licences; checked against \
           the records below where a CPU has one.\n\n";
-    let fmt = |m: &Result<Modelled, String>| match m {
-        Ok(m) => format!("{:.2} ({})", m.cycles_per_64, m.backend),
+    let per_unit = |k: &spec::Kernel, m: &Modelled| match k.units_in_64 {
+        Some(units) => m.cycles_per_64 / units(&m.function),
+        None => m.cycles_per_64,
+    };
+    let fmt = |k: &spec::Kernel, m: &Result<Modelled, String>| match m {
+        Ok(m) => format!("{:.2} ({})", per_unit(k, m), m.backend),
         Err(e) => format!("— ({e})"),
     };
     let mut agree = (0usize, 0usize, Vec::new());
     for arch in Arch::ALL {
         let _ = writeln!(s, "### {}\n", arch.name());
-        s += "| kernel | CPU model | ours (cycles/64 B) | peer | peer (cycles/64 B) | ours/peer | bottleneck (ours) | model's known errors |\n";
+        s += "| kernel | CPU model | ours (cycles per unit) | peer | peer (cycles per unit) | ours/peer | bottleneck (ours) | model's known errors |\n";
         s += "|---|---|---|---|---|---|---|---|\n";
         for r in rows.iter().filter(|r| r.model.arch == arch) {
             let ratio = match (&r.ours, &r.peer) {
-                (Ok(o), Some(Ok(p))) => Some(o.cycles_per_64 / p.cycles_per_64),
+                (Ok(o), Some(Ok(p))) => Some(per_unit(r.kernel, o) / per_unit(r.kernel, p)),
                 _ => None,
             };
             let bottleneck = r.ours.as_ref().map(|m| m.bottleneck.clone()).unwrap_or_default();
@@ -769,16 +949,12 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                 r.kernel.name,
                 r.kernel.unit,
                 r.model.cpu,
-                fmt(&r.ours),
+                fmt(r.kernel, &r.ours),
                 if r.kernel.peer.is_empty() { "—" } else { r.kernel.peer },
-                r.peer.as_ref().map_or("—".into(), fmt),
+                r.peer.as_ref().map_or("—".into(), |p| fmt(r.kernel, p)),
                 ratio.map_or("—".into(), |x| format!("{x:.2}")),
                 bottleneck,
-                if r.kernel.note.is_empty() {
-                    r.model.known_errors.to_string()
-                } else {
-                    format!("{}; {}", r.model.known_errors, r.kernel.note)
-                },
+                known_errors(r),
             );
             if let (Some(modelled), Some(rec)) = (ratio, records.get(r.model.slug))
                 && let Some(measured) = measured_ratio(rec, r.kernel)
@@ -789,8 +965,9 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                         agree.0 += 1;
                     }
                     agree.2.push(format!(
-                        "| {} | {} ({}) | {modelled:.2} | {measured:.2} | {:+.0} % | {} |",
+                        "| {} | {} | {} ({}) | {modelled:.2} | {measured:.2} | {:+.0} % | {} |",
                         r.kernel.name,
+                        r.kernel.peer,
                         r.model.cpu,
                         r.model.slug,
                         (modelled / measured - 1.0) * 100.0,
@@ -823,7 +1000,7 @@ fn markdown(rows: &[Row], records: &BTreeMap<String, crate::bench::record::Recor
                 ""
             }
         );
-        s += "| kernel | CPU model (record) | modelled | measured | difference | same direction |\n|---|---|---|---|---|---|\n";
+        s += "| kernel | peer | CPU model (record) | modelled | measured | difference | same direction |\n|---|---|---|---|---|---|---|\n";
         for line in &agree.2 {
             s += line;
             s.push('\n');

@@ -170,7 +170,7 @@ impl Backend {
 
     /// Decodes whole groups of 4 symbols from `(i, j)` (kernel, then scalar) until a group
     /// holds a non-symbol or the output is full; returns the new `(i, j)`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn decode_bulk<I: Io + ?Sized>(
         self,
         alphabet: &Alphabet,

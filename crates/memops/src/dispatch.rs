@@ -16,7 +16,7 @@
 //! kernel copies or compares memory.
 
 use crate::arch;
-use crate::arch::table::{Ops, Pair, PairResult};
+use crate::arch::table::{Ops, Pair, PairResult, Strategy};
 
 /// Whether the build forces the portable backend (Miri cannot run SIMD kernels or `asm!`).
 const FORCED_PORTABLE: bool = cfg!(any(miri, memops_backend = "portable"));
@@ -61,6 +61,15 @@ nab_isa::backends! {
     Neon(&'static Ops) = "neon" => unless_forced(Some(&arch::aarch64::NEON));
     #[cfg(all(target_arch = "riscv64", memops_rvv))]
     Rvv(&'static Ops) = "rvv" => unless_forced(Some(&arch::riscv64::RVV));
+}
+
+/// The strategy of large moves and fills (see [`crate::strategy`]).
+pub(crate) fn strategy() -> Strategy {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if !FORCED_PORTABLE {
+        return arch::x86_64::strategy::decided();
+    }
+    Strategy::LOOPS_ONLY
 }
 
 /// The table the crate's functions use: the build's, else the detected backend's.
@@ -211,6 +220,34 @@ impl Backend {
     #[inline(always)]
     pub fn fill(self, buf: &mut [u8], byte: u8) {
         fill_with(self.ops().memset, buf, byte)
+    }
+    /// [`Backend::copy_within`] with the strategy `s` instead of the CPU's (tests and benches
+    /// force each one; every strategy is correct on every CPU the backend runs on).
+    pub fn copy_within_with_strategy(
+        self,
+        buf: &mut [u8],
+        src: core::ops::Range<usize>,
+        dest: usize,
+        s: &Strategy,
+    ) {
+        let mv = self.ops().memmove_with;
+        let (start, end) = (src.start, src.end);
+        assert!(start <= end && end <= buf.len() && dest <= buf.len() - (end - start));
+        let p = buf.as_mut_ptr();
+        // SAFETY: both ranges are inside `buf` (checked above); memmove allows overlap; `mv`
+        // is a kernel of a supported backend.
+        unsafe { mv(p.add(dest), p.add(start), end - start, s) }
+    }
+    /// [`Backend::copy`] with the strategy `s` instead of the CPU's.
+    pub fn copy_with_strategy(self, dst: &mut [u8], src: &[u8], s: &Strategy) {
+        assert_eq!(dst.len(), src.len());
+        // SAFETY: both slices are valid for `len` bytes and cannot overlap.
+        unsafe { (self.ops().memmove_with)(dst.as_mut_ptr(), src.as_ptr(), src.len(), s) }
+    }
+    /// [`Backend::fill`] with the strategy `s` instead of the CPU's.
+    pub fn fill_with_strategy(self, buf: &mut [u8], byte: u8, s: &Strategy) {
+        // SAFETY: `buf` is valid for writes of its length.
+        unsafe { (self.ops().memset_with)(buf.as_mut_ptr(), byte, buf.len(), s) }
     }
 
     /// [`crate::equal`] with this backend.

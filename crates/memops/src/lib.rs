@@ -44,9 +44,10 @@
 //! block is loaded before anything is stored, so there is no loop, no byte tail, and any overlap
 //! is fine. Beyond that, a 4-vector loop on an aligned destination, backward when the
 //! destination lies inside the source, with the first and last blocks loaded up front and stored
-//! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, in measured windows, with ERMS/FSRM)
-//! and non-temporal stores past a measured size; the constants live in `src/arch/x86_64.rs`
-//! with how they were measured. Searches and compares load aligned after the first block.
+//! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, with ERMS/FSRM) and non-temporal
+//! stores in windows derived from the CPU at the first large call ([`strategy`]: vendor,
+//! model and cache sizes from `cpuid`, by glibc's rules and our measurements, each written
+//! beside its function in `src/arch/x86_64/strategy.rs`). Searches and compares load aligned after the first block.
 //! The two- and three-byte searches OR the compares of each vector (two vectors a loop
 //! iteration, as the memchr crate); the AVX-512 backend searches with AVX2's kernels, which
 //! measured faster on our AVX-512 CPU (see `src/arch/x86_64.rs`). Substring search: see
@@ -132,6 +133,9 @@
 #![no_std]
 #![cfg_attr(feature = "c-symbols", no_builtins)]
 
+#[cfg(test)]
+extern crate std;
+
 mod arch;
 #[cfg(feature = "c-symbols")]
 mod c_symbols;
@@ -144,9 +148,19 @@ use core::cmp::Ordering;
 use core::iter::Rev;
 use core::ops::Range;
 
+pub use arch::table::Strategy;
 #[doc(hidden)]
 pub use dispatch::{Backend, backends};
 pub use iter::{ByteIter, Memchr, Memchr2, Memchr3};
+
+/// How this CPU's large moves and fills are done (the `rep movsb`/`rep stosb` windows, the
+/// non-temporal thresholds, 256-bit or 512-bit stores), chosen from `cpuid` at the first large
+/// move or fill and cached: on x86_64 by glibc's rules (`dl-cacheinfo.h`) from the vendor,
+/// model and cache sizes, with this crate's measurements on AMD Zen; elsewhere
+/// [`Strategy::LOOPS_ONLY`]. For reports and tests: it changes speed, never results.
+pub fn strategy() -> Strategy {
+    dispatch::strategy()
+}
 
 /// Copies `src` into `dst`.
 ///

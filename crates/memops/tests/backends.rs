@@ -10,6 +10,7 @@ use memops::{Backend, backends};
 use proptest::prelude::*;
 
 mod oracle;
+mod strategies;
 use oracle::{naive_find, naive_find_all, naive_rfind, naive_rfind_all};
 
 /// Under qemu-user or Miri, the exhaustive loops take a sample.

@@ -104,6 +104,7 @@ pub mod build_script;
 mod cap;
 mod detect;
 pub mod dispatch;
+mod facts;
 mod features;
 mod tier;
 
@@ -113,6 +114,9 @@ use core::sync::atomic::{AtomicU64, Ordering};
 #[cfg(feature = "std")]
 pub use cap::cap_warning;
 pub use cap::{Cap, CapDecided, ENV_VAR, cap, set_cap};
+#[doc(hidden)]
+pub use facts::facts_from_dump;
+pub use facts::{Cache, CpuFacts, Vendor, facts_from_cpuid};
 pub use features::Features;
 pub use tier::Tier;
 
@@ -171,6 +175,17 @@ fn detect_cpu_bare() -> Features {
     let f = detect::cpu_bare().union(Features::COMPILE_TIME);
     CPU_BARE.store(f.0 | READY, Ordering::Relaxed);
     f
+}
+
+/// The running CPU's [`CpuFacts`] (vendor, family and model, string-instruction hints, caches),
+/// read now from `cpuid` (about 15 of them; callers cache what they derive). It allocates
+/// nothing and never reads the environment, but unlike [`cpu_bare`] it moves a struct of
+/// about 100 bytes, which the compiler may do with `memcpy` (it does in debug builds): a
+/// program's own `memcpy` that calls it must tolerate that nested call (memops' does: it
+/// serves it with its loops while deciding). [`CpuFacts::UNKNOWN`] without `cpuid` (other
+/// architectures, Miri).
+pub fn cpu_facts() -> CpuFacts {
+    facts_from_cpuid(detect::cpuid)
 }
 
 /// What dispatch may use: [`cpu`] under the cap ([`cap`]), plus [`Features::COMPILE_TIME`].

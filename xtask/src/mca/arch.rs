@@ -39,6 +39,16 @@ impl Arch {
         }
     }
 
+    /// RUSTFLAGS of the second build, for the peers that refuse to build without AES at
+    /// compile time (gxhash), if the arch has one: only those peers' functions are taken from
+    /// it, since `+aes` changes how our own kernels inline.
+    pub(super) fn aes_rustflags(self) -> Option<&'static str> {
+        match self {
+            Arch::X86_64 | Arch::Aarch64 => Some("-C target-feature=+aes"),
+            Arch::Riscv64 => None,
+        }
+    }
+
     /// `--mattr` for the disassembler, so that it prints the extensions' instructions.
     pub(super) fn objdump_mattr(self) -> &'static str {
         match self {

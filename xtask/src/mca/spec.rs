@@ -20,6 +20,9 @@ pub struct Model {
     pub slug: &'static str,
     /// The model's known errors, printed beside its rows.
     pub known_errors: &'static str,
+    /// Text (a mnemonic, a register name) whose presence in a row's loop, ours or the peer's,
+    /// makes [`Model::known_errors`] apply to the row; empty: every row.
+    pub errors_when: &'static [&'static str],
 }
 
 pub const MODELS: &[Model] = &[
@@ -31,6 +34,7 @@ pub const MODELS: &[Model] = &[
         vlen: 512,
         slug: "amd-zen4",
         known_errors: "times `vpcompressb` to memory as cheap; Zen 4 is widely reported to microcode it",
+        errors_when: &["vpcompressb"],
     },
     Model {
         arch: Arch::X86_64,
@@ -40,6 +44,7 @@ pub const MODELS: &[Model] = &[
         vlen: 512,
         slug: "amd-zen5",
         known_errors: "LLVM 19 schedules znver5 with the Zen 4 model (Zen 5's full-width 512-bit datapath is not modelled)",
+        errors_when: &["zmm"],
     },
     Model {
         arch: Arch::X86_64,
@@ -48,7 +53,8 @@ pub const MODELS: &[Model] = &[
         exts: &[],
         vlen: 512,
         slug: "intel-cascadelake",
-        known_errors: "llvm-mca times instructions this CPU lacks (VBMI, VAES): checked here instead",
+        known_errors: "no licence-based down-clocking of 512-bit code (Skylake-SP class parts drop frequency under heavy 512-bit work, which is why glibc prefers 256-bit loops there)",
+        errors_when: &["zmm"],
     },
     Model {
         arch: Arch::X86_64,
@@ -58,6 +64,7 @@ pub const MODELS: &[Model] = &[
         vlen: 512,
         slug: "intel-icelakex",
         known_errors: "no licence-based down-clocking of 512-bit code",
+        errors_when: &["zmm"],
     },
     Model {
         arch: Arch::X86_64,
@@ -67,6 +74,7 @@ pub const MODELS: &[Model] = &[
         vlen: 512,
         slug: "intel-sapphirerapids",
         known_errors: "no licence-based down-clocking of 512-bit code",
+        errors_when: &["zmm"],
     },
     Model {
         arch: Arch::Aarch64,
@@ -76,6 +84,7 @@ pub const MODELS: &[Model] = &[
         vlen: 128,
         slug: "arm-neoverse-n1",
         known_errors: "AES pairs (`aese`+`aesmc`) fuse on the CPU; the model times them apart",
+        errors_when: &["aese", "aesd"],
     },
     Model {
         arch: Arch::Aarch64,
@@ -85,6 +94,7 @@ pub const MODELS: &[Model] = &[
         vlen: 128,
         slug: "arm-neoverse-v2",
         known_errors: "`-mcpu=neoverse-v2` refuses `aese` without `-mattr=+aes`; AES fusion not modelled",
+        errors_when: &["aese", "aesd"],
     },
     Model {
         arch: Arch::Riscv64,
@@ -94,6 +104,7 @@ pub const MODELS: &[Model] = &[
         vlen: 128,
         slug: "",
         known_errors: "vector cost by LMUL of the governing `vsetvli`, not by vl; `vrgather` at LMUL>1 as LMUL² per the model",
+        errors_when: &[],
     },
     Model {
         arch: Arch::Riscv64,
@@ -103,6 +114,7 @@ pub const MODELS: &[Model] = &[
         vlen: 512,
         slug: "",
         known_errors: "in-order core: llvm-mca's out-of-order dispatch overstates overlap",
+        errors_when: &[],
     },
 ];
 
@@ -126,17 +138,30 @@ pub struct Backend {
 /// A kernel: ours and (if it has one) the peer, with the bench rows they match.
 pub struct Kernel {
     pub name: &'static str,
-    /// The unit the row's figure is per: 64 bytes of the kernel's larger stream.
+    /// The unit the row's figure is per: 64 bytes of the kernel's larger stream, or what
+    /// [`Kernel::units_in_64`] counts.
     pub unit: &'static str,
+    /// How many units 64 bytes of the larger stream hold, from the name of the function the
+    /// loop was found in; `None`: the unit is the 64 bytes.
+    pub units_in_64: Option<fn(&str) -> f64>,
     pub peer: &'static str,
     pub ours: &'static [Impl],
     pub peers: &'static [Impl],
     /// Errors of the models in this kernel's loops, beside each model's own.
     pub note: &'static str,
+    /// The `-mcpu` models [`Kernel::note`] is about; empty: every model of the kernel.
+    pub note_cpus: &'static [&'static str],
     /// The bench group and the `impl` names of ours and the peer in it (agreement check).
     pub group: &'static str,
     pub ours_row: &'static str,
     pub peer_row: &'static str,
+}
+
+/// Butterflies per 64 bytes of one of an NTT stage loop's coefficient streams (8 coefficients
+/// of 8 bytes): the radix-2 `stage` does one butterfly per coefficient of its first half; the
+/// fused `stage2` (two radix-2 stages over four streams) four per coefficient of one stream.
+fn ntt_butterflies_in_64(function: &str) -> f64 {
+    if function.contains("stage2") { 32.0 } else { 8.0 }
 }
 
 const fn b(
@@ -162,57 +187,209 @@ const BW: &[&str] = &["avx512f", "avx512bw"];
 const AVX2: &[&str] = &["avx2"];
 const SSSE3: &[&str] = &["ssse3"];
 const NONE: &[&str] = &[];
+/// simdutf's x86 kernels (its `implementation::required_instruction_sets`).
+const SIMDUTF_ICELAKE: &[&str] =
+    &["avx512f", "avx512bw", "avx512vl", "avx512vbmi2", "avx512vpopcntdq", "bmi2"];
+const SIMDUTF_HASWELL: &[&str] = &["avx2", "bmi1", "bmi2", "pclmul"];
+const SIMDUTF_WESTMERE: &[&str] = &["sse4.2", "pclmul"];
 /// memops: `AVX512_NEEDS` and `AVX2_NEEDS` in crates/memops/src/arch/x86_64.rs.
 const MEMOPS_512: &[&str] = &["avx2", "popcnt", "bmi1", "avx512f", "avx512bw", "avx512vl", "bmi2"];
 const MEMOPS_AVX2: &[&str] = &["avx2", "popcnt", "bmi1"];
+
+/// nabhash v2's backends, modelled against two peers.
+const V2_OURS: &[Impl] = &[
+    Impl {
+        arch: Arch::X86_64,
+        backends: &[
+            b(
+                "vaes512",
+                &["vaes", "avx512f", "avx512bw"],
+                &["nabhash::arch::x86_64::vaes::v2_long_vaes512"],
+            ),
+            b("aesni", &["aes", "ssse3"], &["nabhash::arch::x86_64::aesni::v2_long_aesni"]),
+        ],
+    },
+    Impl {
+        arch: Arch::Aarch64,
+        backends: &[b(
+            "aes",
+            &["aes"],
+            &[
+                "nabhash::arch::aarch64::aes::v2_absorb_aes",
+                "nabhash::v2::*",
+                "mca_probe::probe_nabhash_v2",
+            ],
+        )],
+    },
+    Impl {
+        arch: Arch::Riscv64,
+        backends: &[
+            b(
+                "zkne",
+                &["zkne"],
+                &[
+                    "<nabhash::arch::riscv64::zkne::Zkne as nabhash::kernels::Kernels>::v2_absorb",
+                    "nabhash::v2::hash_long",
+                ],
+            ),
+            b(
+                "portable",
+                NONE,
+                &[
+                    "<nabhash::portable::Portable as nabhash::kernels::Kernels>::v2_absorb",
+                    "nabhash::v2::*",
+                    "mca_probe::probe_nabhash_v2",
+                ],
+            ),
+        ],
+    },
+];
+
+/// b64 encode's backends, modelled against two peers.
+const B64_ENCODE_OURS: &[Impl] = &[
+    Impl {
+        arch: Arch::X86_64,
+        backends: &[
+            b("avx512vbmi", VBMI, &["b64::arch::x86_64::avx512vbmi::encode_all_avx512vbmi"]),
+            b("avx512bw", BW, &["b64::arch::x86_64::avx512bw::encode_runs_avx512bw"]),
+            b(
+                "avx2",
+                AVX2,
+                &[
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
+                ],
+            ),
+            b(
+                "ssse3",
+                SSSE3,
+                &[
+                    "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
+                    "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
+                ],
+            ),
+        ],
+    },
+    Impl {
+        arch: Arch::Aarch64,
+        backends: &[b("neon", NONE, &["b64::encode::encode_long", "mca_probe::probe_b64_encode"])],
+    },
+    Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_encode"])] },
+];
+
+/// b64 decode's backends, modelled against two peers.
+const B64_DECODE_OURS: &[Impl] = &[
+    Impl {
+        arch: Arch::X86_64,
+        backends: &[
+            b(
+                "avx512vbmi",
+                VBMI,
+                &[
+                    "b64::arch::x86_64::avx512vbmi::decode_blocks_avx512vbmi",
+                    "b64::arch::x86_64::avx512vbmi::decode_avx512vbmi",
+                ],
+            ),
+            // `Avx512Bw` decodes with the AVX2 kernel (crates/b64/src/arch/x86_64/avx512bw.rs).
+            b(
+                "avx512bw(avx2)",
+                BW,
+                &[
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
+                ],
+            ),
+            b(
+                "avx2",
+                AVX2,
+                &[
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
+                ],
+            ),
+            b(
+                "ssse3",
+                SSSE3,
+                &[
+                    "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
+                    "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
+                ],
+            ),
+        ],
+    },
+    Impl {
+        arch: Arch::Aarch64,
+        backends: &[b(
+            "neon",
+            NONE,
+            &[
+                "b64::decode::decode_split",
+                "b64::portable::decode_bulk",
+                "mca_probe::probe_b64_decode",
+            ],
+        )],
+    },
+    Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_decode"])] },
+];
+
+/// The glibc variants `cargo xtask mca` disassembles (`glibc::<name>` in the specs).
+pub const GLIBC_VARIANTS: &[&str] = &[
+    "__memmove_avx512_unaligned_erms",
+    "__memmove_evex_unaligned_erms",
+    "__memmove_avx_unaligned_erms",
+    "__memmove_sse2_unaligned_erms",
+    "__memchr_evex",
+    "__memchr_avx2",
+    "__memchr_sse2",
+];
+
+/// glibc 2.36's x86 choice (`sysdeps/x86/cpu-features.c`, `ifunc-memmove.h`): the 512-bit
+/// variant where AVX512F is usable and `Prefer_No_AVX512` is not set (it is set on Intel CPUs
+/// without AVX-VNNI: Skylake-SP to Ice Lake-SP; `glibc-avx512` stands for its absence), the
+/// 256-bit EVEX one with AVX512VL, then AVX, then SSE2.
+const GLIBC_MEMMOVE: &[Backend] = &[
+    b("avx512", &["avx512f", "glibc-avx512"], &["glibc::__memmove_avx512_unaligned_erms"]),
+    b("evex", &["avx512vl"], &["glibc::__memmove_evex_unaligned_erms"]),
+    b("avx", &["avx"], &["glibc::__memmove_avx_unaligned_erms"]),
+    b("sse2", NONE, &["glibc::__memmove_sse2_unaligned_erms"]),
+];
+/// glibc 2.36's memchr (`ifunc-evex.h`): EVEX with AVX512VL/BW and BMI2, AVX2, SSE2.
+const GLIBC_MEMCHR: &[Backend] = &[
+    b("evex", &["avx512vl", "avx512bw", "bmi2"], &["glibc::__memchr_evex"]),
+    b("avx2", &["avx2", "bmi2"], &["glibc::__memchr_avx2"]),
+    b("sse2", NONE, &["glibc::__memchr_sse2"]),
+];
+
+/// memops find_byte's backends, modelled against two peers.
+const FIND_BYTE_OURS: &[Impl] = &[
+    Impl {
+        arch: Arch::X86_64,
+        backends: &[
+            // The AVX-512 backend searches with AVX2's `memchr` (crates/memops/src/arch/x86_64.rs).
+            b("avx512(avx2)", MEMOPS_512, &["memops::arch::x86_64::AVX2::memchr"]),
+            b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memchr"]),
+            b("sse2", NONE, &["memops::arch::x86_64::SSE2::memchr"]),
+        ],
+    },
+    Impl {
+        arch: Arch::Aarch64,
+        backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memchr"])],
+    },
+    Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memchr"])] },
+];
 
 pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "b64 encode",
         unit: "64 B out",
+        units_in_64: None,
         note: "",
+        note_cpus: &[],
         peer: "base64-simd",
         group: "b64/encode",
         ours_row: "b64",
         peer_row: "base64-simd",
-        ours: &[
-            Impl {
-                arch: Arch::X86_64,
-                backends: &[
-                    b(
-                        "avx512vbmi",
-                        VBMI,
-                        &["b64::arch::x86_64::avx512vbmi::encode_all_avx512vbmi"],
-                    ),
-                    b("avx512bw", BW, &["b64::arch::x86_64::avx512bw::encode_runs_avx512bw"]),
-                    b(
-                        "avx2",
-                        AVX2,
-                        &[
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
-                        ],
-                    ),
-                    b(
-                        "ssse3",
-                        SSSE3,
-                        &[
-                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_all",
-                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::encode_lookup",
-                        ],
-                    ),
-                ],
-            },
-            Impl {
-                arch: Arch::Aarch64,
-                backends: &[b(
-                    "neon",
-                    NONE,
-                    &["b64::encode::encode_long", "mca_probe::probe_b64_encode"],
-                )],
-            },
-            Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_encode"])] },
-        ],
+        ours: B64_ENCODE_OURS,
         peers: &[
             Impl {
                 arch: Arch::X86_64,
@@ -247,66 +424,52 @@ pub const KERNELS: &[Kernel] = &[
         ],
     },
     Kernel {
-        name: "b64 decode",
-        unit: "64 B in",
+        name: "b64 encode",
+        unit: "64 B out",
+        units_in_64: None,
         note: "",
-        peer: "base64-simd",
-        group: "b64/decode",
+        note_cpus: &[],
+        peer: "simdutf",
+        group: "b64/encode",
         ours_row: "b64",
-        peer_row: "base64-simd",
-        ours: &[
+        peer_row: "simdutf",
+        ours: B64_ENCODE_OURS,
+        peers: &[
+            // simdutf (C++) in the x86_64 probe only (no cross g++ here); it dispatches at
+            // run time: icelake (AVX-512 VBMI2), haswell (AVX2), westmere (SSE4.2).
             Impl {
                 arch: Arch::X86_64,
                 backends: &[
                     b(
-                        "avx512vbmi",
-                        VBMI,
-                        &[
-                            "b64::arch::x86_64::avx512vbmi::decode_blocks_avx512vbmi",
-                            "b64::arch::x86_64::avx512vbmi::decode_avx512vbmi",
-                        ],
-                    ),
-                    // `Avx512Bw` decodes with the AVX2 kernel (crates/b64/src/arch/x86_64/avx512bw.rs).
-                    b(
-                        "avx512bw(avx2)",
-                        BW,
-                        &[
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
-                        ],
+                        "icelake",
+                        SIMDUTF_ICELAKE,
+                        &["simdutf::icelake::implementation::binary_to_base64(*"],
                     ),
                     b(
-                        "avx2",
-                        AVX2,
-                        &[
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
-                            "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
-                        ],
+                        "haswell",
+                        SIMDUTF_HASWELL,
+                        &["simdutf::haswell::implementation::binary_to_base64(*"],
                     ),
                     b(
-                        "ssse3",
-                        SSSE3,
-                        &[
-                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
-                            "<b64::arch::x86_64::pshufb::Ssse3 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
-                        ],
+                        "westmere",
+                        SIMDUTF_WESTMERE,
+                        &["simdutf::westmere::implementation::binary_to_base64(*"],
                     ),
                 ],
             },
-            Impl {
-                arch: Arch::Aarch64,
-                backends: &[b(
-                    "neon",
-                    NONE,
-                    &[
-                        "b64::decode::decode_split",
-                        "b64::portable::decode_bulk",
-                        "mca_probe::probe_b64_decode",
-                    ],
-                )],
-            },
-            Impl { arch: Arch::Riscv64, backends: &[b("rvv", &["v"], &["b64_rvv_decode"])] },
         ],
+    },
+    Kernel {
+        name: "b64 decode",
+        unit: "64 B in",
+        units_in_64: None,
+        note: "",
+        note_cpus: &[],
+        peer: "base64-simd",
+        group: "b64/decode",
+        ours_row: "b64",
+        peer_row: "base64-simd",
+        ours: B64_DECODE_OURS,
         peers: &[
             Impl {
                 arch: Arch::X86_64,
@@ -341,13 +504,59 @@ pub const KERNELS: &[Kernel] = &[
         ],
     },
     Kernel {
+        name: "b64 decode",
+        unit: "64 B in",
+        units_in_64: None,
+        note: "",
+        note_cpus: &[],
+        peer: "simdutf",
+        group: "b64/decode",
+        ours_row: "b64",
+        peer_row: "simdutf",
+        ours: B64_DECODE_OURS,
+        peers: &[
+            // As for encode; simdutf's decode is forgiving (it skips whitespace in its loop).
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[
+                    b(
+                        "icelake",
+                        SIMDUTF_ICELAKE,
+                        &[
+                            "simdutf::full_result simdutf::icelake::(anonymous namespace)::compress_decode_base64<false, false, false, char>*",
+                            "simdutf::full_result simdutf::icelake::(anonymous namespace)::base64::compress_decode_base64<false, false, false, char>*",
+                        ],
+                    ),
+                    b(
+                        "haswell",
+                        SIMDUTF_HASWELL,
+                        &[
+                            "simdutf::full_result simdutf::haswell::(anonymous namespace)::compress_decode_base64<false, false, false, char>*",
+                            "simdutf::full_result simdutf::haswell::(anonymous namespace)::base64::compress_decode_base64<false, false, false, char>*",
+                        ],
+                    ),
+                    b(
+                        "westmere",
+                        SIMDUTF_WESTMERE,
+                        &[
+                            "simdutf::full_result simdutf::westmere::(anonymous namespace)::compress_decode_base64<false, false, false, char>*",
+                            "simdutf::full_result simdutf::westmere::(anonymous namespace)::base64::compress_decode_base64<false, false, false, char>*",
+                        ],
+                    ),
+                ],
+            },
+        ],
+    },
+    Kernel {
         name: "memops memmove bulk",
         unit: "64 B",
-        note: "",
-        peer: "",
+        units_in_64: None,
+        note: "glibc copies from its `rep_movsb_threshold` (2-8 KiB by CPU) with `rep movsb`, which no model times: its row is the 4×VEC loop it runs below that size (or without ERMS), so the measured 4-64 KiB rows compare another path",
+        note_cpus: &[],
+        peer: "glibc",
         group: "memops/memmove",
         ours_row: "memops",
-        peer_row: "",
+        peer_row: "glibc",
         ours: &[
             Impl {
                 arch: Arch::X86_64,
@@ -366,35 +575,19 @@ pub const KERNELS: &[Kernel] = &[
                 backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memmove"])],
             },
         ],
-        peers: &[],
+        peers: &[Impl { arch: Arch::X86_64, backends: GLIBC_MEMMOVE }],
     },
     Kernel {
         name: "memops find_byte bulk",
         unit: "64 B",
+        units_in_64: None,
         note: "znver4/5: a loop-carried chain through `vpmovmskb ecx` → `lea rcx` (a register write the CPU renames) makes ours 4x slower than memchr's same loop: an artifact",
+        note_cpus: &["znver4", "znver5"],
         peer: "memchr",
         group: "memops/find_byte",
         ours_row: "memops",
         peer_row: "memchr",
-        ours: &[
-            Impl {
-                arch: Arch::X86_64,
-                backends: &[
-                    // The AVX-512 backend searches with AVX2's `memchr` (crates/memops/src/arch/x86_64.rs).
-                    b("avx512(avx2)", MEMOPS_512, &["memops::arch::x86_64::AVX2::memchr"]),
-                    b("avx2", MEMOPS_AVX2, &["memops::arch::x86_64::AVX2::memchr"]),
-                    b("sse2", NONE, &["memops::arch::x86_64::SSE2::memchr"]),
-                ],
-            },
-            Impl {
-                arch: Arch::Aarch64,
-                backends: &[b("neon", NONE, &["memops::arch::aarch64::NEON::memchr"])],
-            },
-            Impl {
-                arch: Arch::Riscv64,
-                backends: &[b("rvv", &["v"], &["memops::arch::riscv64::memchr"])],
-            },
-        ],
+        ours: FIND_BYTE_OURS,
         peers: &[
             Impl {
                 arch: Arch::X86_64,
@@ -432,9 +625,24 @@ pub const KERNELS: &[Kernel] = &[
         ],
     },
     Kernel {
+        name: "memops find_byte bulk",
+        unit: "64 B",
+        units_in_64: None,
+        note: "znver4/5: a loop-carried chain through `vpmovmskb ecx` → `lea rcx` (a register write the CPU renames) makes ours 4x slower than memchr's same loop: an artifact",
+        note_cpus: &["znver4", "znver5"],
+        peer: "glibc",
+        group: "memops/find_byte",
+        ours_row: "memops",
+        peer_row: "glibc",
+        ours: FIND_BYTE_OURS,
+        peers: &[Impl { arch: Arch::X86_64, backends: GLIBC_MEMCHR }],
+    },
+    Kernel {
         name: "nabhash v1 bulk",
         unit: "64 B",
+        units_in_64: None,
         note: "",
+        note_cpus: &[],
         peer: "xxh3-64",
         group: "nabhash/bytes",
         ours_row: "nabhash-v1",
@@ -508,69 +716,26 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "nabhash v2 bulk",
         unit: "64 B",
+        units_in_64: None,
         note: "",
-        peer: "foldhash",
+        note_cpus: &[],
+        peer: "xxh3-128",
         group: "nabhash/bytes",
         ours_row: "nabhash-v2",
-        peer_row: "foldhash-quality",
-        ours: &[
-            Impl {
-                arch: Arch::X86_64,
-                backends: &[
-                    b(
-                        "vaes512",
-                        &["vaes", "avx512f", "avx512bw"],
-                        &["nabhash::arch::x86_64::vaes::v2_long_vaes512"],
-                    ),
-                    b("aesni", &["aes", "ssse3"], &["nabhash::arch::x86_64::aesni::v2_long_aesni"]),
-                ],
-            },
-            Impl {
-                arch: Arch::Aarch64,
-                backends: &[b(
-                    "aes",
-                    &["aes"],
-                    &[
-                        "nabhash::arch::aarch64::aes::v2_absorb_aes",
-                        "nabhash::v2::*",
-                        "mca_probe::probe_nabhash_v2",
-                    ],
-                )],
-            },
-            Impl {
-                arch: Arch::Riscv64,
-                backends: &[
-                    b(
-                        "zkne",
-                        &["zkne"],
-                        &[
-                            "<nabhash::arch::riscv64::zkne::Zkne as nabhash::kernels::Kernels>::v2_absorb",
-                            "nabhash::v2::hash_long",
-                        ],
-                    ),
-                    b(
-                        "portable",
-                        NONE,
-                        &[
-                            "<nabhash::portable::Portable as nabhash::kernels::Kernels>::v2_absorb",
-                            "nabhash::v2::*",
-                            "mca_probe::probe_nabhash_v2",
-                        ],
-                    ),
-                ],
-            },
-        ],
+        peer_row: "xxh3-128",
+        ours: V2_OURS,
         peers: &[
+            // xxhash-rust picks its kernel at compile time, as for v1's peer.
             Impl {
                 arch: Arch::X86_64,
-                backends: &[b("scalar", NONE, &["foldhash::hash_bytes_long"])],
+                backends: &[b("sse2", NONE, &["xxhash_rust::xxh3::xxh3_128_long_default"])],
             },
             Impl {
                 arch: Arch::Aarch64,
                 backends: &[b(
-                    "scalar",
+                    "neon",
                     NONE,
-                    &["foldhash::hash_bytes_long", "mca_probe::probe_foldhash_quality"],
+                    &["xxhash_rust::xxh3::*", "mca_probe::probe_xxh3_128"],
                 )],
             },
             Impl {
@@ -578,15 +743,45 @@ pub const KERNELS: &[Kernel] = &[
                 backends: &[b(
                     "scalar",
                     NONE,
-                    &["foldhash::hash_bytes_long", "mca_probe::probe_foldhash_quality"],
+                    &["xxhash_rust::xxh3::*", "mca_probe::probe_xxh3_128"],
                 )],
             },
         ],
     },
     Kernel {
-        name: "bignum-fib NTT stage",
-        unit: "64 B of coefficients",
+        name: "nabhash v2 bulk",
+        unit: "64 B",
+        units_in_64: None,
         note: "",
+        note_cpus: &[],
+        peer: "gxhash",
+        group: "nabhash/bytes",
+        ours_row: "nabhash-v2",
+        peer_row: "gxhash128",
+        ours: V2_OURS,
+        peers: &[
+            // gxhash builds only with AES at compile time: taken from the `+aes` probe build;
+            // none on riscv64.
+            Impl {
+                arch: Arch::X86_64,
+                backends: &[b(
+                    "aes",
+                    &["aes", "sse2"],
+                    &["mca_probe::probe_gxhash128", "gxhash::*"],
+                )],
+            },
+            Impl {
+                arch: Arch::Aarch64,
+                backends: &[b("aes", &["aes"], &["mca_probe::probe_gxhash128", "gxhash::*"])],
+            },
+        ],
+    },
+    Kernel {
+        name: "bignum-fib NTT butterfly",
+        unit: "butterfly",
+        units_in_64: Some(ntt_butterflies_in_64),
+        note: "",
+        note_cpus: &[],
         peer: "",
         group: "",
         ours_row: "",
@@ -623,7 +818,9 @@ pub const KERNELS: &[Kernel] = &[
     Kernel {
         name: "bignum-fib limb addmul_1",
         unit: "64 B of limbs",
-        note: "x86: llvm-mca tracks EFLAGS as one register, so the ADOX (OF) and ADCX (CF) chains, independent on the CPU, serialize: too slow",
+        units_in_64: None,
+        note: "x86: llvm-mca tracks EFLAGS as one register, which would serialize the ADOX (OF) and ADCX (CF) chains that the CPU runs apart: ADOX is modelled as `lea` (no flags), leaving out the OF chain's own 1-cycle latency",
+        note_cpus: &["znver4", "znver5", "cascadelake", "icelake-server", "sapphirerapids"],
         peer: "",
         group: "",
         ours_row: "",

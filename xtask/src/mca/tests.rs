@@ -165,7 +165,7 @@ fn agreement_with_a_fixture_record_and_without_one() {
     assert_eq!(measured_ratio(&rec, kernel("nabhash v1 bulk")), None);
     assert_eq!((direction(0.5), direction(1.02), direction(1.1)), (-1, 0, 1));
 
-    let m = |c: f64| Ok(Modelled { backend: "x", cycles_per_64: c, bottleneck: "b".into() });
+    let m = |c: f64| Ok(modelled(c, "f", &[]));
     let rows = vec![
         Row { kernel: enc, model: model("znver4"), ours: m(1.0), peer: Some(m(4.0)) },
         Row {
@@ -182,7 +182,10 @@ fn agreement_with_a_fixture_record_and_without_one() {
     let md = markdown(&rows, &records);
     assert!(md.starts_with("## Modelled CPUs\n"));
     assert!(md.contains("1 of 2 agree in direction"), "{md}");
-    assert!(md.contains("| b64 encode | znver4 (amd-zen4) | 0.25 | 0.50 | -50 % | yes |"), "{md}");
+    assert!(
+        md.contains("| b64 encode | base64-simd | znver4 (amd-zen4) | 0.25 | 0.50 | -50 % | yes |"),
+        "{md}"
+    );
 }
 
 fn insns(arch_ops: &[(&str, &str)]) -> Vec<Insn> {
@@ -231,4 +234,95 @@ fn refuses_vbmi2_and_ifma_where_missing() {
     assert!(isa::x86_missing("znver4", &compress).is_empty());
     let ifma = vec![("vpmadd52luq".to_string(), "zmm0, zmm1, zmm2".to_string())];
     assert_eq!(isa::x86_missing("cascadelake", &ifma)[0].0, "avx512ifma");
+}
+
+fn modelled(cycles_per_64: f64, function: &str, text: &[&str]) -> Modelled {
+    Modelled {
+        backend: "x",
+        cycles_per_64,
+        bottleneck: "b".into(),
+        function: function.into(),
+        text: text.iter().map(|t| t.to_string()).collect(),
+    }
+}
+
+#[test]
+fn known_errors_only_where_they_apply() {
+    let row = |k: &str, cpu: &str, text: &[&str]| Row {
+        kernel: kernel(k),
+        model: model(cpu),
+        ours: Ok(modelled(1.0, "f", text)),
+        peer: None,
+    };
+    // znver4's `vpcompressb` error: only for a loop that has one.
+    let with =
+        known_errors(&row("b64 encode", "znver4", &["vpcompressb zmmword ptr [rdi] {k1}, zmm0"]));
+    assert!(with.contains("vpcompressb"), "{with}");
+    assert_eq!(known_errors(&row("b64 encode", "znver4", &["vpshufb ymm0, ymm1, ymm2"])), "—");
+    // The 512-bit notes: only for zmm loops.
+    assert_eq!(known_errors(&row("b64 encode", "cascadelake", &["vpshufb ymm0, ymm1, ymm2"])), "—");
+    assert!(
+        known_errors(&row("b64 encode", "cascadelake", &["vpshufb zmm0, zmm1, zmm2"]))
+            .contains("licence")
+    );
+    // A kernel's note on the models it names only.
+    let find = "memops find_byte bulk";
+    assert!(known_errors(&row(find, "znver4", &["vpmovmskb ecx, ymm1"])).contains("artifact"));
+    assert_eq!(known_errors(&row(find, "neoverse-n1", &["umaxv b0, v0.16b"])), "—");
+}
+
+#[test]
+fn ntt_rows_are_per_butterfly() {
+    let k = kernel("bignum-fib NTT butterfly");
+    let units = k.units_in_64.expect("a butterfly count");
+    // The fused radix-4 `stage2`: 4 butterflies per coefficient of one 64-byte stream.
+    assert_eq!(units("bignum_fib::arch::ntt::fma512::stage2::h0123456789abcdef"), 32.0);
+    assert_eq!(units("bignum_fib::arch::ntt::fma::Fma::stage"), 8.0);
+    let rows = vec![Row {
+        kernel: k,
+        model: model("znver4"),
+        ours: Ok(modelled(32.0, "x::stage2", &[])),
+        peer: None,
+    }];
+    let md = markdown(&rows, &BTreeMap::new());
+    assert!(
+        md.contains("| bignum-fib NTT butterfly (per butterfly) | znver4 | 1.00 (x) |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn adox_chains_are_split_from_adcx() {
+    let body = insns(&[
+        ("mulx", "rbp, rbx, qword ptr [r11 + 8*rcx]"),
+        ("adox", "rbx, r15"),
+        ("adcx", "rbx, qword ptr [r10 + 8*rcx]"),
+        ("adox", "rax, qword ptr [r9]"),
+    ]);
+    let split = split_flag_chains(&body);
+    assert_eq!(
+        (split[1].mnemonic.as_str(), split[1].operands.as_str()),
+        ("lea", "rbx, [rbx + r15]")
+    );
+    assert_eq!(split[2].mnemonic, "adcx");
+    // A memory operand cannot be a `lea`: kept.
+    assert_eq!(split[3].mnemonic, "adox");
+    // Without an ADCX chain, nothing to split.
+    assert_eq!(split_flag_chains(&body[..2])[1].mnemonic, "adox");
+}
+
+#[test]
+fn a_count_register_is_no_pointer() {
+    // glibc's `__memmove_avx512_unaligned_erms` loop: 256 bytes an iteration, with a count
+    // register that a 32-bit immediate decrements.
+    let body = insns(&[
+        ("vmovdqu64", "zmm16, zmmword ptr [rsi]"),
+        ("sub", "rsi, -0x100"),
+        ("add", "edx, 0xffffff00"),
+        ("vmovdqa64", "zmmword ptr [rdi], zmm16"),
+        ("sub", "rdi, -0x100"),
+        ("cmp", "edx, 0x100"),
+        ("ja", "0x0"),
+    ]);
+    assert_eq!(bytes_per_iteration(Arch::X86_64, &body, 512), Some(256));
 }

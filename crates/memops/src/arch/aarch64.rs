@@ -18,7 +18,6 @@ impl Vector for uint8x16_t {
     const ONES_PER_BYTE: u32 = 4;
     const REVERSED: bool = false;
     const FULL: u64 = u64::MAX;
-    const NT_THRESHOLD: usize = usize::MAX;
     type Cmp = uint8x16_t;
 
     #[inline(always)]

@@ -45,7 +45,25 @@ macro_rules! backend {
             #[inline(never)]
             unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
                 // SAFETY: as in `memmove`; `n > 8W`.
-                unsafe { g::memmove_large::<$v>(dst, src, n) }
+                unsafe { g::memmove_large::<$v>(dst, src, n, &<$v as g::Vector>::strategy()) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memmove_with(
+                dst: *mut u8,
+                src: *const u8,
+                n: usize,
+                s: &$crate::arch::table::Strategy,
+            ) {
+                // SAFETY: forwarded contract; each arm's size precondition holds.
+                unsafe {
+                    if n <= <$v as g::Vector>::W {
+                        <$v as g::Vector>::copy_small(dst, src, n)
+                    } else if n <= 8 * <$v as g::Vector>::W {
+                        g::memmove_small::<$v>(dst, src, n)
+                    } else {
+                        g::memmove_large::<$v>(dst, src, n, s)
+                    }
+                }
             }
             $(#[target_feature(enable = $feat)])?
             #[inline]
@@ -75,7 +93,20 @@ macro_rules! backend {
             #[inline(never)]
             unsafe fn memset_large(dst: *mut u8, b: u8, n: usize) {
                 // SAFETY: as in `memset`; `n > 8W`.
-                unsafe { g::memset_large::<$v>(dst, b, n) }
+                unsafe { g::memset_large::<$v>(dst, b, n, &<$v as g::Vector>::strategy()) }
+            }
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn memset_with(dst: *mut u8, b: u8, n: usize, s: &$crate::arch::table::Strategy) {
+                // SAFETY: forwarded contract; each arm's size precondition holds.
+                unsafe {
+                    if n <= <$v as g::Vector>::W {
+                        <$v as g::Vector>::set_small(dst, b, n)
+                    } else if n <= 8 * <$v as g::Vector>::W {
+                        g::memset_small::<$v>(dst, b, n)
+                    } else {
+                        g::memset_large::<$v>(dst, b, n, s)
+                    }
+                }
             }
             $(#[target_feature(enable = $feat)])?
             #[inline]
@@ -230,6 +261,8 @@ macro_rules! backend {
             $crate::arch::table::Ops {
                 memmove: if inline { memmove } else { memmove_mid },
                 memset: if inline { memset } else { memset_mid },
+                memmove_with,
+                memset_with,
                 memcmp: if inline { memcmp } else { memcmp_mid },
                 bcmp: if inline { bcmp } else { bcmp_mid },
                 memchr,

@@ -39,8 +39,6 @@ pub(crate) trait Vector: Copy {
     const REVERSED: bool;
     /// The mask of a comparison where every byte matched.
     const FULL: u64;
-    /// Copies of at least this many bytes that do not overlap use non-temporal stores.
-    const NT_THRESHOLD: usize;
     /// The `*_small` routines are a few instructions with no branch on the size (AVX-512's
     /// masked loads and stores), worth inlining into every caller: the backend's entry points
     /// then handle `n < W` (`n <= W` for `memmove`/`memset`) before any call. See
@@ -143,14 +141,20 @@ pub(crate) trait Vector: Copy {
     unsafe fn rfind_small<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> Option<usize>;
     /// Count of `b` in `n < W` bytes.
     unsafe fn count_small(p: *const u8, n: usize, b: u8) -> usize;
-    /// A whole large forward copy done another way (`rep movsb`); `false` if not taken.
+    /// The strategy of large moves and fills on this CPU (cached; see [`Strategy`]).
     #[inline(always)]
-    unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize) -> bool {
+    fn strategy() -> Strategy {
+        Strategy::LOOPS_ONLY
+    }
+    /// A whole large forward copy done another way (`rep movsb`) under `s`; `false` if not
+    /// taken.
+    #[inline(always)]
+    unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize, _s: &Strategy) -> bool {
         false
     }
-    /// A whole large fill done another way (`rep stosb`); `false` if not taken.
+    /// A whole large fill done another way (`rep stosb`) under `s`; `false` if not taken.
     #[inline(always)]
-    unsafe fn set_large(_dst: *mut u8, _b: u8, _n: usize) -> bool {
+    unsafe fn set_large(_dst: *mut u8, _b: u8, _n: usize, _s: &Strategy) -> bool {
         false
     }
 }
@@ -242,27 +246,32 @@ pub(crate) unsafe fn memmove_small<V: Vector>(dst: *mut u8, src: *const u8, n: u
 
 /// `memmove` of `n > 8W` bytes: forward, or backward when `dst` lies inside `(src, src + n)`.
 #[inline(always)]
-pub(crate) unsafe fn memmove_large<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memmove_large<V: Vector>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+    s: &Strategy,
+) {
     // SAFETY: forwarded contract; `n > 8W`.
     unsafe {
         if dst.addr().wrapping_sub(src.addr()) < n {
             // `dst` inside `(src, src + n)`: a forward copy would overwrite unread source.
             move_backward::<V>(dst, src, n);
         } else {
-            move_forward::<V>(dst, src, n);
+            move_forward::<V>(dst, src, n, s);
         }
     }
 }
 
 /// Forward copy of `n > 8W` bytes; correct when `dst <= src` or the ranges are disjoint.
 #[inline(always)]
-unsafe fn move_forward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+unsafe fn move_forward<V: Vector>(dst: *mut u8, src: *const u8, n: usize, s: &Strategy) {
     let w = V::W;
     // SAFETY: (whole body) accesses stay in `src[..n]`/`dst[..n]`. Each loop iteration loads
     // before it stores, and its stores land below the next unread source byte when
     // `dst < src`; the head and tail blocks are loaded before anything is stored.
     unsafe {
-        if V::copy_forward_large(dst, src, n) {
+        if V::copy_forward_large(dst, src, n, s) {
             return;
         }
         let head = V::load(src);
@@ -273,7 +282,7 @@ unsafe fn move_forward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
         // First `W`-aligned destination byte, in 1..=W.
         let mut i = w - (dst.addr() & (w - 1));
         let end = n - 4 * w;
-        if n >= V::NT_THRESHOLD && dst.addr().abs_diff(src.addr()) >= n {
+        if n >= s.nt_threshold && dst.addr().abs_diff(src.addr()) >= n {
             while i < end {
                 let a = V::load(src.add(i));
                 let b = V::load(src.add(i + w));
@@ -373,18 +382,18 @@ pub(crate) unsafe fn memset_small<V: Vector>(dst: *mut u8, b: u8, n: usize) {
 
 /// `memset` of `n > 8W` bytes.
 #[inline(always)]
-pub(crate) unsafe fn memset_large<V: Vector>(dst: *mut u8, b: u8, n: usize) {
+pub(crate) unsafe fn memset_large<V: Vector>(dst: *mut u8, b: u8, n: usize, s: &Strategy) {
     let w = V::W;
     // SAFETY: (whole body) every store is inside `dst[..n]`; `n > 8W`.
     unsafe {
-        if V::set_large(dst, b, n) {
+        if V::set_large(dst, b, n, s) {
             return;
         }
         let v = V::splat(b);
         V::store(dst, v);
         let mut i = w - (dst.addr() & (w - 1));
         let end = n - 4 * w;
-        if n >= V::NT_THRESHOLD {
+        if n >= s.nt_memset_threshold {
             while i < end {
                 V::store_nt(dst.add(i), v);
                 V::store_nt(dst.add(i + w), v);
@@ -1450,4 +1459,4 @@ pub(crate) unsafe fn pair_rfind<V: Vector>(
     }
 }
 
-use super::table::{Pair, PairResult};
+use super::table::{Pair, PairResult, Strategy};

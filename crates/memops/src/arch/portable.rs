@@ -66,7 +66,6 @@ impl Vector for Word {
     const ONES_PER_BYTE: u32 = 1;
     const REVERSED: bool = cfg!(target_endian = "big");
     const FULL: u64 = 0x8080_8080_8080_8080;
-    const NT_THRESHOLD: usize = usize::MAX;
     type Cmp = u64;
 
     #[inline(always)]

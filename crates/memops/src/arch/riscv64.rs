@@ -285,11 +285,33 @@ unsafe fn count(p: *const u8, n: usize, b: u8) -> usize {
     total
 }
 
+/// `memmove` under a forced strategy: RVV has one strategy (its loop).
+///
+/// # Safety
+///
+/// As C `memmove`.
+unsafe fn memmove_with(dst: *mut u8, src: *const u8, n: usize, _s: &super::table::Strategy) {
+    // SAFETY: same contract.
+    unsafe { memmove(dst, src, n) }
+}
+
+/// `memset` under a forced strategy: RVV has one strategy (its loop).
+///
+/// # Safety
+///
+/// As C `memset`.
+unsafe fn memset_with(dst: *mut u8, b: u8, n: usize, _s: &super::table::Strategy) {
+    // SAFETY: same contract.
+    unsafe { memset(dst, b, n) }
+}
+
 /// The RVV backend's operations. The two- and three-byte searches and the substring
 /// prefilter are the portable backend's 64-bit-word kernels.
 pub(crate) static RVV: super::table::Ops = super::table::Ops {
     memmove,
     memset,
+    memmove_with,
+    memset_with,
     memcmp,
     bcmp,
     memchr,

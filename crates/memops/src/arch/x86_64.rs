@@ -1,6 +1,6 @@
 //! x86_64: SSE2 (baseline), AVX2 and AVX-512BW vector types for the generic algorithms,
-//! `rep movsb` for large forward copies on CPUs with ERMS/FSRM, and non-temporal stores for
-//! copies larger than the last-level cache share.
+//! `rep movsb`/`rep stosb` and non-temporal stores for large moves and fills in the windows
+//! of the CPU's [`strategy`] (vendor, model and caches from `cpuid`, glibc's rules).
 
 use core::arch::asm;
 use core::arch::x86_64::*;
@@ -10,27 +10,9 @@ use nab_isa::Features;
 use super::generic::{self, Vector};
 use super::scalar;
 
-/// Forward, non-overlapping copies of `REP_MOVSB_MIN..REP_MOVSB_MAX` bytes use `rep movsb`
-/// when the CPU reports ERMS or FSRM (never backward: `std; rep movsb` has a ~90 ns floor).
-///
-/// Measured with `MEMOPS_BENCH_THRESHOLDS=1 cargo bench -p benches --bench memops --
-/// memops/memmove-fixed` (`-C target-cpu=native`) on an AMD EPYC Zen 5 (FSRM+ERMS, 48 KiB L1D,
-/// 1 MiB L2, 32 MiB L3), GB/s, AVX-512 loop / bare `rep movsb` / glibc: 4 KiB 160/130/130,
-/// 8 KiB 187/124/138, 16 KiB 206/143/67, 32 KiB 86/144/112, 64 KiB 84/105/110,
-/// 256 KiB 91/111/116, 4 MiB 56/55/56, 8 MiB 47/51/34. The loop wins while source and
-/// destination fit in L1 (<= 16 KiB each); from 32 KiB `rep movsb` wins or ties (it avoids the
-/// read-for-ownership of the destination lines), so the window starts there and stays open.
-pub(crate) const REP_MOVSB_MIN: usize = 32 << 10;
-/// Upper end of the `rep movsb` window (exclusive); see [`REP_MOVSB_MIN`]: `rep movsb` was
-/// never slower than the loop or the streaming stores above 32 KiB, so the window is open.
-pub(crate) const REP_MOVSB_MAX: usize = usize::MAX;
-/// Copies and fills of at least this many bytes (non-overlapping, and not taken by
-/// `rep movsb`/`rep stosb`, i.e. CPUs without ERMS/FSRM or fills below the `rep stosb` window)
-/// use non-temporal stores. Measured on the same Zen 5 (`memops/memmove` class 8M): streaming
-/// stores gave 29 GB/s at 8 MiB against 47 GB/s for plain stores (the 8 MiB destination stays
-/// in the 32 MiB L3 between calls), so they only pay once the destination cannot stay in the
-/// L3: the threshold is the L3 size.
-pub(crate) const NT_THRESHOLD: usize = 32 << 20;
+pub(crate) mod strategy;
+
+use super::table::Strategy;
 
 /// What the AVX2 backend needs.
 const AVX2_NEEDS: Features = Features::AVX2.union(Features::POPCNT).union(Features::BMI1);
@@ -55,25 +37,13 @@ fn features() -> Features {
     nab_isa::available()
 }
 
-/// Whether the CPU has ERMS or FSRM (speed hints, which no cap removes).
-#[inline]
-fn fast_rep_movsb() -> bool {
-    !features().intersection(Features::ERMS.union(Features::FSRM)).is_empty()
-}
-
-/// [`REP_MOVSB_MIN`] for the SSE2 backend, whose loop moves 64 bytes an iteration: glibc's
-/// SSE2 threshold (2048 bytes; `x86_rep_movsb_threshold`, 2112 with FSRM). Measured on the
-/// Zen 4 with `NAB_MAX_ISA=x86-64-v2` against `__memmove_sse2_unaligned_erms` (random sizes
-/// per class, min of 15 alternated rounds), ours/glibc with the loop up to 32 KiB:
-/// 257 B–4 KiB 1.37, with this threshold 1.03 (and 1.00 for 4–64 KiB and 64 KiB–1 MiB).
-pub(crate) const REP_MOVSB_MIN_SSE2: usize = 2048;
-
-/// `rep movsb` when `n` is at least `min` (below [`REP_MOVSB_MAX`]), the CPU has ERMS/FSRM and
-/// the ranges do not overlap (forward only: the direction flag is never set).
+/// `rep movsb` when `n` is in `min..max` (the strategy's window, empty without ERMS/FSRM) and
+/// the ranges do not overlap (forward only: the direction flag is never set). Not overlapping
+/// also keeps glibc's `Avoid_Short_Distance_REP_MOVSB` case (a distance under 64 bytes, slow
+/// on Intel parts with FSRM) out of the window.
 #[inline(always)]
-unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize, min: usize) -> bool {
-    if (min..REP_MOVSB_MAX).contains(&n) && dst.addr().abs_diff(src.addr()) >= n && fast_rep_movsb()
-    {
+unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize, min: usize, max: usize) -> bool {
+    if (min..max).contains(&n) && dst.addr().abs_diff(src.addr()) >= n {
         // SAFETY: `dst`/`src` valid for `n` bytes and disjoint (caller and check above); the
         // ABI guarantees DF = 0, so this copies forward.
         unsafe {
@@ -86,22 +56,10 @@ unsafe fn rep_movsb_window(dst: *mut u8, src: *const u8, n: usize, min: usize) -
     }
 }
 
-/// `rep stosb` for fills of at least this many bytes when the CPU has ERMS/FSRM. Measured on
-/// the same Zen 5 (min-of-15-rounds interleaved harness over the `memops/memset` classes, ns
-/// per call, AVX-512 loop / bare `rep stosb`): 4K–64K 167/225, 64K–1M 3094/3530, 8 MiB
-/// 73027/68315. The loop wins while the destination fits in the 1 MiB L2, `rep stosb` beyond
-/// (no read-for-ownership); the crossover is taken at twice the L2.
-pub(crate) const REP_STOSB_MIN: usize = 2 << 20;
-
-/// [`REP_STOSB_MIN`] for the SSE2 backend: glibc's `x86_rep_stosb_threshold` (2048 bytes).
-/// Measured as [`REP_MOVSB_MIN_SSE2`], ours/glibc for 257 B–4 KiB: 1.50 with the loop up to
-/// 2 MiB, 1.00 with this threshold (4–64 KiB and 64 KiB–1 MiB: 1.00).
-pub(crate) const REP_STOSB_MIN_SSE2: usize = 2048;
-
-/// `rep stosb` when `n` is at least `min` and the CPU has ERMS/FSRM.
+/// `rep stosb` when `n` is at least `min` (the strategy's, `usize::MAX` without ERMS/FSRM).
 #[inline(always)]
 unsafe fn rep_stosb_window(dst: *mut u8, b: u8, n: usize, min: usize) -> bool {
-    if n >= min && fast_rep_movsb() {
+    if n >= min {
         // SAFETY: `dst` valid for `n` bytes (caller); DF = 0 by the ABI, so this fills forward.
         unsafe {
             asm!("rep stosb", inout("rcx") n => _, inout("rdi") dst => _, in("al") b,
@@ -322,7 +280,7 @@ unsafe fn eq_mask_lt16<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> u3
 /// `Vector` for a `movemask` register type (SSE2's `__m128i`, AVX2's `__m256i`): the methods
 /// that differ only in the intrinsic's name, plus `$extra` (the size-specific overrides).
 macro_rules! movemask_vector {
-    ($t:ty, $w:literal, $full:literal, $movsb_min:expr, $stosb_min:expr, $loadu:ident, $load:ident, $storeu:ident, $store:ident,
+    ($t:ty, $w:literal, $full:literal, $movsb_min:ident, $stosb_min:ident, $loadu:ident, $load:ident, $storeu:ident, $store:ident,
      $stream:ident, $set1:ident, $cmpeq:ident, $or:ident, $and:ident, $movemask:ident,
      { $($extra:tt)* }) => {
         impl Vector for $t {
@@ -331,7 +289,6 @@ macro_rules! movemask_vector {
             const ONES_PER_BYTE: u32 = 1;
             const REVERSED: bool = false;
             const FULL: u64 = $full;
-            const NT_THRESHOLD: usize = NT_THRESHOLD;
             type Cmp = $t;
 
             #[inline(always)]
@@ -390,14 +347,18 @@ macro_rules! movemask_vector {
                 u64::from(unsafe { $movemask(c) } as u32)
             }
             #[inline(always)]
-            unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
-                // SAFETY: same contract.
-                unsafe { rep_movsb_window(dst, src, n, $movsb_min) }
+            fn strategy() -> Strategy {
+                strategy::current()
             }
             #[inline(always)]
-            unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
+            unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize, s: &Strategy) -> bool {
                 // SAFETY: same contract.
-                unsafe { rep_stosb_window(dst, b, n, $stosb_min) }
+                unsafe { rep_movsb_window(dst, src, n, s.$movsb_min, s.rep_movsb_max) }
+            }
+            #[inline(always)]
+            unsafe fn set_large(dst: *mut u8, b: u8, n: usize, s: &Strategy) -> bool {
+                // SAFETY: same contract.
+                unsafe { rep_stosb_window(dst, b, n, s.$stosb_min) }
             }
             $($extra)*
         }
@@ -408,8 +369,8 @@ movemask_vector!(
     __m128i,
     16,
     0xffff,
-    REP_MOVSB_MIN_SSE2,
-    REP_STOSB_MIN_SSE2,
+    rep_movsb_min_sse2,
+    rep_stosb_min_sse2,
     _mm_loadu_si128,
     _mm_load_si128,
     _mm_storeu_si128,
@@ -463,8 +424,8 @@ movemask_vector!(
     __m256i,
     32,
     0xffff_ffff,
-    REP_MOVSB_MIN,
-    REP_STOSB_MIN,
+    rep_movsb_min,
+    rep_stosb_min,
     _mm256_loadu_si256,
     _mm256_load_si256,
     _mm256_storeu_si256,
@@ -863,7 +824,6 @@ impl Vector for __m512i {
     const ONES_PER_BYTE: u32 = 1;
     const REVERSED: bool = false;
     const FULL: u64 = u64::MAX;
-    const NT_THRESHOLD: usize = NT_THRESHOLD;
     const INLINE_SMALL: bool = true;
     const CMP_BLOCKS: usize = 4;
     type Cmp = u64;
@@ -995,14 +955,18 @@ impl Vector for __m512i {
         m.count_ones() as usize
     }
     #[inline(always)]
-    unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize) -> bool {
-        // SAFETY: same contract.
-        unsafe { rep_movsb_window(dst, src, n, REP_MOVSB_MIN) }
+    fn strategy() -> Strategy {
+        strategy::current()
     }
     #[inline(always)]
-    unsafe fn set_large(dst: *mut u8, b: u8, n: usize) -> bool {
+    unsafe fn copy_forward_large(dst: *mut u8, src: *const u8, n: usize, s: &Strategy) -> bool {
         // SAFETY: same contract.
-        unsafe { rep_stosb_window(dst, b, n, REP_STOSB_MIN) }
+        unsafe { rep_movsb_window(dst, src, n, s.rep_movsb_min, s.rep_movsb_max) }
+    }
+    #[inline(always)]
+    unsafe fn set_large(dst: *mut u8, b: u8, n: usize, s: &Strategy) -> bool {
+        // SAFETY: same contract.
+        unsafe { rep_stosb_window(dst, b, n, s.rep_stosb_min) }
     }
 }
 
@@ -1036,10 +1000,24 @@ fn supports(needs: Features) -> bool {
     Features::COMPILE_TIME.contains(needs) || features().contains(needs)
 }
 
-/// The AVX-512 backend's table, if the CPU supports it.
+/// The AVX-512 backend with the AVX2 backend's moves and fills, for CPUs where the strategy
+/// prefers 256-bit stores (glibc's `Prefer_No_AVX512`; see `strategy::prefer_no_avx512`).
+const AVX512_NARROW_MOVES: super::table::Ops = super::table::Ops {
+    memmove: AVX2.memmove,
+    memset: AVX2.memset,
+    memmove_with: AVX2.memmove_with,
+    memset_with: AVX2.memset_with,
+    ..AVX512
+};
+
+/// The AVX-512 backend's table, if the CPU supports it: with 256-bit moves and fills when the
+/// strategy says so (when the build enables AVX-512, [`FIXED`] keeps the 512-bit ones). A
+/// detection nested in the strategy's first decision (a `c-symbols` `memcpy` called while the
+/// facts are read) gets the 512-bit table; the outer detection then stores the right one.
 #[inline]
 pub(crate) fn avx512() -> Option<&'static super::table::Ops> {
-    supports(AVX512_NEEDS).then_some(&AVX512)
+    supports(AVX512_NEEDS)
+        .then(|| if strategy::current().narrow_moves { &AVX512_NARROW_MOVES } else { &AVX512 })
 }
 
 /// The AVX2 backend's table, if the CPU supports it.

@@ -39,6 +39,11 @@ pub(crate) fn cpu_bare() -> Features {
     own::cpu()
 }
 
+/// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]` (zeros without `cpuid`).
+pub(crate) fn cpuid(leaf: u32, sub: u32) -> [u32; 4] {
+    own::cpuid(leaf, sub)
+}
+
 /// The extensions read through `cpufeatures` on this target.
 #[cfg(all(test, target_arch = "x86_64", not(miri)))]
 pub(crate) fn covered() -> Features {

@@ -151,3 +151,20 @@ pub(crate) fn has_leaf_7() -> bool {
     let max = unsafe { core::arch::x86_64::__cpuid(0).eax };
     max >= 7
 }
+
+/// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]`, for `crate::facts`; zeros where there is
+/// no `cpuid` (then the facts are unknown).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) fn cpuid(leaf: u32, sub: u32) -> [u32; 4] {
+    #[allow(unused_unsafe)] // `__cpuid_count` is a safe function in newer Rust
+    // SAFETY: `cpuid` exists on every x86_64 CPU, and any leaf is harmless to ask (one above
+    // the maximum returns another leaf's data; `facts_from_cpuid` checks the maximum first).
+    let r = unsafe { core::arch::x86_64::__cpuid_count(leaf, sub) };
+    [r.eax, r.ebx, r.ecx, r.edx]
+}
+
+/// No `cpuid` here: zeros (leaf 0's vendor and maximum leaf included, so nothing is known).
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+pub(crate) fn cpuid(_leaf: u32, _sub: u32) -> [u32; 4] {
+    [0; 4]
+}

@@ -28,6 +28,36 @@ fn probe_base64_simd_decode(text: &[u8], out: &mut [u8]) -> usize {
     base64_simd::STANDARD.decode(text, base64_simd::Out::from_slice(out)).map_or(0, |o| o.len())
 }
 
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn probe_simdutf_encode(data: &[u8], text: &mut [u8]) -> usize {
+    let opt = simdutf::Base64Options::Default;
+    if text.len() < simdutf::base64_length_from_binary(data.len(), opt) {
+        return 0;
+    }
+    // SAFETY: `text` holds the encoding's length (checked above).
+    unsafe { simdutf::binary_to_base64(data.as_ptr(), data.len(), text.as_mut_ptr(), opt) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn probe_simdutf_decode(text: &[u8], out: &mut [u8]) -> usize {
+    let mut len = out.len();
+    // SAFETY: `out` holds `len` bytes; the safe variant writes at most `len`.
+    let r = unsafe {
+        simdutf::base64_to_binary_safe(
+            text.as_ptr(),
+            text.len(),
+            out.as_mut_ptr(),
+            &mut len,
+            simdutf::Base64Options::Default,
+            simdutf::LastChunkHandlingOptions::Loose,
+            false,
+        )
+    };
+    if r.error == simdutf::ErrorCode::Success { len } else { 0 }
+}
+
 #[inline(never)]
 fn probe_memops_memmove(dst: &mut [u8], src: &[u8]) {
     let n = dst.len().min(src.len());
@@ -61,6 +91,17 @@ fn probe_xxh3_64(data: &[u8]) -> u64 {
 }
 
 #[inline(never)]
+fn probe_xxh3_128(data: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(data)
+}
+
+#[cfg(target_feature = "aes")]
+#[inline(never)]
+fn probe_gxhash128(data: &[u8]) -> u128 {
+    gxhash::gxhash128(data, 0)
+}
+
+#[inline(never)]
 fn probe_foldhash_quality(data: &[u8]) -> u64 {
     foldhash::quality::FixedState::with_seed(0).hash_one(data)
 }
@@ -80,12 +121,20 @@ fn main() {
     black_box(probe_b64_decode(&text[..k], &mut back));
     black_box(probe_base64_simd_encode(&data, &mut text));
     black_box(probe_base64_simd_decode(&text[..k], &mut back));
+    #[cfg(target_arch = "x86_64")]
+    {
+        black_box(probe_simdutf_encode(&data, &mut text));
+        black_box(probe_simdutf_decode(&text[..k], &mut back));
+    }
     probe_memops_memmove(&mut back, &data);
     black_box(probe_memops_find_byte(&data, black_box(1)));
     black_box(probe_memchr_memchr(&data, black_box(1)));
     black_box(probe_nabhash_v1(&data));
     black_box(probe_nabhash_v2(&data));
     black_box(probe_xxh3_64(&data));
+    black_box(probe_xxh3_128(&data));
+    #[cfg(target_feature = "aes")]
+    black_box(probe_gxhash128(&data));
     black_box(probe_foldhash_quality(&data));
     black_box(probe_bignum_fib(black_box(1_000_000)));
 }
