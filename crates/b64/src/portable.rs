@@ -127,7 +127,12 @@ pub(crate) fn compact(src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize
     let (mut i, mut o) = (0, 0);
     while i < src.len() && o < dst.len() {
         let b = src[i];
-        let ws = if newlines_only { b == b'\n' } else { crate::config::is_whitespace(b) };
+        // ASCII whitespace as `config::is_whitespace` (WHATWG's five bytes).
+        let ws = if newlines_only {
+            b == b'\n'
+        } else {
+            matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+        };
         dst[o] = b;
         o += usize::from(!ws);
         i += 1;
