@@ -295,5 +295,122 @@ fn decode_wrapped(c: &mut Criterion) {
     }
 }
 
-criterion_group!(b64_benches, encode, decode, encode_tail, decode_tail, decode_wrapped);
+/// Text lengths of `b64/decode-ws-*` (the whitespace included).
+const LAYOUT_SIZES: [usize; 4] = [256, 4096, 65536, 8 << 20];
+
+/// The whitespace layouts of `b64/decode-ws-*`: `(name, text)` for `data`'s encoding laid
+/// out that way, cut to about `size` bytes of text (whole lines, whole groups).
+fn layouts(size: usize) -> Vec<(String, Vec<u8>)> {
+    let data = benches::input(size / 4 * 3 + 3);
+    let mut text = vec![0u8; BASE64_STANDARD.encoded_len(data.len()).unwrap()];
+    BASE64_STANDARD.encode_slice(&data, &mut text).unwrap();
+    let mut out = Vec::new();
+    // Lines of `w` symbols with `end` after each, `lead` before each.
+    let lines = |w: usize, lead: &[u8], end: &[u8]| {
+        let mut t = Vec::with_capacity(size + size / 8);
+        for line in text.chunks(w) {
+            if t.len() + lead.len() + line.len() + end.len() > size {
+                break;
+            }
+            t.extend_from_slice(lead);
+            t.extend_from_slice(line);
+            t.extend_from_slice(end);
+        }
+        t
+    };
+    for w in [40, 64, 76, 100] {
+        out.push((format!("{w}lf"), lines(w, b"", b"\n")));
+        out.push((format!("{w}crlf"), lines(w, b"", b"\r\n")));
+        out.push((format!("{w}sp"), lines(w, b"", b" ")));
+    }
+    out.push(("indent4".into(), lines(76, b"    ", b"\n")));
+    // One whitespace byte every 1 to 17 bytes at random.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut t = Vec::with_capacity(size);
+    let mut gap = 0;
+    for &b in &text {
+        if t.len() + 2 > size {
+            break;
+        }
+        if gap == 0 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            t.push(b" \t\n\r"[(x >> 8) as usize % 4]);
+            gap = 1 + (x >> 32) as usize % 17;
+        }
+        t.push(b);
+        gap -= 1;
+    }
+    let groups = t.iter().filter(|b| !b.is_ascii_whitespace()).count() / 4 * 4;
+    let mut kept = 0;
+    t.retain(|b| {
+        let keep = b.is_ascii_whitespace() || kept < groups;
+        kept += usize::from(!b.is_ascii_whitespace());
+        keep
+    });
+    out.push(("random1-17".into(), t));
+    // The same symbols with no whitespace: our flat decode, the ratio's denominator.
+    out.push(("flat".into(), text[..size / 4 * 4].to_vec()));
+    out
+}
+
+/// Forgiving decode of text with whitespace in every layout of [`layouts`]: b64's
+/// `FORGIVING`, simdutf's `base64_to_binary` (default options) and `base64-simd`'s
+/// `forgiving_decode` (where it accepts the text: it skips `\n \r \t` and space).
+/// Throughput is text bytes, whitespace included.
+fn decode_layouts(c: &mut Criterion) {
+    let sizes: Vec<usize> =
+        if benches::quick() { vec![4096, 65536] } else { LAYOUT_SIZES.to_vec() };
+    let only = std::env::var("B64_LAYOUTS").ok();
+    for size in sizes {
+        for (name, text) in layouts(size) {
+            if only.as_deref().is_some_and(|o| !o.split(',').any(|l| l == name)) {
+                continue;
+            }
+            let mut group = c.benchmark_group(format!("b64/decode-ws-{name}"));
+            if size >= 1 << 20 {
+                group.sample_size(10);
+            }
+            let mut out = vec![0u8; text.len() + 64];
+            let n = BASE64_FORGIVING.decode_slice(&text, &mut out).unwrap();
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new("b64", size), &text, |b, t| {
+                b.iter(|| BASE64_FORGIVING.decode_slice(black_box(t), &mut out).unwrap())
+            });
+            if base64_simd::forgiving_decode(&text, base64_simd::Out::from_slice(&mut out))
+                .is_ok_and(|d| d.len() == n)
+            {
+                group.bench_with_input(BenchmarkId::new("base64-simd", size), &text, |b, t| {
+                    b.iter(|| {
+                        base64_simd::forgiving_decode(
+                            black_box(t),
+                            base64_simd::Out::from_slice(&mut out),
+                        )
+                        .unwrap()
+                        .len()
+                    })
+                });
+            }
+            #[cfg(feature = "peers-simdutf")]
+            {
+                assert_eq!(simdutf_b64::decode(&text, &mut out), n);
+                group.bench_with_input(BenchmarkId::new(simdutf_b64::NAME, size), &text, |b, t| {
+                    b.iter(|| simdutf_b64::decode(black_box(t), &mut out))
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(
+    b64_benches,
+    encode,
+    decode,
+    encode_tail,
+    decode_tail,
+    decode_wrapped,
+    decode_layouts
+);
 criterion_main!(b64_benches);

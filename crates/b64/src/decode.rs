@@ -3,184 +3,31 @@
 //! group of 4 symbols. The one-shot calls, `decode_in_place` and the streaming reader all
 //! run this one machine, so they agree on every input and every split of it.
 //!
-//! Invariant of every fast path (the short path, the line paths, the bulk): it consumes only
-//! what the machine would accept, and where it stops the machine goes on at the same input
-//! position with the state it would have there, so errors and their offsets never depend on
-//! the path. The one-shot path ([`decode_io`]) tries, in order: lines of a common width from
-//! the first byte (forgiving), the bulk, lines of the width the bulk stopped at, the short
-//! path for the last group, then the machine. The thresholds ([`TAIL_MAX`], [`LINES_BUF`],
-//! [`MIN_RUN`], [`MAX_LINE`]) say beside them where they come from. Calls go one way:
-//! `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
+//! Invariant of every fast path (the short path, the line paths, the whitespace path, the
+//! bulk): it consumes only what the machine would accept, and where it stops the machine goes
+//! on at the same input position with the state it would have there, so errors and their
+//! offsets never depend on the path. The one-shot path ([`decode_io`]) tries, in order: lines
+//! of a common width from the first byte (forgiving), the bulk, lines of the width the bulk
+//! stopped at, the short path for the last group, then the machine, which hands forgiving
+//! text to the whitespace path ([`State::compact_and_decode`]: whitespace removed by the
+//! backend's compaction, the rest decoded by its bulk) at each whitespace byte. The
+//! thresholds ([`TAIL_MAX`], [`WS_BUF`]) say beside them where they come from. Calls go one
+//! way: `engine` -> here -> `dispatch` (through the engine's backend) -> `arch` -> `portable`.
 
 use crate::alphabet::INVALID;
 use crate::config::{DecodeMode, DecodePaddingMode, GeneralPurpose};
 use crate::error::DecodeError;
 use crate::io::{Io, Split};
-use crate::kernels::{Job, ShortRules};
-use crate::portable::copy_line;
+use crate::kernels::ShortRules;
 
-/// The line path's buffer of gathered symbols and the decoder's output, which in place
-/// ([`Io::output_before`]) still holds input the byte machine may read: `free` is the
-/// decoder's [`Io::output_free`]. [`Split`]'s accessors; no [`Io::split_from`] (the bulk
-/// kernels it serves take no short path).
-struct Gathered<'i, 'o> {
-    io: Split<'i, 'o>,
-    free: bool,
-}
-
-impl Io for Gathered<'_, '_> {
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.io.input()
-    }
-    #[inline(always)]
-    fn output(&mut self) -> &mut [u8] {
-        self.io.output()
-    }
-    #[inline(always)]
-    fn raw(&mut self) -> (*const u8, usize, *mut u8, usize) {
-        self.io.raw()
-    }
-    #[inline(always)]
-    fn output_before(&mut self, read: usize) -> &mut [u8] {
-        self.io.output_before(read)
-    }
-    #[inline(always)]
-    fn output_free(&self) -> bool {
-        self.free
-    }
-}
-
-/// The buffer of the line fast path, aligned to a cache line: the kernels' loads from it
-/// (and, for line widths that are multiples of 64, the copies into it) split no line.
+/// The buffer of the whitespace path, aligned to a cache line.
 #[repr(align(64))]
 struct Aligned<const B: usize>([u8; B]);
 
-/// Bytes of the buffer of the line fast path ([`State::lines`]): large enough that the
-/// kernel's fixed cost per call is small against the bytes it decodes, small enough for the
-/// stack and L1.
-const LINES_BUF: usize = 4096;
-
-/// The fewest symbols in a run of lines that the line fast path takes on (shorter runs take
-/// the byte-at-a-time path, with the kernel on each line): the buffer costs about as much to
-/// set up as decoding this many bytes the slow way.
-const MIN_RUN: usize = 256;
-
-/// The longest line the line fast path measures; longer lines leave the kernels seldom
-/// enough as it is.
-const MAX_LINE: usize = 1024;
-
-/// One call of [`gather`] for the shape at hand, as a [`Job`] (run with the backend's
-/// extensions: wider moves).
-struct Gather<'a> {
-    buf: &'a mut [u8],
-    d: usize,
-    input: &'a [u8],
-    p: usize,
-    w: usize,
-    first: u8,
-    ending: usize,
-}
-
-impl Job for Gather<'_> {
-    type Output = (usize, usize);
-
-    #[inline(always)]
-    fn run(self) -> (usize, usize) {
-        let Gather { buf, d, input, p, w, first, ending } = self;
-        // The common shapes with the copy unrolled at compile time.
-        match w {
-            76 if ending == 1 => gather::<76, 1, 77>(buf, d, input, p, w, first, 1),
-            76 => gather::<76, 2, 78>(buf, d, input, p, w, first, 2),
-            64 if ending == 1 => gather::<64, 1, 65>(buf, d, input, p, w, first, 1),
-            64 => gather::<64, 2, 66>(buf, d, input, p, w, first, 2),
-            _ => gather::<0, 0, 0>(buf, d, input, p, w, first, ending),
-        }
-    }
-}
-
-/// Copies the bodies of the lines at `input[p..]` (`w` symbols, then the line ending:
-/// `first`, and `\n` after it if `ending` is 2) to `buf[d..]` while the buffer has room and
-/// the input has whole lines of that shape; returns the new `(d, p)`. `W`, `E` and `S` (the
-/// width, the ending's length and their sum) are constants for the common shapes, so the
-/// copy is a few fixed moves; 0 when only known at run time.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn gather<const W: usize, const E: usize, const S: usize>(
-    buf: &mut [u8],
-    mut d: usize,
-    input: &[u8],
-    mut p: usize,
-    w: usize,
-    first: u8,
-    ending: usize,
-) -> (usize, usize) {
-    let w = if W == 0 { w } else { W };
-    let ending = if E == 0 { ending } else { E };
-    let stride = if S == 0 { w + ending } else { S };
-    let lines = ((buf.len() - d) / w).min((input.len() - p) / stride);
-    let src = &input[p..p + lines * stride];
-    let dst = &mut buf[d..d + lines * w];
-    for (line, out) in src.chunks_exact(stride).zip(dst.chunks_exact_mut(w)) {
-        if line[w] != first || (ending == 2 && line[w + 1] != b'\n') {
-            break;
-        }
-        if W == 0 {
-            copy_line(out, &line[..w]);
-        } else {
-            out.copy_from_slice(&line[..W]);
-        }
-        d += w;
-        p += stride;
-    }
-    (d, p)
-}
-
-/// A line ending as the line fast path matches it: its first byte (`\n` or `\r`) and its
-/// length (1 for `\n`, 2 for `\r\n`).
-#[derive(Clone, Copy)]
-struct Ending {
-    first: u8,
-    len: usize,
-}
-
-impl Ending {
-    /// The ending at `input[i]` (a `\n` or `\r`): `\n`, or `\r\n`; `None` for a lone `\r`.
-    #[inline(always)]
-    fn at(input: &[u8], i: usize) -> Option<Ending> {
-        let first = input[i];
-        let len = if first == b'\n' {
-            1
-        } else if input.get(i + 1) == Some(&b'\n') {
-            2
-        } else {
-            return None;
-        };
-        Some(Ending { first, len })
-    }
-
-    /// Whether an ending of this shape stands whole at `input[q..]`.
-    #[inline(always)]
-    fn ends_line(self, input: &[u8], q: usize) -> bool {
-        q + self.len <= input.len()
-            && input[q] == self.first
-            && (self.len == 1 || input[q + 1] == b'\n')
-    }
-}
-
-/// The width of the line at `input[start..]`: its symbols (by the reverse table `table`) up
-/// to an ending of the same shape, measured up to [`MAX_LINE`]; `None` if the line is empty
-/// or not so ended.
-#[inline(always)]
-fn measure_line(table: &[u8; 256], input: &[u8], start: usize, ending: Ending) -> Option<usize> {
-    let limit = input.len().min(start + MAX_LINE);
-    let mut q = start;
-    while q < limit && table[input[q] as usize] != INVALID {
-        q += 1;
-    }
-    let w = q - start;
-    (w != 0 && ending.ends_line(input, q)).then_some(w)
-}
+/// Bytes of the buffer of the whitespace path ([`State::compact_and_decode`]): the bulk's
+/// fixed cost per call (its last, slower blocks) small against the bytes it decodes, and
+/// still in L1 when the bulk reads it back.
+const WS_BUF: usize = 16384;
 
 /// The decoder's state between bytes.
 #[derive(Clone, Debug, Default)]
@@ -197,9 +44,9 @@ pub(crate) struct State {
     symbols: usize,
     /// Offset and byte of the last symbol.
     last: (usize, u8),
-    /// Stream offset before which the line fast path is not tried again: the end of the
-    /// last run of lines it measured too short (each byte is measured at most once).
-    lines_from: usize,
+    /// Stream offset before which the whitespace path is not tried again: the end of what
+    /// it last compacted without decoding a group (each byte is compacted at most once).
+    ws_from: usize,
 }
 
 impl State {
@@ -241,9 +88,9 @@ impl State {
                 }
             } else if forgiving
                 && self.pads == 0
-                && (b == b'\n' || (b == b'\r' && !e.newlines_only()))
-                && base + i >= self.lines_from
-                && let Some((i2, j2)) = self.lines(e, io, base, i, j)
+                && base + i >= self.ws_from
+                && e.skips(b)
+                && let Some((i2, j2)) = self.skip_whitespace(e, io, base, i, j)
             {
                 (i, j) = (i2, j2);
                 continue;
@@ -254,19 +101,10 @@ impl State {
         Ok(j)
     }
 
-    /// The fast path of forgiving decoding for text in lines of one width with one ending
-    /// (`\n` or `\r\n`), as `base64`, MIME and PEM write it. At a line ending at input index
-    /// `i`, in phases: the common widths straight to the backend's line kernel
-    /// ([`State::line_kernel`]); else the next line measured ([`measure_line`]) and, for a
-    /// width that is a multiple of 4, the line kernel again; else, for a run of lines long
-    /// enough to pay for it ([`State::run_is_long`]), the bodies of the lines copied into a
-    /// buffer and decoded in long runs of the backend's bulk
-    /// ([`State::gather_and_decode`]). Everything it consumes is symbols and line endings, so
-    /// no error can lie in it; where a kernel stops (a group holding a non-symbol, a full
-    /// output) or the shape breaks, the byte-at-a-time machine takes over at the same input
-    /// position as it would without this path. Returns the new `(i, j)`, or `None` if nothing
-    /// was consumed.
-    fn lines<I: Io + ?Sized>(
+    /// Forgiving decoding at a whitespace byte (input index `i`, output `j`): the
+    /// whitespace path, else (in place, where it does not run) the line path.
+    #[inline]
+    fn skip_whitespace<I: Io + ?Sized>(
         &mut self,
         e: &GeneralPurpose<'_>,
         io: &mut I,
@@ -274,84 +112,117 @@ impl State {
         i: usize,
         j: usize,
     ) -> Option<(usize, usize)> {
-        let ending = Ending::at(io.input(), i)?;
-        let start = i + ending.len;
-        // The common widths first, straight to the line kernel, which checks every line's
-        // shape itself: no scalar measurement of the next line. (No call for a line that
-        // does not end there: the text's last line.)
-        if self.nq == 0 {
-            for w in COMMON_WIDTHS {
-                if ending.ends_line(io.input(), start + w)
-                    && let Some(r) = self.line_kernel(e, io, base, (start, j), w, ending)
-                {
-                    return Some(r);
-                }
-            }
-        }
-        let w = measure_line(e.alphabet().decode_table(), io.input(), start, ending)?;
-        // Lines whose width is a multiple of 4 (no group spans a line ending) at the start of
-        // a group: the line kernel decodes them straight from the input.
-        if self.nq == 0
-            && w.is_multiple_of(4)
-            && let Some(r) = self.line_kernel(e, io, base, (start, j), w, ending)
-        {
-            return Some(r);
-        }
-        if !self.run_is_long(io.input(), base, start, w, ending) {
-            return None;
-        }
-        self.gather_and_decode(e, io, base, (start, j), w, ending)
+        self.compact_and_decode(e, io, base, i, j)
     }
 
-    /// The backend's line kernel on the lines of `w` symbols from input index `start` (the
-    /// start of a line and of a group), output index `j`; counts the symbols it consumed.
-    /// `None` if it took no line.
-    #[inline(always)]
-    fn line_kernel<I: Io + ?Sized>(
+    /// The fast path of forgiving decoding for text with whitespace anywhere, from the
+    /// whitespace byte at input index `i` (output `j`): the backend's compaction
+    /// ([`Backend::compact`](crate::dispatch::Backend::compact)) copies the input less its
+    /// whitespace into a buffer, after the pending symbols of the current group, and the
+    /// backend's bulk decodes the buffer in long runs, a chunk at a time. It stops where the
+    /// bulk does (a group holding a non-symbol: padding, an invalid byte; a full output) or at
+    /// the end of the input; the byte machine goes on at the first byte kept and not decoded
+    /// (found by walking back over the input from the end of what was compacted), with the
+    /// state it would have there: whole groups decoded, nothing pending. Separate buffers
+    /// only (`Io::output_free`): the walk reads input the bulk's output would overwrite in
+    /// place. Returns the new `(i, j)`, or `None` if nothing was decoded (the byte machine
+    /// then takes the bytes compacted, without coming back here before their end).
+    #[inline(never)]
+    fn compact_and_decode<I: Io + ?Sized>(
         &mut self,
         e: &GeneralPurpose<'_>,
         io: &mut I,
         base: usize,
-        (start, j): (usize, usize),
-        w: usize,
-        ending: Ending,
+        start: usize,
+        mut j: usize,
     ) -> Option<(usize, usize)> {
-        let (i2, j2) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending.len == 2);
-        if i2 <= start {
+        let n = io.input().len();
+        let (mut large, mut small);
+        let buf: &mut [u8] = if n - start >= WS_BUF {
+            large = Aligned([0u8; WS_BUF]);
+            &mut large.0
+        } else {
+            small = Aligned([0u8; WS_BUF / 32]);
+            &mut small.0
+        };
+        // In place, the bulk decodes into a scratch buffer first: its stores past the bytes
+        // decoded (up to the output's end) would overwrite input the walk below reads.
+        let (mut big, mut little);
+        let scratch: Option<&mut [u8]> = if io.output_free() {
+            None
+        } else if buf.len() == WS_BUF {
+            big = [0u8; WS_BUF / 4 * 3];
+            Some(&mut big)
+        } else {
+            little = [0u8; WS_BUF / 32 / 4 * 3];
+            Some(&mut little)
+        };
+        let mut scratch = scratch;
+        let newlines_only = e.newlines_only();
+        let backend = e.backend();
+        let counted = self.pending_symbols(buf, e.alphabet().symbols());
+        // `d`: bytes in the buffer; `p`: the input compacted; `done`: symbols decoded.
+        let (mut d, mut p, mut done) = (counted, start, 0usize);
+        let rest;
+        loop {
+            let (r, w) = backend.compact(&io.input()[p..], &mut buf[d..], newlines_only);
+            p += r;
+            d += w;
+            // A full buffer: more input follows, so hand the bulk a multiple of its largest
+            // block (256 symbols, AVX-512) and carry the rest over.
+            let more = p < n;
+            let given = if more { d / 256 * 256 } else { d / 4 * 4 };
+            let (bi, j2) = if let Some(scratch) = scratch.as_deref_mut() {
+                // In place: into the scratch, then copied behind the input read (`j2` is at
+                // most the offset of the last symbol decoded).
+                let (bi, k) = backend.decode_bulk(
+                    e.alphabet(),
+                    &mut Split { src: &buf[..given], dst: &mut scratch[..given / 4 * 3] },
+                    0,
+                    0,
+                );
+                io.output_before(p)[j..j + k].copy_from_slice(&scratch[..k]);
+                (bi, j + k)
+            } else {
+                let out = io.output_before(p);
+                backend.decode_bulk(e.alphabet(), &mut Split { src: &buf[..given], dst: out }, 0, j)
+            };
+            if bi > 0 {
+                self.last.1 = buf[bi - 1];
+            }
+            done += bi;
+            j = j2;
+            if bi < given || !more {
+                rest = d - bi;
+                break;
+            }
+            buf.copy_within(bi..d, 0);
+            d -= bi;
+        }
+        if done == 0 {
+            self.ws_from = base + p;
             return None;
         }
-        self.symbols += (i2 - start) / (w + ending.len) * w;
-        let last = i2 - ending.len - 1;
-        self.last = (base + last, io.input()[last]);
-        Some((i2, j2))
-    }
-
-    /// Whether the lines of `w` symbols from input index `start` make a run worth the buffer
-    /// of [`State::gather_and_decode`] (4 KiB to initialise): at least [`MIN_RUN`] symbols,
-    /// counted ahead up to there. If not, the fast path is not tried again before the run's
-    /// end (each byte is measured at most once).
-    #[inline(always)]
-    fn run_is_long(
-        &mut self,
-        input: &[u8],
-        base: usize,
-        start: usize,
-        w: usize,
-        ending: Ending,
-    ) -> bool {
-        let stride = w + ending.len;
-        let mut ahead = start;
-        while ahead - start < MIN_RUN / w * stride + stride
-            && ahead + stride <= input.len()
-            && ending.ends_line(input, ahead + w)
-        {
-            ahead += stride;
+        // The symbols decoded, less those pending before (counted already).
+        self.symbols += done - counted;
+        self.nq = 0;
+        self.acc = 0;
+        // The first byte kept and not decoded: `rest` bytes kept back from `p`.
+        let input = io.input();
+        let skip = |b: u8| if newlines_only { b == b'\n' } else { crate::config::is_whitespace(b) };
+        let mut q = p;
+        let mut k = rest;
+        while k > 0 {
+            q -= 1;
+            k -= usize::from(!skip(input[q]));
         }
-        if (ahead - start) / stride * w < MIN_RUN {
-            self.lines_from = base + ahead;
-            return false;
+        // The last symbol decoded: the last byte kept before `q`.
+        let mut l = q - 1;
+        while skip(input[l]) {
+            l -= 1;
         }
-        true
+        self.last.0 = base + l;
+        Some((q, j))
     }
 
     /// Writes the symbols of the current group (counted already) to the front of `buf`;
@@ -363,91 +234,6 @@ impl State {
             *slot = symbols[(self.acc >> (6 * (counted - 1 - k))) as usize & 63];
         }
         counted
-    }
-
-    /// Copies the bodies of the lines of `w` symbols from input index `start` into a buffer,
-    /// the pending symbols of the current group first, and decodes it with the backend's
-    /// bulk, chunk by chunk: one long run of the kernel instead of one short run per line.
-    /// Returns the new `(i, j)`, or `None` if the kernel decoded nothing.
-    #[inline(always)]
-    fn gather_and_decode<I: Io + ?Sized>(
-        &mut self,
-        e: &GeneralPurpose<'_>,
-        io: &mut I,
-        base: usize,
-        (start, mut j): (usize, usize),
-        w: usize,
-        ending: Ending,
-    ) -> Option<(usize, usize)> {
-        // A small buffer for a short input: initialising the large one would cost more than
-        // the copies.
-        let (mut large, mut small);
-        let buf: &mut [u8] = if io.input().len() - start >= LINES_BUF {
-            large = Aligned([0u8; LINES_BUF]);
-            &mut large.0
-        } else {
-            small = Aligned([0u8; LINES_BUF / 4]);
-            &mut small.0
-        };
-        // The symbols of the current group, counted already, lead the buffer.
-        let counted = self.pending_symbols(buf, e.alphabet().symbols());
-        // `lead`: symbols at the front of the buffer that are not from the lines (the first
-        // chunk's `counted`); `pending`: all symbols at the front before the next lines;
-        // `taken`: line symbols consumed so far, the index of the next one.
-        let (mut lead, mut pending, mut taken) = (counted, counted, 0);
-        let stride = w + ending.len;
-        // Input index of the line symbol of index `t`.
-        let at = |t: usize| start + t / w * stride + t % w;
-        let backend = e.backend();
-        let free = io.output_free();
-        let mut resume = None;
-        let mut p = start;
-        loop {
-            // Gather whole lines (each followed by the ending) while the buffer has room;
-            // the common shapes with the copy unrolled at compile time.
-            let input = io.input();
-            let d;
-            (d, p) = backend.with_features(Gather {
-                buf: &mut *buf,
-                d: pending,
-                input,
-                p,
-                w,
-                first: ending.first,
-                ending: ending.len,
-            });
-            // A full buffer: more lines follow, so hand the kernel a multiple of its largest
-            // block (256 symbols, AVX-512) and carry the rest over, instead of its slower
-            // tail at every chunk.
-            let more = d + w > buf.len();
-            let given = if more { d / 256 * 256 } else { d };
-            let out = io.output_before(p);
-            let (bi, j2) = backend.decode_bulk(
-                e.alphabet(),
-                &mut Gathered { io: Split { src: &buf[..given], dst: out }, free },
-                0,
-                j,
-            );
-            if bi == 0 {
-                break;
-            }
-            // `bi >= 4 > lead`: the leading symbols went out with the first group.
-            self.symbols += bi - lead;
-            self.nq = 0;
-            self.acc = 0;
-            self.last = (base + at(taken + bi - 1 - lead), buf[bi - 1]);
-            j = j2;
-            taken += bi - lead;
-            resume = Some(at(taken));
-            if given - bi >= 4 || !more {
-                // The kernel stopped early, or the shape broke (or the input ended).
-                break;
-            }
-            buf.copy_within(bi..d, 0);
-            pending = d - bi;
-            lead = 0;
-        }
-        resume.map(|r| (r, j))
     }
 
     /// One byte, at input index `i` (stream offset `off`).
@@ -640,24 +426,40 @@ pub(crate) fn decode_io<I: Io + ?Sized>(
     if forgiving {
         for w in COMMON_WIDTHS {
             if let Some(ending) = ending_at(e, io.input(), w)
-                && let Some(r) = lines_then_last(e, io, (0, 0), w, ending, 0)
+                && let Some(r) = lines_then_last(e, io, (0, 0), w, (ending, None), 0)
             {
                 return r;
             }
         }
     }
+    // Forgiving text may start with whitespace (an indented first line): skipped.
+    let lead = if forgiving { ws_run(e, io.input(), 0, total) } else { 0 };
     // The common case first: all symbols, no padding, in whole groups.
-    let (i, j) = e.backend().decode_bulk(e.alphabet(), io, 0, 0);
+    let (i, j) = e.backend().decode_bulk(e.alphabet(), io, lead, 0);
     if i == total {
         return Ok(j);
+    }
+    // Forgiving text in lines of one width (a multiple of 4, at least a kernel block) with
+    // another separator between them (a space, a line ending and the next line's indent):
+    // the bulk stopped at the end of the first line.
+    let w = i - lead;
+    if forgiving
+        && w >= 16
+        && w.is_multiple_of(4)
+        && let Some((sep, len)) = separator_at(e, io.input(), i)
+        && (lead > 0 || ending_at(e, io.input(), i) != Some(len))
+        && let Some(r) = lines_then_last(e, io, (i + len, j), w, (len, Some(sep)), w)
+    {
+        return r;
     }
     // Forgiving text in lines of another width (a multiple of 4, at least a kernel block):
     // the bulk stopped at the end of the first line. (`input[i]` exists: `i < total`.)
     if forgiving
+        && lead == 0
         && i >= 16
         && i.is_multiple_of(4)
         && let Some(ending) = ending_at(e, io.input(), i)
-        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, ending, i)
+        && let Some(r) = lines_then_last(e, io, (i + ending, j), i, (ending, None), i)
     {
         return r;
     }
@@ -680,9 +482,30 @@ pub(crate) fn decode_io<I: Io + ?Sized>(
             return Ok(j);
         }
     }
-    let mut state = State { symbols: i, ..State::default() };
+    let mut state = State { symbols: i - lead, ..State::default() };
     let j = state.feed_from(e, io, 0, i, j)?;
     state.finish(e, io, j, total)
+}
+
+/// The length of the run of whitespace the engine skips at `input[q..n]`.
+#[inline(always)]
+fn ws_run(e: &GeneralPurpose<'_>, input: &[u8], q: usize, n: usize) -> usize {
+    input[q..n].iter().take_while(|&&b| e.skips(b)).count()
+}
+
+/// The run of 1 to 8 bytes of whitespace at `input[q..]` (followed by a byte that is not),
+/// as the separator of [`Backend::decode_lines_sep`](crate::dispatch::Backend): its bytes
+/// little-endian and its length.
+#[inline(always)]
+fn separator_at(e: &GeneralPurpose<'_>, input: &[u8], q: usize) -> Option<(u64, usize)> {
+    let end = input.len().min(q + 9);
+    let len = ws_run(e, input, q, end);
+    if len == 0 || len > 8 || q + len == input.len() {
+        return None;
+    }
+    let mut bytes = [0u8; 8];
+    bytes[..len].copy_from_slice(&input[q..q + len]);
+    Some((u64::from_le_bytes(bytes), len))
 }
 
 /// The widths whose line ending [`decode_io`] looks for before the bulk, in forgiving text:
@@ -701,10 +524,11 @@ fn ending_at(e: &GeneralPurpose<'_>, input: &[u8], q: usize) -> Option<usize> {
 }
 
 /// The fast path of [`decode_io`] for forgiving text in lines of one width (`w` symbols, a
-/// multiple of 4, then `\n` or `\r\n`; the last line perhaps shorter, padded, and ended or
-/// not), as `base64`, MIME and PEM write it: the backend's line kernel takes the lines of
-/// that width from input index `start` (output `j`, `before` symbols before it, `ending`
-/// bytes of line ending after each line), and the short path the last line (without one
+/// multiple of 4, then `\n` or `\r\n`, or with `sep` any run of 1 to 8 whitespace bytes; the
+/// last line perhaps shorter, padded, and ended or not), as `base64`, MIME and PEM write it,
+/// or indented: the backend's line kernel takes the lines of that width from input index
+/// `start` (output `j`, `before` symbols before it, `ending` bytes of line ending after each
+/// line), and the short path the last line (without one
 /// final ending), with no pass through the byte-at-a-time machine's loop. Where either stops
 /// early, the machine goes on from the last whole line, with the state it would have there
 /// (the line kernel consumes only lines of symbols). `None` (nothing consumed) when no line
@@ -715,12 +539,15 @@ fn lines_then_last<I: Io + ?Sized>(
     io: &mut I,
     (start, j): (usize, usize),
     w: usize,
-    ending: usize,
+    (ending, sep): (usize, Option<u64>),
     before: usize,
 ) -> Option<Result<usize, DecodeError>> {
     let total = io.input().len();
     let stride = w + ending;
-    let (i, j) = e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2);
+    let (i, j) = match sep {
+        None => e.backend().decode_lines(e.alphabet(), io, start, j, w, ending == 2),
+        Some(sep) => e.backend().decode_lines_sep(e.alphabet(), io, start, j, w, sep, ending),
+    };
     if i == start {
         return None;
     }

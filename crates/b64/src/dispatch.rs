@@ -23,7 +23,7 @@ use crate::arch::x86_64::{
     pshufb::{Avx2, Ssse3},
 };
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 use crate::portable;
 
 nab_isa::backends! {
@@ -142,19 +142,30 @@ impl Backend {
         each_backend!(self, t => t.decode_lines(alphabet, io, i, j, w, crlf))
     }
 
-    /// Runs `f` compiled with the backend's vector extensions enabled where that helps plain
-    /// code (x86_64 from AVX2 up: wider moves), else just runs it.
+    /// [`Kernels::decode_lines_sep`] of the backend (`(i, j)` back where it has none).
     #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        match self.kind() {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(t) => t.with_features(job),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Bw(t) => t.with_features(job),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Vbmi(t) => t.with_features(job),
-            _ => job.run(),
-        }
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize) {
+        each_backend!(self, t => t.decode_lines_sep(alphabet, io, i, j, w, sep, sep_len))
+    }
+
+    /// Copies `src` less its whitespace (`Kernels::compact`: ASCII whitespace, or `\n` alone
+    /// if `newlines_only`) into `dst` (kernel, then scalar) until either ends; returns
+    /// `(read, written)`.
+    #[inline]
+    pub(crate) fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let (i, o) = each_backend!(self, t => t.compact(src, dst, newlines_only));
+        let (i2, o2) = portable::compact(&src[i..], &mut dst[o..], newlines_only);
+        (i + i2, o + o2)
     }
 
     /// Decodes whole groups of 4 symbols from `(i, j)` (kernel, then scalar) until a group

@@ -1,5 +1,5 @@
 //! What every backend implements ([`Kernels`]) and what the backends share with their callers
-//! ([`ShortRules`], [`Job`]). A leaf below `arch/` and `dispatch.rs`, which both import it, so
+//! ([`ShortRules`]). A leaf below `arch/` and `dispatch.rs`, which both import it, so
 //! that the arrows run one way: the decoder and encoder call `dispatch`, `dispatch` calls the
 //! tokens in `arch/`, and `arch/` calls back into nothing above it.
 //!
@@ -68,6 +68,37 @@ pub(crate) trait Kernels: Copy {
         i: usize,
         j: usize,
     ) -> (usize, usize);
+    /// [`Kernels::decode_lines`] for lines separated by any fixed run of `sep_len` (1 to 8)
+    /// bytes, `sep` little-endian: the lines of `w` symbols from input index `i` while each
+    /// is followed by the separator (and 8 readable bytes); `(i, j)` back where the kernel has
+    /// none.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        _alphabet: &Alphabet,
+        _io: &mut I,
+        i: usize,
+        j: usize,
+        _w: usize,
+        _sep: u64,
+        _sep_len: usize,
+    ) -> (usize, usize) {
+        (i, j)
+    }
+    /// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`)
+    /// into `dst`, in whole blocks of the kernel's width while `dst` has room for a block's
+    /// store; every other byte is kept, symbol or not. Returns `(read, written)`; may write
+    /// `dst` past `written`. `(0, 0)` where the kernel has none.
+    #[inline]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)),
+        allow(dead_code)
+    )]
+    fn compact(self, _src: &[u8], _dst: &mut [u8], _newlines_only: bool) -> (usize, usize) {
+        (0, 0)
+    }
     /// Decodes whole lines from input index `i`, the start of a line: each `w` symbols then
     /// the line ending (`\n`, or `\r\n` if `crlf`), while a line has that shape, lies whole
     /// in the input and fits the output. Returns the new `(i, j)`, `i` at the start of the
@@ -98,14 +129,4 @@ pub(crate) struct ShortRules {
     pub(crate) partial: bool,
     /// The unused bits of a padded or partial group's last symbol must be zero.
     pub(crate) canonical: bool,
-}
-
-/// Plain code to run with a backend's extensions enabled (`with_features`): its `run` is
-/// `#[inline(always)]`, so it is compiled inside the `#[target_feature]` function (a closure
-/// may stay out of line, compiled for the baseline).
-pub(crate) trait Job {
-    /// What the job returns.
-    type Output;
-    /// Does the job.
-    fn run(self) -> Self::Output;
 }

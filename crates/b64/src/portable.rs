@@ -120,6 +120,25 @@ pub(crate) fn decode_bulk<I: Io + ?Sized>(
     (i, j)
 }
 
+/// Copies `src` less its whitespace (ASCII whitespace, or `\n` alone if `newlines_only`) into
+/// `dst` until either ends; returns `(read, written)`.
+#[inline]
+pub(crate) fn compact(src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() && o < dst.len() {
+        let b = src[i];
+        // ASCII whitespace as `config::is_whitespace` (WHATWG's five bytes).
+        let ws = if newlines_only {
+            b == b'\n'
+        } else {
+            matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+        };
+        dst[o] = b;
+        o += usize::from(!ws);
+        i += 1;
+    }
+    (i, o)
+}
 /// Copies one line body to `out` (as long) with fixed-size moves (a variable-length
 /// `copy_from_slice` is a `memcpy` call per line).
 #[inline(always)]

@@ -517,3 +517,173 @@ fn backends_iterator_is_send() {
     fn assert_send<T: Send>(_: &T) {}
     assert_send(&b64::backends());
 }
+
+/// Whitespace bytes that forgiving decoding skips, and the one next to them it must not
+/// (`\x0b`, vertical tab, is not WHATWG whitespace).
+const WHITESPACE: &[u8] = b" \t\n\r\x0c";
+
+/// `text` with bytes of `WHITESPACE` inserted at random (about one every `gap` bytes, runs
+/// of 1 to 3), and, if `bad`, one `\x0b`, `=` or invalid byte somewhere.
+fn sprinkle(text: &[u8], seed: u64, gap: usize, bad: bool) -> Vec<u8> {
+    let r = common::bytes(text.len() * 2 + 16, seed);
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        r[k % r.len()] as usize
+    };
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for &b in text {
+        if next() % gap.max(1) == 0 {
+            for _ in 0..1 + next() % 3 {
+                out.push(WHITESPACE[next() % WHITESPACE.len()]);
+            }
+        }
+        out.push(b);
+    }
+    if next() % 2 == 0 {
+        out.push(WHITESPACE[next() % WHITESPACE.len()]);
+    }
+    if bad {
+        let p = (next() << 8 | next()) % (out.len() + 1);
+        out.insert(p, [0x0b, b'=', b'!', 0x80, b'-'][next() % 5]);
+    }
+    out
+}
+
+/// Forgiving decoding of text with whitespace anywhere (the whitespace path: compaction then
+/// the bulk) on every backend equals the reference, at every length 0..=300, with and
+/// without a bad byte, at several densities.
+#[test]
+fn whitespace_anywhere_every_length() {
+    let max = if cfg!(miri) {
+        12
+    } else if common::small() {
+        100
+    } else {
+        300
+    };
+    let engines = common::engines();
+    for len in 0..=max {
+        let data = common::bytes(len, len as u64 + 7);
+        for (k, &engine) in engines.iter().enumerate() {
+            if k % 3 != len % 3 {
+                continue;
+            }
+            let text = engine.encode_to_vec(&data);
+            for (n, gap) in [1usize, 2, 7, 17, 64].into_iter().enumerate() {
+                if common::small() && n % 2 != len % 2 {
+                    continue;
+                }
+                let seed = (len * 31 + n) as u64;
+                check_forgiving(engine, &sprinkle(&text, seed, gap, false), None);
+                check_forgiving(engine, &sprinkle(&text, seed + 1, gap, true), None);
+            }
+        }
+    }
+}
+
+/// The same at every alignment of the text (0..64) and random lengths up to 64 KiB.
+#[test]
+fn whitespace_anywhere_random_large_every_alignment() {
+    let cases = if cfg!(miri) {
+        0
+    } else if common::small() {
+        6
+    } else {
+        64
+    };
+    let engine = common::engine("forg");
+    for c in 0..cases {
+        let r = common::bytes(8, c as u64 + 99);
+        let len = (usize::from(r[0]) << 8 | usize::from(r[1])) % (48 << 10);
+        let data = common::bytes(len, c as u64 + 3);
+        let text = engine.encode_to_vec(&data);
+        let text = sprinkle(&text, c as u64, 1 + usize::from(r[2]) % 40, c % 4 == 3);
+        let align = c % 64;
+        let mut buf = vec![b' '; text.len() + 64];
+        buf[align..align + text.len()].copy_from_slice(&text);
+        let t = &buf[align..align + text.len()];
+        let want = reference(engine, t);
+        if c % 4 != 3 {
+            assert_eq!(want.as_deref(), Ok(&data[..]));
+        }
+        for backend in backends() {
+            assert_eq!(decode_all_ways(engine, backend, t), want, "{} case {c}", backend.name());
+        }
+    }
+}
+
+/// Alignments 0..64 at short lengths, every backend.
+#[test]
+fn whitespace_anywhere_short_every_alignment() {
+    let engine = common::engine("forg");
+    let step = if common::small() { 7 } else { 1 };
+    for len in (0..200).step_by(step) {
+        let data = common::bytes(len, len as u64 + 5);
+        let text = sprinkle(&engine.encode_to_vec(&data), len as u64, 1 + len % 9, len % 5 == 4);
+        let want = reference(engine, &text);
+        for align in (0..64).step_by(step) {
+            let mut buf = vec![0u8; text.len() + 64];
+            buf[align..align + text.len()].copy_from_slice(&text);
+            let t = &buf[align..align + text.len()];
+            for backend in backends() {
+                assert_eq!(
+                    decode_all_ways(engine, backend, t),
+                    want,
+                    "{} len {len}",
+                    backend.name()
+                );
+            }
+        }
+    }
+}
+
+/// Lines of one width separated by a fixed run of whitespace (the separator line path:
+/// a space, a tab, an indented line ending), with indentation before the first line, clean
+/// and with a byte replaced or inserted at positions across the first lines and the end.
+#[test]
+fn lines_with_any_separator() {
+    let engine = common::engine("forg");
+    let seps: &[&[u8]] = &[b" ", b"\t", b"\n    ", b"\r\n\t", b"  ", b"\n\n", b" \r\n", b"\x0c"];
+    let widths: &[usize] = if common::small() { &[16, 76] } else { &[16, 20, 40, 64, 76, 100] };
+    let lens: &[usize] = if common::small() { &[0, 200] } else { &[0, 1, 2, 3, 100, 700] };
+    for &w in widths {
+        for (k, &sep) in seps.iter().enumerate() {
+            for &len in lens {
+                let data = common::bytes(len, (w * 7 + k) as u64);
+                let text = engine.encode_to_vec(&data);
+                for lead in [0usize, 4] {
+                    let mut t = vec![b' '; lead];
+                    for (n, line) in text.chunks(w).enumerate() {
+                        if n > 0 {
+                            t.extend_from_slice(sep);
+                        }
+                        t.extend_from_slice(line);
+                    }
+                    if k % 2 == 1 {
+                        t.extend_from_slice(sep);
+                    }
+                    assert_eq!(reference(engine, &t).as_deref(), Ok(&data[..]));
+                    check_forgiving(engine, &t, None);
+                    let step = if common::small() { 37 } else { 7 };
+                    for p in (0..t.len().min(3 * (w + 6)))
+                        .step_by(step)
+                        .chain([t.len().saturating_sub(1)])
+                    {
+                        for (b, insert) in
+                            [(0x0bu8, true), (b'=', false), (b' ', true), (b'A', true)]
+                        {
+                            let mut e = t.clone();
+                            if insert || p >= e.len() {
+                                e.insert(p.min(e.len()), b);
+                            } else {
+                                e[p] = b;
+                            }
+                            check_forgiving(engine, &e, None);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -88,3 +88,18 @@ fn reader_error_is_sticky_and_offsets_are_global() {
         Err(b64::DecodeError::InvalidByte { offset: 40_000, byte: b'!' })
     );
 }
+
+proptest! {
+    /// Whitespace anywhere, straddling the reader's chunk boundaries: the same bytes and
+    /// errors as the one-shot forgiving decode.
+    #[test]
+    fn reader_with_whitespace_equals_decode(data in proptest::collection::vec(any::<u8>(), 0..MAX), sizes in proptest::collection::vec(1..700usize, 1..10), ws in proptest::collection::vec((any::<usize>(), proptest::sample::select(b" \t\n\r\x0c\x0b=".to_vec())), 0..200)) {
+        let engine = BASE64_FORGIVING;
+        let mut text = engine.encode_to_vec(&data);
+        for (p, c) in ws {
+            let p = p % (text.len() + 1);
+            text.insert(p, c);
+        }
+        prop_assert_eq!(read_all(engine, &text, sizes), engine.decode(&text));
+    }
+}

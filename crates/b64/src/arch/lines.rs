@@ -125,6 +125,63 @@ unsafe fn lines_of<K: LineBlock, const W: usize, const CRLF: bool>(
     (i, j)
 }
 
+/// [`decode_lines`] for lines separated by any fixed run of bytes `sep` (its first `sep_len`
+/// bytes, little-endian, 1 to 8; whitespace: a space, an indented line's `\n` and indent),
+/// checked with one 8-byte load: the lines of `w` symbols at `src[..n]`, each followed by the
+/// separator and 8 bytes readable from it, while they fit `dst[..cap]`. Returns the bytes
+/// consumed and written (whole lines and their separators).
+///
+/// # Safety
+///
+/// As [`decode_lines`].
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn decode_lines_sep<K: LineBlock>(
+    k: &K,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    sep: u64,
+    sep_len: usize,
+) -> (usize, usize) {
+    if w < K::B || !w.is_multiple_of(4) || !(1..=8).contains(&sep_len) {
+        return (0, 0);
+    }
+    let mask = u64::MAX >> (64 - 8 * sep_len);
+    let stride = w + sep_len;
+    let last = w - K::B;
+    let bytes = w / 4 * 3;
+    let (mut i, mut j) = (0, 0);
+    while i + w + 8 <= n && i + stride <= n && j + last / 4 * 3 + K::STORE <= cap {
+        // SAFETY: `i + w + 8 <= n`: the line and 8 bytes after it are readable; the blocks
+        // as in `lines_of`.
+        unsafe {
+            let after = u64::from_le(src.add(i + w).cast::<u64>().read_unaligned());
+            if (after ^ sep) & mask != 0 {
+                break;
+            }
+            let mut bad = k.block(src.add(i), dst.add(j));
+            let mut o = K::B;
+            while o < last {
+                bad = K::or(bad, k.block(src.add(i + o), dst.add(j + o / 4 * 3)));
+                o += K::B;
+            }
+            if last > 0 {
+                bad = K::or(bad, k.block(src.add(i + last), dst.add(j + last / 4 * 3)));
+            }
+            if !K::ok(bad) {
+                break;
+            }
+        }
+        i += stride;
+        j += bytes;
+    }
+    (i, j)
+}
+
 /// Checks the raw input of a line kernel and runs it: `f(src, n, dst, cap)` on `io`'s
 /// buffers from `(i, j)`; returns the new `(i, j)`. Not in place (`(i, j)` back): the blocks
 /// store before the line's later loads.

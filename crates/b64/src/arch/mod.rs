@@ -12,5 +12,7 @@ pub(crate) mod aarch64;
 pub(crate) mod lines;
 #[cfg(target_arch = "riscv64")]
 pub(crate) mod riscv64;
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_feature = "neon")))]
+pub(crate) mod thin;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;

@@ -45,6 +45,14 @@ impl Neon {
 
 impl Kernels for Neon {
     #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = crate::arch::thin::table(newlines_only);
+        // SAFETY: NEON is enabled for the build; the pointers and lengths come from slices,
+        // and `&mut` excludes overlap.
+        unsafe { compact_neon(src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), table) }
+    }
+
+    #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         // SAFETY: NEON is enabled for the build; the pointers and lengths come from slices.
         unsafe {
@@ -316,5 +324,58 @@ unsafe fn lines_neon(
         let k =
             LinesNeon { lo: vld1q_u8_x4(table.as_ptr()), hi: vld1q_u8_x4(table.as_ptr().add(64)) };
         lines::decode_lines(&k, src, n, dst, cap, w, crlf)
+    }
+}
+
+/// Copies `src[..n]` less its whitespace into `dst[..cap]` in whole 16-byte blocks while
+/// `dst` has room for a block; returns `(read, written)`. Per block: `tbl` of the low nibbles
+/// in the whitespace lookup (`table`, `arch/thin.rs`) and a compare find the whitespace; a
+/// block without any (`umaxv`) is stored whole, else each half goes through `tbl` with the
+/// positions of its kept bytes (`THIN`, by the 8-bit mask that an AND with the bit weights
+/// and an add across lanes make).
+///
+/// # Safety
+///
+/// NEON; `src` readable for `n` bytes, `dst` writable for `cap`, not overlapping.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn compact_neon(
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    table: &[u8; 16],
+) -> (usize, usize) {
+    use crate::arch::thin::{KEPT, THIN};
+    use core::arch::aarch64::{
+        vaddv_u8, vceqq_u8, vcreate_u8, vget_high_u8, vget_low_u8, vld1q_u8, vqtbl1q_u8, vst1_u8,
+        vst1q_u8, vtbl1_u8,
+    };
+    // SAFETY: the caller's contract; every load lies in `src[i..i + 16]`, every store in
+    // `dst[o..o + 16]`.
+    unsafe {
+        let t = vld1q_u8(table.as_ptr());
+        let low = vdupq_n_u8(0x0f);
+        let weights =
+            vld1q_u8([1u8, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128].as_ptr());
+        let (mut i, mut o) = (0usize, 0usize);
+        while i + 16 <= n && o + 16 <= cap {
+            let x = vld1q_u8(src.add(i));
+            let ws = vceqq_u8(vqtbl1q_u8(t, vandq_u8(x, low)), x);
+            if vmaxvq_u8(ws) == 0 {
+                vst1q_u8(dst.add(o), x);
+                o += 16;
+            } else {
+                let bits = vandq_u8(ws, weights);
+                let lo = vaddv_u8(vget_low_u8(bits));
+                let hi = vaddv_u8(vget_high_u8(bits));
+                vst1_u8(dst.add(o), vtbl1_u8(vget_low_u8(x), vcreate_u8(THIN[usize::from(lo)])));
+                o += usize::from(KEPT[usize::from(lo)]);
+                vst1_u8(dst.add(o), vtbl1_u8(vget_high_u8(x), vcreate_u8(THIN[usize::from(hi)])));
+                o += usize::from(KEPT[usize::from(hi)]);
+            }
+            i += 16;
+        }
+        (i, o)
     }
 }

@@ -135,6 +135,35 @@ global_asm!(
     "4:  sub a0, a0, t6",
     "    ret",
     ".size b64_rvv_decode, . - b64_rvv_decode",
+    // usize b64_rvv_compact(const u8 *src, usize len, u8 *dst, const u8 table[16])
+    // Copies `src[..len]` less its whitespace (the bytes equal to `table[b & 15]`) to `dst`;
+    // returns the bytes written. Per strip (LMUL=4): `vrgather` of the low nibbles in the
+    // table, a compare, `vcompress` of the other bytes, `vcpop` of them, a store of that many.
+    ".p2align 2",
+    ".globl b64_rvv_compact",
+    ".type b64_rvv_compact, @function",
+    "b64_rvv_compact:",
+    "    mv t6, a2",
+    "    li t0, 16",
+    "    vsetvli zero, t0, e8, m4, ta, ma",
+    "    vle8.v v4, (a3)",
+    "2:  beqz a1, 4f",
+    "    vsetvli t0, a1, e8, m4, ta, ma",
+    "    vle8.v v8, (a0)",
+    "    vand.vi v12, v8, 15",
+    "    vrgather.vv v16, v4, v12",
+    "    vmsne.vv v0, v16, v8",
+    "    vcompress.vm v20, v8, v0",
+    "    vcpop.m t1, v0",
+    "    vsetvli zero, t1, e8, m4, ta, ma",
+    "    vse8.v v20, (a2)",
+    "    add a0, a0, t0",
+    "    sub a1, a1, t0",
+    "    add a2, a2, t1",
+    "    j 2b",
+    "4:  sub a0, a2, t6",
+    "    ret",
+    ".size b64_rvv_compact, . - b64_rvv_compact",
     ".option pop",
 );
 
@@ -145,7 +174,32 @@ unsafe extern "C" {
     /// Decodes up to `groups` groups of 4 symbols of `src` into `dst` (3 bytes each), stopping
     /// before the first group with a non-symbol; returns the symbols consumed.
     fn b64_rvv_decode(src: *const u8, groups: usize, dst: *mut u8, table: *const u8) -> usize;
+    /// Copies `src[..len]` less the bytes equal to `table[b & 15]` (whitespace) to `dst`;
+    /// returns the bytes written (at most `len`).
+    fn b64_rvv_compact(src: *const u8, len: usize, dst: *mut u8, table: *const u8) -> usize;
 }
+
+/// The whitespace lookup by low nibble (as `arch/thin.rs`'s, for `vrgather`): `\t \n \x0c
+/// \r` at their low nibble, space at 0; elsewhere a byte of another low nibble.
+const fn ws_table(newlines_only: bool) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = (k as u8 + 1) & 0x0f;
+        k += 1;
+    }
+    t[0xa] = b'\n';
+    if !newlines_only {
+        t[0] = b' ';
+        t[9] = b'\t';
+        t[0xc] = 0x0c;
+        t[0xd] = b'\r';
+    }
+    t
+}
+
+static WS_TABLE: [u8; 16] = ws_table(false);
+static NL_TABLE: [u8; 16] = ws_table(true);
 
 /// Proof that the build targets the V extension (this module exists only with
 /// `cfg(b64_rvv)`, set by `build.rs` when the build enables `+v`).
@@ -160,6 +214,16 @@ impl Rvv {
 }
 
 impl Kernels for Rvv {
+    #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let len = src.len().min(dst.len());
+        let table = if newlines_only { &NL_TABLE } else { &WS_TABLE };
+        // SAFETY: the build targets V; `b64_rvv_compact` reads `src[..len]` and the 16-byte
+        // table and writes at most `len <= dst.len()` bytes of `dst` (`&mut`: no overlap).
+        let w = unsafe { b64_rvv_compact(src.as_ptr(), len, dst.as_mut_ptr(), table.as_ptr()) };
+        (len, w)
+    }
+
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let groups = (src.len() / 3).min(dst.len() / 4);

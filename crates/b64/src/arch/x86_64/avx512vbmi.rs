@@ -40,7 +40,7 @@ use core::arch::x86_64::{
 use crate::alphabet::Alphabet;
 use crate::arch::lines::{self, LineBlock, run_lines};
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that AVX-512 F, BW, VL and VBMI, and BMI2 may be used (the CPU has them and
@@ -48,20 +48,23 @@ nab_isa::token! {
     pub(crate) struct Avx512Vbmi = AVX512F | AVX512BW | AVX512VL | AVX512VBMI | BMI2;
 }
 
-impl Avx512Vbmi {
-    /// Runs `f` compiled with AVX-512 enabled (where it inlines), like `Avx2::with_features`.
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")]
-        fn inner<J: Job>(job: J) -> J::Output {
-            job.run()
-        }
-        // SAFETY: `self` proves AVX-512 F/BW/VL/VBMI and BMI2.
-        unsafe { inner(job) }
-    }
-}
-
 impl Kernels for Avx512Vbmi {
+    #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = super::compact::table(newlines_only);
+        let (s, n, d, cap) = (src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len());
+        // SAFETY: `self` proves AVX-512 F and BW, and `Vbmi2` VBMI2 (with POPCNT, which every
+        // VBMI2 CPU has and the cap's tiers include from v2); the pointers and lengths come
+        // from slices, and `&mut` excludes overlap.
+        unsafe {
+            if super::compact::Vbmi2::new().is_some() {
+                super::compact::vbmi2(s, n, d, cap, table)
+            } else {
+                super::compact::avx512bw(s, n, d, cap, table)
+            }
+        }
+    }
+
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let groups = (src.len() / 3).min(dst.len() / 4);

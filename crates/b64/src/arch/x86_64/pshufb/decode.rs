@@ -245,6 +245,30 @@ pub(super) unsafe fn decode_lines<V: Vector, const FIXES: usize>(
     }
 }
 
+/// [`lines::decode_lines_sep`] with this width's blocks.
+///
+/// # Safety
+///
+/// The CPU has `V`'s features; as [`lines::decode_lines_sep`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn decode_lines_sep<V: Vector, const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+    w: usize,
+    sep: u64,
+    sep_len: usize,
+) -> (usize, usize) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let k = Lines::<V, FIXES>(NibbleRegs::new(nib));
+        lines::decode_lines_sep(&k, src, n, dst, cap, w, sep, sep_len)
+    }
+}
+
 /// Where the blocks `r` of one iteration (values and `bad` of [`NibbleRegs::values`], loaded
 /// from consecutive `B`-byte blocks, one of them holding a non-symbol) stop: stores the blocks
 /// before the first non-symbol's to `dst` (`OUT` bytes each, as the loop would, by `B`-byte

@@ -34,7 +34,7 @@ use self::vector::Vector;
 use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::arch::lines::run_lines;
 use crate::io::Io;
-use crate::kernels::{Job, Kernels, ShortRules};
+use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
     /// Proof that SSSE3 may be used (the CPU has it and `NAB_MAX_ISA` allows it, or the build
@@ -48,18 +48,6 @@ nab_isa::token! {
 }
 
 impl Avx2 {
-    /// Runs `f` compiled with AVX2 enabled (where it inlines): the line copies of forgiving
-    /// decoding then move 32 bytes at a time.
-    #[inline]
-    pub(crate) fn with_features<J: Job>(self, job: J) -> J::Output {
-        #[target_feature(enable = "avx2")]
-        fn inner<J: Job>(job: J) -> J::Output {
-            job.run()
-        }
-        // SAFETY: `self` proves AVX2.
-        unsafe { inner(job) }
-    }
-
     /// Encodes what a kernel left, `src[done..]` (`done` a multiple of 3, its symbols already
     /// in `dst[..done / 3 * 4]`), into the rest of `dst` (exactly the encoded length of `src`,
     /// with padding if `pad`) by the last-bytes code ([`Pshufb::encode_last`]).
@@ -199,14 +187,74 @@ trait Pshufb: Copy {
         w: usize,
         crlf: bool,
     ) -> (usize, usize);
+
+    /// [`decode::decode_lines_sep`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; as [`decode::decode_lines_sep`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn decode_lines_sep<const FIXES: usize>(
+        nib: &Nibbles,
+        src: *const u8,
+        n: usize,
+        dst: *mut u8,
+        cap: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize);
+
+    /// The whitespace removal of this width (`compact.rs`).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; `src` readable for `n` bytes, `dst` writable for `cap`,
+    /// not overlapping.
+    unsafe fn compact(
+        src: *const u8,
+        n: usize,
+        dst: *mut u8,
+        cap: usize,
+        table: &[u8; 16],
+    ) -> (usize, usize);
 }
 
 /// `impl Pshufb for $token` over register `$v`, every entry point with
 /// `#[target_feature(enable = $feature)]`.
 macro_rules! entries {
-    ($token:ty, $v:ty, $feature:literal) => {
+    ($token:ty, $v:ty, $feature:literal, $compact:path) => {
         impl Pshufb for $token {
             type V = $v;
+
+            #[target_feature(enable = $feature)]
+            unsafe fn decode_lines_sep<const FIXES: usize>(
+                nib: &Nibbles,
+                src: *const u8,
+                n: usize,
+                dst: *mut u8,
+                cap: usize,
+                w: usize,
+                sep: u64,
+                sep_len: usize,
+            ) -> (usize, usize) {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    decode::decode_lines_sep::<$v, FIXES>(nib, src, n, dst, cap, w, sep, sep_len)
+                }
+            }
+
+            #[inline]
+            unsafe fn compact(
+                src: *const u8,
+                n: usize,
+                dst: *mut u8,
+                cap: usize,
+                table: &[u8; 16],
+            ) -> (usize, usize) {
+                // SAFETY: the caller's contract.
+                unsafe { $compact(src, n, dst, cap, table) }
+            }
 
             #[inline]
             #[target_feature(enable = $feature)]
@@ -339,8 +387,8 @@ macro_rules! entries {
     };
 }
 
-entries!(Ssse3, __m128i, "ssse3");
-entries!(Avx2, __m256i, "avx2");
+entries!(Ssse3, __m128i, "ssse3", super::compact::ssse3);
+entries!(Avx2, __m256i, "avx2", super::compact::avx2);
 
 /// The reverse table's entries for bytes `0x20..0x80`, as six 16-byte `pshufb` tables.
 fn decode_rows(alphabet: &Alphabet) -> [[u8; 16]; 6] {
@@ -380,6 +428,40 @@ macro_rules! run_decode {
 /// The kernels of both widths: a token proves its features, so each method may call its
 /// entry points.
 impl<T: Pshufb> Kernels for T {
+    #[inline]
+    fn decode_lines_sep<I: Io + ?Sized>(
+        self,
+        alphabet: &Alphabet,
+        io: &mut I,
+        i: usize,
+        j: usize,
+        w: usize,
+        sep: u64,
+        sep_len: usize,
+    ) -> (usize, usize) {
+        let nib = alphabet.nibbles();
+        match nib.fixes {
+            0 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<0>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            1 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<1>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            2 => run_lines!(io, i, j, |s, n, d, c| {
+                T::decode_lines_sep::<2>(nib, s, n, d, c, w, sep, sep_len)
+            }),
+            _ => (i, j),
+        }
+    }
+
+    #[inline]
+    fn compact(self, src: &[u8], dst: &mut [u8], newlines_only: bool) -> (usize, usize) {
+        let table = super::compact::table(newlines_only);
+        // SAFETY: `self` proves the features; the pointers and lengths come from slices, and
+        // `&mut` excludes overlap.
+        unsafe { T::compact(src.as_ptr(), src.len(), dst.as_mut_ptr(), dst.len(), table) }
+    }
+
     #[inline]
     fn encode(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8]) -> usize {
         let runs = alphabet.runs();
