@@ -5,9 +5,9 @@
 use super::crt::crt_into;
 use super::engine::Engine;
 use super::plan::{MAX_LOG_LEN, splits, transform_len};
-use super::scratch;
 use super::tables::tables;
 use super::transform::{forward, inverse};
+use crate::scratch;
 
 pub(super) fn convolve(e: Engine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let b_len = b.map_or(a.len(), <[u64]>::len);

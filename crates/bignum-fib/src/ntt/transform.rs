@@ -9,6 +9,8 @@ use crate::arch::ntt::fma::Fma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::ntt::neon::Fma;
 
+use crate::par;
+
 use super::engine::Engine;
 use super::field::Field;
 use super::tables::Fwd;
@@ -16,6 +18,11 @@ use super::tables::Fwd;
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
 pub(super) const BLOCK: usize = 1 << 12;
+
+/// Transforms of at least this many coefficients run their quarters on two threads or more
+/// when asked (`par`): a quarter of `2¹⁶` points takes about a millisecond on one core of
+/// the FMA engines, against tens of microseconds to start a thread.
+pub(super) const PAR_MIN_LEN: usize = 1 << 16;
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
 pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
@@ -48,9 +55,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
         e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
-        for q in x.chunks_exact_mut(h) {
-            forward(e, f, q, tab);
-        }
+        par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &|q| forward(e, f, q, tab));
     } else {
         let h = n / 2;
         e.stage::<false>(f, x, h, &tw[h..n]);
@@ -94,9 +99,8 @@ pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy
         }
     } else if n / 4 >= BLOCK {
         let h = n / 4;
-        for q in x.chunks_exact_mut(h) {
-            inverse_lazy(e, f, q, tab, true);
-        }
+        let quarter = |q: &mut [u64]| inverse_lazy(e, f, q, tab, true);
+        par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
         let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
         if lazy {
             e.stage2::<true, true>(f, x, h, o, i, &[]);
@@ -121,7 +125,6 @@ pub(super) fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) 
     debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
     let h = n / 4;
     t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
-    for q in x.chunks_exact_mut(h) {
-        forward(Engine::Fma(t, 5), f, q, tab);
-    }
+    let quarter = |q: &mut [u64]| forward(Engine::Fma(t, 5), f, q, tab);
+    par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
 }
