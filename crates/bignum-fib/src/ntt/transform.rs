@@ -13,7 +13,7 @@ use crate::par;
 
 use super::engine::Engine;
 use super::field::Field;
-use super::tables::Fwd;
+use super::tables::{Fwd, Levels};
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
@@ -66,7 +66,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 }
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
-pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &Levels) {
     inverse_lazy(e, f, x, tab, false);
 }
 
@@ -74,7 +74,7 @@ pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 /// `(−2p, 2p)` (its radix-4 passes other than the last reduce one input of four instead of
 /// two; see `fmacore::stage2`), for the inner calls of the recursion, whose outputs only
 /// further passes read.
-pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy: bool) {
+pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &Levels, lazy: bool) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = 2;
