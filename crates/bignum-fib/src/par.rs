@@ -94,6 +94,12 @@ pub(crate) fn threads() -> usize {
     BUDGET.with(|b| b.borrow().threads)
 }
 
+/// Whether [`join`] would split work of `size` with the threshold `min` here (for callers
+/// whose split itself costs something on one thread).
+pub(crate) fn would_split(size: usize, min: usize) -> bool {
+    BUDGET.with(|b| b.borrow().splits(size, min))
+}
+
 /// `(a(), b())`, on two threads when the budget has two and `size` reaches `min` (or the
 /// tests' override), else one after the other.
 pub(crate) fn join<RA: Send, RB: Send>(
