@@ -5,7 +5,7 @@
 //! warm time in the same process.
 //!
 //! ```text
-//! fib-first-call bignum-fib|gmp N [--calls K]
+//! fib-first-call bignum-fib|malachite-nz|gmp N [--calls K]
 //! ```
 
 use std::hint::black_box;
@@ -16,7 +16,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(which), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok()))
     else {
-        eprintln!("usage: fib-first-call bignum-fib|gmp N [--calls K]");
+        eprintln!("usage: fib-first-call bignum-fib|malachite-nz|gmp N [--calls K]");
         return ExitCode::from(2);
     };
     let calls = match args.get(2).map(String::as_str) {
@@ -27,6 +27,10 @@ fn main() -> ExitCode {
         let t = Instant::now();
         match which.as_str() {
             "bignum-fib" => drop(black_box(bignum_fib::fib(black_box(n)))),
+            #[cfg(feature = "peers-bignum")]
+            "malachite-nz" => drop(black_box(
+                <malachite_nz::natural::Natural as malachite_base::num::arithmetic::traits::Fibonacci>::fibonacci(black_box(n)),
+            )),
             #[cfg(feature = "gmp")]
             "gmp" => drop(black_box(rug::Integer::from(rug::Integer::fibonacci(
                 u32::try_from(n).expect("n fits u32"),

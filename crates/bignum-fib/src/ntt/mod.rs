@@ -16,7 +16,11 @@
 //!   stage below it.
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
-//!   transform length) are built once and shared by all later products up to that length.
+//!   transform length) are built once and shared by all later products up to that length,
+//!   level by level: a longer table shares the shorter one's levels instead of copying them,
+//!   and the FMA engine's three- and four-prime products use its five-prime tables (the same
+//!   primes first) up to `2¹⁷` points, so a process's first large product builds and touches
+//!   each level once.
 //! - The transforms' buffers are kept per thread for the next product (the crate's `scratch`,
 //!   which `par` lends to its worker threads: at most 8,
 //!   of at most `2²¹` values): fresh ones cost page faults and the kernel's zeroing.
