@@ -213,9 +213,10 @@ pub fn release_thread_buffers() -> usize {
 /// thread; `threads <= 1`: one), and returns its result. The crate uses one thread unless
 /// asked: this is how to ask.
 ///
-/// Above size thresholds (products of tens of thousands of limbs, decimal conversions of
-/// thousands) the work is split: the two squarings of each step of [`fib`], the halves of the
-/// NTT transforms, the halves of the decimal conversion. Results are the same for every
+/// Above size thresholds the work is split: the two squarings of each step of [`fib`] (from
+/// 8192 limbs), the quarters of the NTT transforms (from `2¹⁸` points, products of about
+/// 130 000 limbs) and the CRT after them, the halves of the decimal conversion (from 4096
+/// limbs). Results are the same for every
 /// thread count. `std::available_parallelism()` is the usual choice (it follows cgroup CPU
 /// quotas; the `fib` command's default).
 ///

@@ -19,9 +19,10 @@ pub(super) fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64;
 }
 
 /// The coefficients from which [`crt_into`] runs in two halves on two threads, when asked
-/// (`par`): a half takes a few hundred microseconds from here (about 10 ns a coefficient
-/// with four primes, scalar), against tens to start a thread.
-const CRT_PAR_MIN: usize = 1 << 15;
+/// (`par`): the CRT costs a few nanoseconds a coefficient, so from `2¹⁷` each half takes a
+/// few hundred microseconds, against 23 µs to start and join a scoped thread (measured with
+/// `cargo run --release -p bignum-fib --example tune threads`, `amd-zen5`).
+const CRT_PAR_MIN: usize = 1 << 17;
 
 /// [`crt_into`] on slices: the low half of the coefficients into the low limbs and the high
 /// half into the rest, on two threads when asked, then the low half's carry added at the
