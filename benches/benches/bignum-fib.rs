@@ -10,6 +10,12 @@
 //! `rug`). num-bigint and dashu have none, so they run the same algorithm as ours, GMP's
 //! two-squarings-per-bit recurrence with one multiplication on the last step, written once over
 //! [`Arith`] with the peer's own squaring and multiplication.
+//!
+//! `bignum-fib/fib-first-call`: F(10^7) as the first call of a fresh process, ours and GMP
+//! (each iteration starts the `fib-first-call` helper and counts the time of its one call).
+//! GMP is Debian's `libgmp10`, a generic x86-64 build (no `mulx`/`adx` loops).
+//! `bignum-fib/fib+decimal-threads`: F(n) and its decimal text with one thread
+//! (`bignum-fib`) and two (`bignum-fib-2-threads`, `bignum_fib::with_threads(2, ..)`).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -292,6 +298,59 @@ fn bench_1e8(c: &mut Criterion) {
     g.finish();
 }
 
+/// F(10^7), the first call in a fresh process (what a command-line tool or a one-shot caller
+/// pays: tables, buffers, first-touch pages): each iteration starts the `fib-first-call`
+/// helper (`src/bin/fib-first-call.rs`), which computes F(10^7) once and prints the time
+/// of that call; the process start is not counted. Ours against GMP's `mpz_fib_ui`.
+fn bench_first_call(c: &mut Criterion) {
+    const N: u64 = 10_000_000;
+    let mut g = c.benchmark_group("bignum-fib/fib-first-call");
+    g.warm_up_time(Duration::from_millis(100))
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(if benches::quick() { 2 } else { 6 }));
+    let run = |which: &str, iters: u64| -> Duration {
+        (0..iters)
+            .map(|_| {
+                let out = std::process::Command::new(env!("CARGO_BIN_EXE_fib-first-call"))
+                    .args([which, &N.to_string()])
+                    .output()
+                    .expect("fib-first-call runs");
+                assert!(out.status.success(), "fib-first-call {which}: {out:?}");
+                let ns: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().expect("ns");
+                Duration::from_nanos(ns)
+            })
+            .sum()
+    };
+    g.bench_with_input(BenchmarkId::new("bignum-fib", N), &N, |b, _| {
+        b.iter_custom(|iters| run("bignum-fib", iters))
+    });
+    #[cfg(feature = "gmp")]
+    g.bench_with_input(BenchmarkId::new(gmp::NAME, N), &N, |b, _| {
+        b.iter_custom(|iters| run("gmp", iters))
+    });
+    g.finish();
+}
+
+/// F(n) computed and converted to decimal with one thread and with two
+/// (`bignum_fib::with_threads`): `bignum-fib` and `bignum-fib-2-threads`; F(10^8) in full
+/// runs only.
+fn bench_threads(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bignum-fib/fib+decimal-threads");
+    g.warm_up_time(Duration::from_millis(200)).sample_size(10);
+    let ns: &[u64] = if benches::quick() { &[10_000_000] } else { &[10_000_000, 100_000_000] };
+    for &n in ns {
+        g.measurement_time(Duration::from_secs(if n >= 100_000_000 { 20 } else { 4 }));
+        for (name, threads) in [("bignum-fib", 1), ("bignum-fib-2-threads", 2)] {
+            g.bench_with_input(BenchmarkId::new(name, n), &n, |b, &n| {
+                b.iter(|| {
+                    bignum_fib::with_threads(threads, || bignum_fib::fib(black_box(n)).to_string())
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 /// GMP through rug (Debian's libgmp 6.2).
 #[cfg(feature = "gmp")]
 mod gmp {
@@ -303,5 +362,13 @@ mod gmp {
     }
 }
 
-criterion_group!(benches, bench_fib, bench_fib_decimal, bench_decimal, bench_1e8);
+criterion_group!(
+    benches,
+    bench_fib,
+    bench_fib_decimal,
+    bench_decimal,
+    bench_1e8,
+    bench_first_call,
+    bench_threads
+);
 criterion_main!(benches);

@@ -2,7 +2,7 @@
 //! constants in `src/mul.rs` were chosen): for each size, the time of each rung with the
 //! higher rungs switched off.
 //!
-//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr|ntt|decimal]`
+//! `cargo run --release -p bignum-fib --example tune [kernels|mul|sqr|ntt|decimal|threads]`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -110,6 +110,9 @@ fn main() {
     if what == "all" || what == "ntt" {
         ntt_crossover();
     }
+    if what == "threads" {
+        threads();
+    }
     if what == "all" || what == "sqr" {
         println!("sqr n: ns for schoolbook / karatsuba / toom3");
         for n in sizes {
@@ -126,6 +129,27 @@ fn main() {
                 time(|| drop(black_box(a.square_with(k, &Thresholds::DEFAULT.with_toom_from(n)))));
             println!("{n:6} {tb:12.0} {tk:12.0} {tt:12.0}");
         }
+    }
+}
+
+/// The thresholds of the threaded splits (`src/par.rs`): what starting and joining a scoped
+/// thread costs, against the work on each side of a split at the sizes around them: an
+/// n-limb square (the Fibonacci step's halves, `FIB_PAR_MIN_LIMBS`), F(k) to decimal (the
+/// radix conversion's halves, `RADIX_PAR_MIN_LIMBS`).
+fn threads() {
+    println!(
+        "scoped thread start + join: {:.0} ns",
+        time(|| std::thread::scope(|s| drop(s.spawn(|| ()))))
+    );
+    println!("n limbs: ns for an n-limb square / n-limb F(k) to decimal, one thread");
+    for n in [1024usize, 2048, 4096, 8192, 16384, 65536] {
+        let a = nat(n, 7);
+        let f = bignum_fib::fib((n as u64 * 64 * 1000) / 694);
+        println!(
+            "{n:6} {:12.0} {:12.0}",
+            time(|| drop(black_box(a.square()))),
+            time(|| drop(black_box(f.to_string())))
+        );
     }
 }
 

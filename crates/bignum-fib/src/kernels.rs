@@ -7,7 +7,7 @@
 /// Lengths: `r.len() == a.len() == b.len()` for the `_n` kernels; `r.len() == a.len()`
 /// for the `_1` kernels (`r` may be longer; only `a.len()` limbs are touched). No kernel is
 /// called with empty slices.
-pub(crate) trait Kernels: Copy {
+pub(crate) trait Kernels: Copy + Send + Sync {
     /// `r = a + b`; returns the carry.
     fn add_n(self, r: &mut [u64], a: &[u64], b: &[u64]) -> u64;
     /// `r += b` over `b.len()` limbs; returns the carry.

@@ -58,6 +58,22 @@
 //! - Decimal conversion divide-and-conquer by `10^(19·2^i)` with Barrett division by
 //!   Newton reciprocals; hexadecimal is linear.
 //!
+//! # Threads
+//!
+//! One thread unless asked: [`with_threads`] runs a closure with up to `n` threads for the
+//! operations inside it (the `fib` command uses `available_parallelism()`, `fib -j N`).
+//! Above size thresholds the work splits into independent halves: the two squarings of each
+//! step of the Fibonacci recurrence, the quarters of each NTT transform (every prime's, so a
+//! single large product splits too), and the quotient and remainder of each division of the
+//! decimal conversion. Results are identical for every thread count.
+//!
+//! The threads are `std::thread::scope` threads started at each split and joined before it
+//! returns, rather than a pool (rayon's or our own): no dependency, no thread left behind
+//! after the call, and nothing that waits for a pool's worker, so a call made from inside a
+//! user's rayon pool or a tokio blocking thread cannot deadlock on it. Splits are made only
+//! where each half takes far longer than starting a thread, and the budget is divided at
+//! each split, so at most `n` threads run at once.
+//!
 //! # `NAB_MAX_ISA`
 //!
 //! The environment variable that caps run-time detection in every crate of the workspace
@@ -126,9 +142,11 @@ mod nat;
 mod ntt;
 #[cfg(feature = "num-traits")]
 mod num_traits_impls;
+mod par;
 mod portable;
 mod primitive;
 mod radix;
+mod scratch;
 mod text;
 
 #[doc(hidden)]
@@ -189,6 +207,39 @@ pub fn fib_digits(n: u64) -> u64 {
 /// ```
 pub fn release_thread_buffers() -> usize {
     ntt::release_thread_buffers()
+}
+
+/// Runs `f` with up to `threads` threads for the large operations inside it (on this
+/// thread; `threads <= 1`: one), and returns its result. The crate uses one thread unless
+/// asked: this is how to ask.
+///
+/// Above size thresholds the work is split: the two squarings of each step of [`fib`] (from
+/// 8192 limbs), the quarters of the NTT transforms (from `2¹⁸` points, products of about
+/// 130 000 limbs) and the CRT after them, the halves of the decimal conversion (from 4096
+/// limbs). Results are the same for every
+/// thread count. `std::available_parallelism()` is the usual choice (it follows cgroup CPU
+/// quotas; the `fib` command's default).
+///
+/// The threads are scoped threads started at each split and joined before it returns (no
+/// pool, no dependency), so a call from inside a rayon pool or a tokio blocking thread
+/// cannot deadlock; it adds up to `threads − 1` threads to that pool's for its duration, so
+/// inside a pool that already keeps every core busy, leave it at 1.
+///
+/// ```
+/// let threads = std::thread::available_parallelism().map_or(1, usize::from);
+/// let f = bignum_fib::with_threads(threads, || bignum_fib::fib(1_000_000).to_string());
+/// assert_eq!(f, bignum_fib::fib(1_000_000).to_string());
+/// assert!(f.starts_with("195328"));
+/// ```
+pub fn with_threads<R>(threads: usize, f: impl FnOnce() -> R) -> R {
+    par::with_threads(threads, f)
+}
+
+/// [`with_threads`] with every size threshold of the splits replaced by `min` (so that small
+/// inputs take the threaded paths), returning how many splits were made (for the tests).
+#[doc(hidden)]
+pub fn with_threads_counted<R>(threads: usize, min: usize, f: impl FnOnce() -> R) -> (R, usize) {
+    par::with_threads_counted(threads, min, f)
 }
 
 /// `(F(n), F(n+1))`.

@@ -80,8 +80,13 @@ fn help_and_version() {
         let o = fib(&[flag]);
         let text = stdout(&o);
         assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()), "{flag}");
-        assert!(text.starts_with("usage: fib [--hex | --digits] [--time] N\n"), "{text}");
-        for part in ["--hex", "--digits", "--time", "--version", "Exit status:", " 2  on a bad"] {
+        assert!(
+            text.starts_with("usage: fib [--hex | --digits] [--time] [-j THREADS] N\n"),
+            "{text}"
+        );
+        for part in
+            ["--hex", "--digits", "--time", "--jobs", "--version", "Exit status:", " 2  on a bad"]
+        {
             assert!(text.contains(part), "no {part} in {text}");
         }
     }
@@ -141,5 +146,30 @@ fn bad_arguments_exit_2_with_one_line() {
         assert_eq!(e.lines().count(), 1, "fib {args:?}: {e}");
         assert!(!e.contains("panicked"), "fib {args:?}: {e}");
         assert!(o.stdout.is_empty());
+    }
+}
+
+/// `-j N` (every spelling) prints the same F(N) as `-j 1`, `--time` names the thread count,
+/// and a thread count below 1 or not a number is a usage error (status 2).
+#[test]
+fn jobs_option() {
+    let one = fib(&["-j", "1", "300000"]);
+    assert_eq!(one.status.code(), Some(0));
+    for args in [
+        &["-j", "3", "300000"][..],
+        &["-j2", "300000"],
+        &["--jobs=7", "300000"],
+        &["--jobs", "2", "300000"],
+    ] {
+        let o = fib(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(o.stdout == one.stdout, "{args:?}: not the output of -j 1");
+    }
+    let o = fib(&["--time", "-j", "2", "1000"]);
+    assert!(stderr(&o).contains("2 threads"), "{}", stderr(&o));
+    for bad in [&["-j", "0", "10"][..], &["-j", "x", "10"], &["10", "-j"]] {
+        let o = fib(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(stderr(&o).contains("-j needs a number"), "{bad:?}: {}", stderr(&o));
     }
 }

@@ -6,6 +6,7 @@
 //! fib --digits N    only the number of decimal digits of F(N) (from log10 φ, at once)
 //! fib --time N      also report compute and conversion times, the limb kernels and the
 //!                   NTT engine on stderr
+//! fib -j T N        use up to T threads (default: `available_parallelism()`; `-j 1`: one)
 //! ```
 //!
 //! Bad arguments give a one-line message on stderr and status 2 (the crate's specification).
@@ -21,11 +22,11 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The synopsis, also part of each usage error's message.
-const USAGE: &str = "usage: fib [--hex | --digits] [--time] N";
+const USAGE: &str = "usage: fib [--hex | --digits] [--time] [-j THREADS] N";
 
 /// `fib --help`.
 const HELP: &str = "\
-usage: fib [--hex | --digits] [--time] N
+usage: fib [--hex | --digits] [--time] [-j THREADS] N
 Print the Fibonacci number F(N) (F(0) = 0, F(1) = 1) in decimal and a newline.
 
   -x, --hex      print F(N) in lowercase hexadecimal instead
@@ -33,6 +34,9 @@ Print the Fibonacci number F(N) (F(0) = 0, F(1) = 1) in decimal and a newline.
                    up to 2^64 - 1)
   -t, --time     also report the compute, conversion and write times, the limb
                    kernels and the NTT engine on standard error
+  -j, --jobs=THREADS
+                 use up to THREADS threads (default: the CPUs this process may
+                   use, which follows cgroup quotas; 1: one thread)
   -h, --help     display this help and exit
   -V, --version  output version information and exit
 
@@ -61,6 +65,8 @@ enum Format {
 struct Args {
     format: Format,
     time: bool,
+    /// `None`: `available_parallelism()`.
+    threads: Option<usize>,
     n: u64,
 }
 
@@ -79,10 +85,29 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
     let mut format = Format::Decimal;
     let mut time = false;
     let mut n = None;
-    for arg in args {
+    let mut threads = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
         let Some(arg) = arg.to_str() else {
             return Err(UsageError("argument is not valid UTF-8".into()));
         };
+        let jobs = match arg {
+            "-j" | "--jobs" => {
+                Some(args.next().and_then(|a| a.into_string().ok()).unwrap_or_default())
+            }
+            _ => arg.strip_prefix("--jobs=").or_else(|| arg.strip_prefix("-j")).map(str::to_owned),
+        };
+        if let Some(j) = jobs {
+            match j.parse::<usize>() {
+                Ok(t) if t >= 1 => threads = Some(t),
+                _ => {
+                    return Err(UsageError(format!(
+                        "-j needs a number of threads of at least 1, got '{j}' ({USAGE})"
+                    )));
+                }
+            }
+            continue;
+        }
         match arg {
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
@@ -105,7 +130,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
     if format != Format::Digits {
         check_memory(n)?;
     }
-    Ok(Command::Run(Args { format, time, n }))
+    Ok(Command::Run(Args { format, time, threads, n }))
 }
 
 fn set_format(old: Format, new: Format) -> Result<Format, UsageError> {
@@ -293,20 +318,24 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let progress = Progress::start(args.n);
-    let t0 = Instant::now();
-    let f = bignum_fib::fib(args.n);
-    let t_compute = t0.elapsed();
-    progress.set(PHASE_CONVERT);
-    let t1 = Instant::now();
-    let mut out = Vec::new();
-    if args.format == Format::Hex {
-        f.write_hex(&mut out);
-    } else {
-        f.write_decimal(&mut out);
-    }
-    out.push(b'\n');
-    let t_convert = t1.elapsed();
+    let (f, t_compute, out, t_convert) = bignum_fib::with_threads(threads, || {
+        let t0 = Instant::now();
+        let f = bignum_fib::fib(args.n);
+        let t_compute = t0.elapsed();
+        progress.set(PHASE_CONVERT);
+        let t1 = Instant::now();
+        let mut out = Vec::new();
+        if args.format == Format::Hex {
+            f.write_hex(&mut out);
+        } else {
+            f.write_decimal(&mut out);
+        }
+        out.push(b'\n');
+        (f, t_compute, out, t1.elapsed())
+    });
     progress.finish();
     drop(f);
     let t2 = Instant::now();
@@ -323,7 +352,7 @@ fn main() -> ExitCode {
         let conv = if args.format == Format::Hex { "hex" } else { "decimal" };
         eprintln!(
             "fib: F({}): compute {:.3} ms, {conv} {:.3} ms, write {:.3} ms, total {:.3} ms \
-             (limb kernels {}, NTT engine {})",
+             (limb kernels {}, NTT engine {}, {threads} thread{})",
             args.n,
             ms(t_compute),
             ms(t_convert),
@@ -331,6 +360,7 @@ fn main() -> ExitCode {
             ms(t_compute + t_convert + t_write),
             bignum_fib::Backend::detect().name(),
             bignum_fib::ntt_engine(),
+            if threads == 1 { "" } else { "s" },
         );
     }
     ExitCode::SUCCESS

@@ -8,11 +8,59 @@ use std::sync::OnceLock;
 
 use super::engine::{ENGINES, Engine};
 use super::field::{Field, WIDE_FIELDS, pow_mod};
+use crate::par;
 
 /// Reconstructs the coefficients from their residues and adds them with carries into `r`
 /// (coefficient `i` at limb `i`); limbs past the last coefficient get the carries. Returns
 /// what is carried out of `r` (192 bits, low limb first).
 pub(super) fn crt_into(e: Engine, r: &mut [u64], residues: &[Vec<u64>]) -> [u64; 3] {
+    let ys: Vec<&[u64]> = residues.iter().map(Vec::as_slice).collect();
+    crt_split(e, r, &ys)
+}
+
+/// The coefficients from which [`crt_into`] runs in two halves on two threads, when asked
+/// (`par`): the CRT costs a few nanoseconds a coefficient, so from `2¹⁷` each half takes a
+/// few hundred microseconds, against 23 µs to start and join a scoped thread (measured with
+/// `cargo run --release -p bignum-fib --example tune threads`, `amd-zen5`).
+const CRT_PAR_MIN: usize = 1 << 17;
+
+/// [`crt_into`] on slices: the low half of the coefficients into the low limbs and the high
+/// half into the rest, on two threads when asked, then the low half's carry added at the
+/// high half's first limb (what comes out of `r` joins the high half's carry).
+fn crt_split(e: Engine, r: &mut [u64], residues: &[&[u64]]) -> [u64; 3] {
+    let count = residues[0].len();
+    let mid = count / 2;
+    if count < 8 || !par::would_split(count, CRT_PAR_MIN) {
+        return crt_slices(e, r, residues);
+    }
+    let (lo, hi) = r.split_at_mut(mid);
+    let lo_res: Vec<&[u64]> = residues.iter().map(|y| &y[..mid]).collect();
+    let hi_res: Vec<&[u64]> = residues.iter().map(|y| &y[mid..]).collect();
+    let (carry_lo, mut carry) =
+        par::join(count, CRT_PAR_MIN, || crt_split(e, lo, &lo_res), || crt_split(e, hi, &hi_res));
+    // `hi` has at least `count − mid >= 3` limbs: the low half's carry adds within it, and
+    // at most one unit leaves it.
+    let mut c = false;
+    for (limb, &x) in hi.iter_mut().zip(&carry_lo) {
+        let (s, c1) = limb.overflowing_add(x);
+        let (s, c2) = s.overflowing_add(u64::from(c));
+        *limb = s;
+        c = c1 || c2;
+    }
+    if c && crate::limbs::incr(&mut hi[3..]) {
+        for limb in &mut carry {
+            let (s, o) = limb.overflowing_add(1);
+            *limb = s;
+            if !o {
+                break;
+            }
+        }
+    }
+    carry
+}
+
+/// [`crt_into`] on one thread.
+fn crt_slices(e: Engine, r: &mut [u64], residues: &[&[u64]]) -> [u64; 3] {
     static CRT: [OnceLock<Crt>; ENGINES] = [const { OnceLock::new() }; ENGINES];
     static CRT4: OnceLock<Crt4> = OnceLock::new();
     match *e.fields() {
@@ -57,7 +105,7 @@ impl Crt {
 pub(super) fn crt3_into(
     e: Engine,
     r: &mut [u64],
-    residues: &[Vec<u64>],
+    residues: &[&[u64]],
     [f1, f2, f3]: [Field; 3],
     c: &Crt,
 ) -> [u64; 3] {
@@ -161,7 +209,7 @@ impl Crt4 {
 /// `N·2¹²⁸ ≤ 2¹⁶⁰` (`N ≤ 2³²`), so the running sum still fits 192 bits.
 pub(super) fn crt4_into(
     r: &mut [u64],
-    residues: &[Vec<u64>],
+    residues: &[&[u64]],
     [f1, f2, f3, f4]: [Field; 4],
     c: &Crt4,
 ) -> [u64; 3] {
@@ -169,7 +217,7 @@ pub(super) fn crt4_into(
     debug_assert!(count <= r.len() && residues.iter().all(|v| v.len() == count));
     let (head, tail) = r.split_at_mut(count);
     let (mut acc0, mut acc1, mut acc2) = (0u64, 0u64, 0u64);
-    let ys = residues[0].iter().zip(&residues[1]).zip(&residues[2]).zip(&residues[3]);
+    let ys = residues[0].iter().zip(residues[1]).zip(residues[2]).zip(residues[3]);
     for (limb, (((&y1, &y2), &y3), &y4)) in head.iter_mut().zip(ys) {
         // Mixed-radix digits: t₁ = y₁; t₂ = (y₂ − t₁)/p₁ mod p₂;
         // t₃ = ((y₃ − t₁)/p₁ − t₂)/p₂ mod p₃; t₄ = (((y₄ − t₁)/p₁ − t₂)/p₂ − t₃)/p₃ mod p₄.

@@ -5,9 +5,10 @@
 use super::crt::crt_into;
 use super::engine::Engine;
 use super::plan::{MAX_LOG_LEN, splits, transform_len};
-use super::scratch;
 use super::tables::tables;
-use super::transform::{forward, inverse};
+use super::transform::{PAR_MIN_LEN, forward, inverse};
+use crate::par;
+use crate::scratch;
 
 pub(super) fn convolve(e: Engine, r: &mut [u64], a: &[u64], b: Option<&[u64]>) {
     let b_len = b.map_or(a.len(), <[u64]>::len);
@@ -62,27 +63,47 @@ pub(super) fn cyclic(
             let f = fields[k];
             let load = |x: &[u64], buf: &mut Vec<u64>| e.load_into(f, x, buf, n);
             let mut x = scratch::take(n);
-            load(a, &mut x);
-            forward(e, f, &mut x, tabs.fwd(k));
-            match b {
+            let operand = |v: &[u64], buf: &mut Vec<u64>| {
+                load(v, buf);
+                forward(e, f, buf, tabs.fwd(k));
+            };
+            let y = match b {
                 Some(Ok(b)) => {
-                    load(b, &mut other);
-                    forward(e, f, &mut other, tabs.fwd(k));
-                    e.pointwise(f, &mut x, Some(&other));
+                    // The two operands' transforms are independent: on two threads when asked.
+                    par::join(n, PAR_MIN_LEN, || operand(a, &mut x), || operand(b, &mut other));
+                    Some(&other[..])
                 }
                 Some(Err(t)) => {
                     debug_assert!(t.n == n && t.engine.index() == e.index());
-                    e.pointwise(f, &mut x, Some(&t.hat[k]));
+                    operand(a, &mut x);
+                    Some(&t.hat[k][..])
                 }
-                None => e.pointwise(f, &mut x, None),
-            }
+                None => {
+                    operand(a, &mut x);
+                    None
+                }
+            };
+            pointwise(e, f, &mut x, y);
             inverse(e, f, &mut x, &tabs.inv[k]);
-            e.finish(f, &mut x, n);
+            // In halves of at least 64 values (the vector kernels' multiples), when asked.
+            let halves = x.chunks_mut(n.div_ceil(2).max(64)).collect();
+            par::each(halves, n, PAR_MIN_LEN, &|h: &mut [u64]| e.finish(f, h, n));
             x
         })
         .collect();
     scratch::give(other);
     y
+}
+
+/// [`Engine::pointwise`] in two halves, on two threads when asked (`par`).
+fn pointwise(e: Engine, f: super::field::Field, x: &mut [u64], y: Option<&[u64]>) {
+    let n = x.len();
+    let half = n.div_ceil(2);
+    let parts: Vec<(&mut [u64], Option<&[u64]>)> = match y {
+        Some(y) => x.chunks_mut(half).zip(y.chunks(half)).map(|(x, y)| (x, Some(y))).collect(),
+        None => x.chunks_mut(half).map(|x| (x, None)).collect(),
+    };
+    par::each(parts, n, PAR_MIN_LEN, &|(x, y): (&mut [u64], Option<&[u64]>)| e.pointwise(f, x, y));
 }
 
 /// The `a.len() + b.len() − 1` coefficients of `a·b` (`b = None`: `a²`) modulo each prime.

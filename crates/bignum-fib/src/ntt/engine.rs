@@ -103,6 +103,20 @@ impl Engine {
         false
     }
 
+    /// The engine whose twiddle tables serve this one's transforms of up to `len` points:
+    /// the FMA engine over five primes for its three- and four-prime products up to `max`
+    /// (their primes are the first of the five), else itself.
+    pub(super) fn tables_engine(self, len: usize, max: usize) -> Engine {
+        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+        if let Engine::Fma(t, _) = self
+            && len <= max
+        {
+            return Engine::Fma(t, 5);
+        }
+        let _ = (len, max); // only the FMA engine shares
+        self
+    }
+
     /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
     pub(super) fn index(self) -> usize {
         match self {

@@ -16,8 +16,13 @@
 //!   stage below it.
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
-//!   transform length) are built once and shared by all later products up to that length.
-//! - The transforms' buffers are kept per thread for the next product (`scratch`: at most 8,
+//!   transform length) are built once and shared by all later products up to that length,
+//!   level by level: a longer table shares the shorter one's levels instead of copying them,
+//!   and the FMA engine's three- and four-prime products use its five-prime tables (the same
+//!   primes first) up to `2¹⁷` points, so a process's first large product builds and touches
+//!   each level once.
+//! - The transforms' buffers are kept per thread for the next product (the crate's `scratch`,
+//!   which `par` lends to its worker threads: at most 8,
 //!   of at most `2²¹` values): fresh ones cost page faults and the kernel's zeroing.
 //!
 //! - Three engines (`engine::Engine`): the portable one above; on x86_64 CPUs with AVX2 + FMA
@@ -69,7 +74,7 @@
 //! # Layout
 //!
 //! One concern per file; the arrows run one way, from this module's entry points down to
-//! the leaves (`field`, `plan`, `scratch`), and nothing below imports this file:
+//! the leaves (`field`, `plan`), and nothing below imports this file:
 //!
 //! - `field`: arithmetic modulo one prime (Montgomery form) and the primes of every engine.
 //! - `plan`: the transform lengths and the cost model that picks a product's plan (split,
@@ -80,7 +85,7 @@
 //!   butterflies, loading, unloading and pointwise products over the vector kernels of
 //!   `arch::ntt`.
 //! - `tables`: the twiddle tables, built once per engine and shared.
-//! - `scratch`: the thread-local pool of transform buffers.
+//! - `transform` splits its quarters between threads when asked (the crate's `par`).
 //! - `transform`: the forward and inverse transforms (recursive above `BLOCK`).
 //! - `crt`: Garner's reconstruction for three, four and five primes, and the carries.
 //! - `cyclic`: cyclic convolutions, operands transformed once, and the split plan.
@@ -103,7 +108,6 @@ mod field;
 mod fma_wide;
 mod plan;
 mod recombine;
-mod scratch;
 mod tables;
 mod transform;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -116,6 +120,7 @@ mod tests;
 pub(crate) use cyclic::Transformed;
 
 use crate::dispatch::NttEngine;
+use crate::scratch;
 use crt::crt_into;
 use cyclic::{convolve, cyclic};
 use engine::Engine;

@@ -465,7 +465,7 @@ fn cube_twiddles_are_cubes_of_the_roots() {
                 let x: Vec<u64> = (0..1u64 << log).map(|_| e.encode(next() % f.p)).collect();
                 let (mut with, mut without) = (x.clone(), x);
                 forward(e, f, &mut with, tabs.fwd(k));
-                forward(e, f, &mut without, Fwd { tw: &tabs.fwd[k], cube: &[] });
+                forward(e, f, &mut without, Fwd { tw: &tabs.fwd[k], cube: &Levels::default() });
                 let plain = |v: &[u64]| v.iter().map(|&x| e.unload(f, x)).collect::<Vec<_>>();
                 assert_eq!(plain(&with), plain(&without), "{e:?} 2^{log}");
             }
@@ -690,9 +690,15 @@ fn fma_engines_accept_their_lazy_bounds() {
                 // The portable transforms over the same prime (Montgomery arithmetic
                 // with R = 2⁶⁴ takes any odd p), with the same twiddles in its form.
                 let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
-                let (wf, wi): (Vec<u64>, Vec<u64>) = (mont(&tabs.fwd[k]), mont(&tabs.inv[k]));
+                let (wf, wi): (Vec<u64>, Vec<u64>) =
+                    (mont(&tabs.fwd[k].flat()), mont(&tabs.inv[k].flat()));
                 let mut want = plain.clone();
-                forward(p, f, &mut want, Fwd { tw: &wf, cube: &[] });
+                forward(
+                    p,
+                    f,
+                    &mut want,
+                    Fwd { tw: &Levels::from_flat(&wf), cube: &Levels::default() },
+                );
                 let mut got: Vec<u64> = enc(&v);
                 forward(e, f, &mut got, tabs.fwd(k));
                 assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
@@ -708,7 +714,7 @@ fn fma_engines_accept_their_lazy_bounds() {
                 }
                 // The inverse from values at the edges.
                 let mut want = plain.clone();
-                inverse(p, f, &mut want, &wi);
+                inverse(p, f, &mut want, &Levels::from_flat(&wi));
                 let mut got: Vec<u64> = enc(&v);
                 inverse(e, f, &mut got, &tabs.inv[k]);
                 assert!(in_bound(&got), "{e:?} 2^{log}: inverse left (−2p, 2p)");
@@ -753,7 +759,7 @@ fn fma_dit_passes_accept_their_lazy_bounds() {
                 let mont = |t: &[u64]| -> Vec<u64> {
                     t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect()
                 };
-                let wi = mont(&tabs.inv[k]);
+                let wi = mont(&tabs.inv[k].flat());
                 let mut want = plain.clone();
                 Engine::Portable.stage::<true>(f, &mut want, h, &wi[h..2 * h]);
                 Engine::Portable.stage::<true>(f, &mut want, 2 * h, &wi[2 * h..4 * h]);

@@ -9,13 +9,23 @@ use crate::arch::ntt::fma::Fma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::ntt::neon::Fma;
 
+use crate::par;
+
 use super::engine::Engine;
 use super::field::Field;
-use super::tables::Fwd;
+use super::tables::{Fwd, Levels};
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
 /// longer ones recurse on their halves after their top stage.
 pub(super) const BLOCK: usize = 1 << 12;
+
+/// Transforms of at least this many coefficients run their quarters on two threads or more
+/// when asked (`par`). Measured with `cargo run --release -p bignum-fib --example tune
+/// threads` (`amd-zen5`, AVX-512 FMA engine, fastest of 15 batches): starting and joining a
+/// scoped thread 23 µs; a square of 16 384 limbs (ten transforms of `2¹⁵` points over five
+/// primes, with loads and CRT) 334 µs, so about 30 µs a transform of `2¹⁵`. From `2¹⁸`
+/// points (about 280 µs) each side of the split takes about six times the thread's cost.
+pub(super) const PAR_MIN_LEN: usize = 1 << 18;
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
 pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
@@ -48,9 +58,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
         e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
-        for q in x.chunks_exact_mut(h) {
-            forward(e, f, q, tab);
-        }
+        par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &|q| forward(e, f, q, tab));
     } else {
         let h = n / 2;
         e.stage::<false>(f, x, h, &tw[h..n]);
@@ -61,7 +69,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 }
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
-pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
+pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &Levels) {
     inverse_lazy(e, f, x, tab, false);
 }
 
@@ -69,7 +77,7 @@ pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &[u64]) {
 /// `(−2p, 2p)` (its radix-4 passes other than the last reduce one input of four instead of
 /// two; see `fmacore::stage2`), for the inner calls of the recursion, whose outputs only
 /// further passes read.
-pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy: bool) {
+pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &Levels, lazy: bool) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = 2;
@@ -94,9 +102,8 @@ pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &[u64], lazy
         }
     } else if n / 4 >= BLOCK {
         let h = n / 4;
-        for q in x.chunks_exact_mut(h) {
-            inverse_lazy(e, f, q, tab, true);
-        }
+        let quarter = |q: &mut [u64]| inverse_lazy(e, f, q, tab, true);
+        par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
         let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
         if lazy {
             e.stage2::<true, true>(f, x, h, o, i, &[]);
@@ -121,7 +128,6 @@ pub(super) fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) 
     debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
     let h = n / 4;
     t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
-    for q in x.chunks_exact_mut(h) {
-        forward(Engine::Fma(t, 5), f, q, tab);
-    }
+    let quarter = |q: &mut [u64]| forward(Engine::Fma(t, 5), f, q, tab);
+    par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
 }

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::engine::{Engine, f64_decode};
 use super::field::pow_mod;
 use super::plan::{TRUNC_MAX_PIECES, transform_len};
-use super::scratch;
 use super::tables::tables;
 use super::transform::{forward, inverse};
+use crate::scratch;
 
 /// The twists of [`truncated`] for transforms of length `n`, per prime and per piece
 /// `k = 1 … K − 1` (index `k − 1`): `ψ_k^j` and `2^k·ψ_k^{−j}` for `j < M_k = n/2^{k+1}`,

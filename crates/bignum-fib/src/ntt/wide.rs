@@ -6,9 +6,9 @@ use super::crt::wide_crt_into;
 use super::engine::Engine;
 use super::field::{Field, WIDE_FIELDS, pow_mod};
 use super::plan::{WIDE_MAX_LOG_LEN, Wide};
-use super::scratch;
 use super::tables::tables;
 use super::transform::{forward, inverse};
+use crate::scratch;
 
 /// `r = a · b` (`b = None`: `a²`; `r.len() == a.len() + b.len()`) by the portable
 /// engine's transforms over the first `w.primes` of [`WIDE_FIELDS`] ([`Engine::Wide`]) with
