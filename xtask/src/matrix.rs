@@ -161,6 +161,7 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
                 flags: &["vaes", "avx512f", "avx512bw", "avx512vl", "bmi2", "aes"],
             },
             Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
+            Choice { backend: "aesni-avx2", flags: &["aes", "avx2"] },
             Choice { backend: "aesni", flags: &["aes", "sse2"] },
         ],
     },
@@ -413,14 +414,14 @@ mod tests {
             ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v4 = [
-            ("nabhash", "aesni"),
+            ("nabhash", "aesni-avx2"),
             ("b64", "avx512bw"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),
             ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v3 = [
-            ("nabhash", "aesni"),
+            ("nabhash", "aesni-avx2"),
             ("b64", "avx2"),
             ("memops", "avx2"),
             ("bignum-fib", "mulx-adx"),

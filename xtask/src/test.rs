@@ -565,6 +565,25 @@ fn lint_cmds(xtask: &str) -> Vec<Command> {
     vec![fmt, clippy, cycles, doclint]
 }
 
+/// Removes the sources cargo extracted from earlier `cargo package` verify registries
+/// (`$CARGO_HOME/registry/src/-<hash>/`: a local registry has no name, so its directory starts
+/// with `-`; crates.io's is `index.crates.io-...`). The hash is of the registry's path, the
+/// same on every run from one checkout, and cargo reuses an extracted `nab-isa-0.1.0` there
+/// without looking at the new `.crate`: a machine that ran the stage before verified the
+/// crates against the old `nab-isa` source, and failed on the new one's macros.
+fn clear_verify_sources() {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry/src")) else { return };
+    let Ok(entries) = std::fs::read_dir(&src) else { return };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with('-') {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// What publishing needs, checked before anything is published: for every crate of
 /// [`matrix::PUBLISHED`],
 /// - `cargo package` with its verify build (the `.crate` is unpacked and built alone, so a file
@@ -581,6 +600,7 @@ fn lint_cmds(xtask: &str) -> Vec<Command> {
 ///
 /// Each has its own target dir, so none waits for the host build's lock.
 fn publish_cmds(xtask: &str) -> Vec<Command> {
+    clear_verify_sources();
     let packages: Vec<String> =
         matrix::PUBLISHED.iter().flat_map(|p| ["--package".to_string(), p.to_string()]).collect();
     let dir = |name: &str| root().join("target/xtask").join(name);
