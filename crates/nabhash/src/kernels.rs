@@ -90,3 +90,86 @@ pub(crate) trait Kernels: Copy {
     /// v2 step 3.
     fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16];
 }
+
+/// Implements the listed [`Kernels`] methods of a backend by forwarding each to the backend in
+/// its field `.0`: a wider backend that keeps a narrower one's code for everything else
+/// (AES-NI with AVX2, VAES) lists here what it does not replace, so each signature is written
+/// once.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
+macro_rules! forward_kernels {
+    ($($method:ident),+ $(,)?) => { $(forward_kernels!(@ $method);)+ };
+    (@ v1_compress) => {
+        #[inline]
+        fn v1_compress(self, state: &mut $crate::v1::state::State, blocks: &[u8]) {
+            self.0.v1_compress(state, blocks)
+        }
+    };
+    (@ v1_finish) => {
+        #[inline]
+        fn v1_finish(self, state: &$crate::v1::state::State, len: u64) -> [u8; 16] {
+            self.0.v1_finish(state, len)
+        }
+    };
+    (@ v2_key) => {
+        #[inline]
+        fn v2_key(self, seed: u64) -> [u8; 16] {
+            self.0.v2_key(seed)
+        }
+    };
+    (@ v2_short) => {
+        #[inline]
+        fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
+            self.0.v2_short(key, x, len)
+        }
+    };
+    (@ v2_mid) => {
+        #[inline]
+        fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+            self.0.v2_mid(key, data)
+        }
+    };
+    (@ v2_hash) => {
+        #[inline]
+        fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+            self.0.v2_hash(key, data)
+        }
+    };
+    (@ v2_hash_seeded) => {
+        #[inline]
+        fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+            self.0.v2_hash_seeded(seed, data)
+        }
+    };
+    (@ v2_absorb) => {
+        #[inline]
+        fn v2_absorb(self, st: &mut $crate::v2::state::V2State, data: &[u8]) {
+            self.0.v2_absorb(st, data)
+        }
+    };
+    (@ v2_finish) => {
+        #[inline]
+        fn v2_finish(self, st: &$crate::v2::state::V2State, len: u64) -> [u8; 16] {
+            self.0.v2_finish(st, len)
+        }
+    };
+    (@ v2_upto_mid_fn) => {
+        #[inline]
+        fn v2_upto_mid_fn(self) -> $crate::kernels::V2Fn {
+            self.0.v2_upto_mid_fn()
+        }
+    };
+    (@ v2_long_fn) => {
+        #[inline]
+        fn v2_long_fn(self) -> $crate::kernels::V2Fn {
+            self.0.v2_long_fn()
+        }
+    };
+    (@ v2_keyed_upto_mid_fn) => {
+        #[inline]
+        fn v2_keyed_upto_mid_fn(self) -> $crate::kernels::V2KeyedFn {
+            self.0.v2_keyed_upto_mid_fn()
+        }
+    };
+}
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
+pub(crate) use forward_kernels;

@@ -14,10 +14,9 @@ use core::arch::x86_64::{
 };
 
 use super::aesni::{AesNi, NiLane};
-use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
-use crate::v1::state::State;
+use crate::kernels::{Kernels, V2Fn, forward_kernels};
 use crate::v2::generic::{self, AesLane};
-use crate::v2::state::{BLOCK, CHUNK, LANES, MID, V2State};
+use crate::v2::state::{BLOCK, CHUNK, LANES, MID};
 
 /// Proof that this CPU has AES-NI and AVX2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,26 +31,17 @@ impl AesNiAvx2 {
 
 /// v2's long inputs by the ymm block loop; everything else is the AES-NI backend's.
 impl Kernels for AesNiAvx2 {
-    #[inline]
-    fn v1_compress(self, state: &mut State, blocks: &[u8]) {
-        self.0.v1_compress(state, blocks)
-    }
-    #[inline]
-    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
-        self.0.v1_finish(state, len)
-    }
-    #[inline]
-    fn v2_key(self, seed: u64) -> [u8; 16] {
-        self.0.v2_key(seed)
-    }
-    #[inline]
-    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-        self.0.v2_short(key, x, len)
-    }
-    #[inline]
-    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        self.0.v2_mid(key, data)
-    }
+    forward_kernels!(
+        v1_compress,
+        v1_finish,
+        v2_key,
+        v2_short,
+        v2_mid,
+        v2_absorb,
+        v2_finish,
+        v2_upto_mid_fn,
+        v2_keyed_upto_mid_fn
+    );
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= MID {
@@ -69,24 +59,8 @@ impl Kernels for AesNiAvx2 {
         unsafe { v2_long_aesni_avx2(data, seed) }.to_le_bytes()
     }
     #[inline]
-    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
-        self.0.v2_absorb(st, data)
-    }
-    #[inline]
-    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
-        self.0.v2_finish(st, len)
-    }
-    #[inline]
-    fn v2_upto_mid_fn(self) -> V2Fn {
-        self.0.v2_upto_mid_fn()
-    }
-    #[inline]
     fn v2_long_fn(self) -> V2Fn {
         v2_long_aesni_avx2
-    }
-    #[inline]
-    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
-        self.0.v2_keyed_upto_mid_fn()
     }
 }
 

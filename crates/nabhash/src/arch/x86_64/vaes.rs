@@ -15,7 +15,7 @@ use core::arch::x86_64::{
 
 use super::aesni::{AesNi, NiLane};
 use super::aesni_avx2::AesNiAvx2;
-use crate::kernels::{Kernels, V2Fn, V2KeyedFn};
+use crate::kernels::{Kernels, V2Fn, V2KeyedFn, forward_kernels};
 use crate::v1::state::{IV_LANE, State};
 use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{self, V2State};
@@ -58,84 +58,38 @@ impl Vaes512 {
 /// v1's block loop on two ymm; v2 on AES-NI with AVX2 (its 8 lanes already keep the xmm
 /// units busy).
 impl Kernels for Vaes256 {
+    forward_kernels!(
+        v1_finish,
+        v2_key,
+        v2_short,
+        v2_mid,
+        v2_hash,
+        v2_hash_seeded,
+        v2_absorb,
+        v2_finish,
+        v2_upto_mid_fn,
+        v2_long_fn,
+        v2_keyed_upto_mid_fn
+    );
     #[inline]
     fn v1_compress(self, state: &mut State, blocks: &[u8]) {
         // SAFETY: `self` exists only if `new` saw VAES, AVX2 and AES-NI on this CPU.
         unsafe { compress_vaes256(state, blocks) }
     }
-    #[inline]
-    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
-        self.0.v1_finish(state, len)
-    }
-    #[inline]
-    fn v2_key(self, seed: u64) -> [u8; 16] {
-        self.0.v2_key(seed)
-    }
-    #[inline]
-    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-        self.0.v2_short(key, x, len)
-    }
-    #[inline]
-    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        self.0.v2_mid(key, data)
-    }
-    #[inline]
-    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        self.0.v2_hash(key, data)
-    }
-    #[inline]
-    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        self.0.v2_hash_seeded(seed, data)
-    }
-    #[inline]
-    fn v2_absorb(self, st: &mut V2State, data: &[u8]) {
-        self.0.v2_absorb(st, data)
-    }
-    #[inline]
-    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
-        self.0.v2_finish(st, len)
-    }
-    #[inline]
-    fn v2_upto_mid_fn(self) -> V2Fn {
-        self.0.v2_upto_mid_fn()
-    }
-    #[inline]
-    fn v2_long_fn(self) -> V2Fn {
-        self.0.v2_long_fn()
-    }
-    #[inline]
-    fn v2_keyed_upto_mid_fn(self) -> V2KeyedFn {
-        self.0.v2_keyed_upto_mid_fn()
-    }
 }
 
 /// v1's state in one zmm; v2's 8 lanes in two zmm. Short inputs and folds run on AES-NI.
 impl Kernels for Vaes512 {
+    forward_kernels!(v1_finish, v2_key, v2_short, v2_mid, v2_finish);
     #[inline]
     fn v1_compress(self, state: &mut State, blocks: &[u8]) {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F and AES-NI on this CPU.
         unsafe { compress_vaes512(state, blocks) }
     }
     #[inline]
-    fn v1_finish(self, state: &State, len: u64) -> [u8; 16] {
-        self.0.v1_finish(state, len)
-    }
-    #[inline]
     fn v1_hash(self, data: &[u8]) -> [u8; 16] {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F/BW and AES-NI on this CPU.
         unsafe { hash_v1_vaes512(data) }
-    }
-    #[inline]
-    fn v2_key(self, seed: u64) -> [u8; 16] {
-        self.0.v2_key(seed)
-    }
-    #[inline]
-    fn v2_short(self, key: &[u8; 16], x: &[u8; 16], len: u64) -> [u8; 16] {
-        self.0.v2_short(key, x, len)
-    }
-    #[inline]
-    fn v2_mid(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        self.0.v2_mid(key, data)
     }
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
@@ -170,10 +124,6 @@ impl Kernels for Vaes512 {
         // SAFETY: `self` exists only if `new` saw VAES, AVX-512F and AES-NI on this CPU.
         unsafe { v2_blocks_vaes512(st, &data[..whole]) };
         self.0.v2_absorb_tail(st, &data[whole..]);
-    }
-    #[inline]
-    fn v2_finish(self, st: &V2State, len: u64) -> [u8; 16] {
-        self.0.v2_finish(st, len)
     }
     #[inline]
     fn v2_upto_mid_fn(self) -> V2Fn {
