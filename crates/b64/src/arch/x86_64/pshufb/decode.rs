@@ -73,7 +73,7 @@ pub(super) unsafe fn decode_rows<V: Vector>(
             if V::movemask(v) != 0 {
                 break;
             }
-            V::store(dst.add(j), V::pack(v));
+            V::store_pack(dst.add(j), v);
         }
         i += V::B;
         j += V::OUT;
@@ -174,7 +174,7 @@ unsafe fn iterations<V: Vector, const FIXES: usize, const U: usize>(
                 return Err(i + stop::<V, U>(&r, dst.add(j), separate));
             }
             for (k, &(v, _)) in r.iter().enumerate() {
-                V::store(dst.add(j + V::OUT * k), V::pack(v));
+                V::store_pack(dst.add(j + V::OUT * k), v);
             }
         }
         i += V::B * U;
@@ -197,7 +197,7 @@ impl<V: Vector, const FIXES: usize> LineBlock for Lines<V, FIXES> {
         // writable.
         unsafe {
             let (v, bad) = self.0.values::<FIXES>(V::load(src));
-            V::store(dst, V::pack(v));
+            V::store_pack(dst, v);
             bad
         }
     }
@@ -293,7 +293,7 @@ unsafe fn stop<V: Vector, const K: usize>(r: &[(V, V); K], dst: *mut u8, separat
                 V::store_out(dst.add(V::OUT * k), V::pack(v));
                 return V::B * k + V::symbols_before(bad) / 4 * 4;
             }
-            V::store(dst.add(V::OUT * k), V::pack(v));
+            V::store_pack(dst.add(V::OUT * k), v);
         }
     }
     V::B * K

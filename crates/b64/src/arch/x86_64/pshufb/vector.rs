@@ -109,6 +109,17 @@ pub(super) trait Vector: Lanes {
 
     /// The `B` 6-bit values of `v` -> `OUT` bytes in the low bytes (the rest junk).
     unsafe fn pack(v: Self) -> Self;
+    /// Stores [`pack`](Vector::pack)`(v)` at `p`: its `OUT` bytes, and junk after them up to
+    /// `p + B`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; `p[..B]` is writable.
+    #[inline(always)]
+    unsafe fn store_pack(p: *mut u8, v: Self) {
+        // SAFETY: the caller's contract.
+        unsafe { Self::store(p, Self::pack(v)) }
+    }
     /// Whether a `bad` vector of [`NibbleRegs::values`] says every byte is a symbol.
     unsafe fn ok(bad: Self) -> bool;
 
