@@ -68,7 +68,7 @@
 //! | everything (mips64 BE/LE, riscv64 without V) | `portable`: 64-bit words, aligned where possible |
 //!
 //! x86_64 detects once per process (`nab-isa`'s `cpuid`, cached in an atomic; none at all when the build
-//! enables AVX-512, e.g. `-C target-cpu=native` on an AVX-512 machine: then a `memmove`
+//! enables AVX-512, e.g. `-C target-cpu=native` on an AVX-512 machine: then a `memmove`/`memset`
 //! of up to 64 bytes and a `memcmp`/`bcmp`/`equal`/`compare` of under 64 are a few masked
 //! instructions inlined at the call site, with no call at all). aarch64 always has NEON.
 //! riscv64 decides at compile time (Rust has no stable run-time detection there; `build.rs`
