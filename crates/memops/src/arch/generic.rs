@@ -146,17 +146,6 @@ pub(crate) trait Vector: Copy {
     fn strategy() -> Strategy {
         Strategy::LOOPS_ONLY
     }
-    /// A whole large forward copy done another way (`rep movsb`) under `s`; `false` if not
-    /// taken.
-    #[inline(always)]
-    unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize, _s: &Strategy) -> bool {
-        false
-    }
-    /// A whole large fill done another way (`rep stosb`) under `s`; `false` if not taken.
-    #[inline(always)]
-    unsafe fn set_large(_dst: *mut u8, _b: u8, _n: usize, _s: &Strategy) -> bool {
-        false
-    }
     /// The loop of [`move_backward`]: copies the `4W`-byte blocks ending at `i`, `i - 4W`,
     /// ... from `src` to `dst` while the block starts above 0 (`i > 4W`), highest block
     /// first, each block's loads before its stores (`dst + i` is `W`-aligned, so the stores
@@ -185,6 +174,17 @@ pub(crate) trait Vector: Copy {
                 Self::store_aligned(dst.add(i), a);
             }
         }
+    }
+    /// A whole large forward copy done another way (`rep movsb`) under `s`; `false` if not
+    /// taken.
+    #[inline(always)]
+    unsafe fn copy_forward_large(_dst: *mut u8, _src: *const u8, _n: usize, _s: &Strategy) -> bool {
+        false
+    }
+    /// A whole large fill done another way (`rep stosb`) under `s`; `false` if not taken.
+    #[inline(always)]
+    unsafe fn set_large(_dst: *mut u8, _b: u8, _n: usize, _s: &Strategy) -> bool {
+        false
     }
 }
 
