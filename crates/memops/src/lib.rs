@@ -47,7 +47,12 @@
 //! last. x86_64 adds `rep movsb`/`rep stosb` (forward only, with ERMS/FSRM) and non-temporal
 //! stores in windows derived from the CPU at the first large call ([`strategy`]: vendor,
 //! model and cache sizes from `cpuid`, by glibc's rules and our measurements, each written
-//! beside its function in `src/arch/x86_64/strategy.rs`). Searches and compares load aligned after the first block.
+//! beside its function in `src/arch/x86_64/strategy.rs`). On x86_64 the AVX2 backend's moves
+//! and fills of up to 64 bytes, the AVX-512 fills of up to 512 and both backends' backward
+//! loop are `asm!` blocks shaped like glibc's (size tests in its order, EVEX-only registers
+//! where no `vzeroupper` is wanted, two pointers stepping down): with random sizes the order
+//! of the tests, not the stores, decided whether a class tied glibc (see
+//! `src/arch/x86_64.rs`). Searches and compares load aligned after the first block.
 //! The two- and three-byte searches OR the compares of each vector (two vectors a loop
 //! iteration, as the memchr crate); the AVX-512 backend searches with AVX2's kernels, which
 //! measured faster on our AVX-512 CPU (see `src/arch/x86_64.rs`). Substring search: see

@@ -146,6 +146,35 @@ pub(crate) trait Vector: Copy {
     fn strategy() -> Strategy {
         Strategy::LOOPS_ONLY
     }
+    /// The loop of [`move_backward`]: copies the `4W`-byte blocks ending at `i`, `i - 4W`,
+    /// ... from `src` to `dst` while the block starts above 0 (`i > 4W`), highest block
+    /// first, each block's loads before its stores (`dst + i` is `W`-aligned, so the stores
+    /// are aligned). The bytes below the last block are the caller's.
+    ///
+    /// # Safety
+    ///
+    /// `src[..i]` readable, `dst[..i]` writable, `dst + i` aligned to `W`, `i >= 4W`;
+    /// `dst >= src` or the ranges disjoint.
+    #[inline(always)]
+    unsafe fn move_backward_blocks(dst: *mut u8, src: *const u8, i: usize) {
+        let w = Self::W;
+        let mut i = i;
+        // SAFETY: every block lies in `[0, i)`; a block's loads precede its stores, and with
+        // `dst >= src` its stores land at or above the lowest source byte read so far.
+        unsafe {
+            while i > 4 * w {
+                i -= 4 * w;
+                let a = Self::load(src.add(i));
+                let b = Self::load(src.add(i + w));
+                let c = Self::load(src.add(i + 2 * w));
+                let d = Self::load(src.add(i + 3 * w));
+                Self::store_aligned(dst.add(i + 3 * w), d);
+                Self::store_aligned(dst.add(i + 2 * w), c);
+                Self::store_aligned(dst.add(i + w), b);
+                Self::store_aligned(dst.add(i), a);
+            }
+        }
+    }
     /// A whole large forward copy done another way (`rep movsb`) under `s`; `false` if not
     /// taken.
     #[inline(always)]
@@ -328,18 +357,8 @@ unsafe fn move_backward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
         let h3 = V::load(src.add(3 * w));
         let tail = V::load(src.add(n - w));
         // Offset of the last `W`-aligned destination boundary, in (n - W, n].
-        let mut i = n - (dst.addr().wrapping_add(n) & (w - 1));
-        while i > 4 * w {
-            i -= 4 * w;
-            let a = V::load(src.add(i));
-            let b = V::load(src.add(i + w));
-            let c = V::load(src.add(i + 2 * w));
-            let d = V::load(src.add(i + 3 * w));
-            V::store_aligned(dst.add(i + 3 * w), d);
-            V::store_aligned(dst.add(i + 2 * w), c);
-            V::store_aligned(dst.add(i + w), b);
-            V::store_aligned(dst.add(i), a);
-        }
+        let i = n - (dst.addr().wrapping_add(n) & (w - 1));
+        V::move_backward_blocks(dst, src, i);
         V::store(dst, h0);
         V::store(dst.add(w), h1);
         V::store(dst.add(2 * w), h2);

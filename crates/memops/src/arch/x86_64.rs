@@ -492,7 +492,76 @@ movemask_vector!(
             // SAFETY: same contract; `n < 32`.
             unsafe { eq_mask_lt32(p, n, [b]) }.count_ones() as usize
         }
+        #[inline(always)]
+        unsafe fn move_backward_blocks(dst: *mut u8, src: *const u8, i: usize) {
+            // SAFETY: same contract; AVX2 (the trait's contract).
+            unsafe { backward_blocks_avx2(dst, src, i) }
+        }
     }
+);
+
+/// `Vector::move_backward_blocks` in `asm!`, two pointers stepping down by `4W` (glibc's
+/// `loop_4x_vec_backward`: each block's four loads from the top down, then its four aligned
+/// stores, both addressed base plus displacement). The Rust loop compiles to base-plus-index
+/// addresses from one counter.
+macro_rules! backward_blocks_asm {
+    ($(#[$m:meta])* $name:ident, $feat:literal, $class:ident, $w:literal) => {
+        $(#[$m])*
+        /// # Safety
+        ///
+        /// `Vector::move_backward_blocks`'s contract; the CPU has the target features.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name(dst: *mut u8, src: *const u8, i: usize) {
+            // SAFETY: the loop runs while `d > dst + 4W`, so every block `[d - 4W, d)` lies in
+            // `dst[..i]` (and its source in `src[..i]`), and the stores are aligned (`dst + i`
+            // is); each block's loads come before its stores, so with `dst >= src` no store
+            // overwrites a source byte not yet read. The vector registers are declared
+            // clobbered.
+            unsafe {
+                asm!(
+                    "cmp {d}, {stop}",
+                    "jbe 3f",
+                    ".p2align 4",
+                    "2:",
+                    "vmovups {x0}, [{s} - {w1}]",
+                    "vmovups {x1}, [{s} - {w2}]",
+                    "vmovups {x2}, [{s} - {w3}]",
+                    "vmovups {x3}, [{s} - {w4}]",
+                    "sub {s}, {w4}",
+                    "vmovaps [{d} - {w1}], {x0}",
+                    "vmovaps [{d} - {w2}], {x1}",
+                    "vmovaps [{d} - {w3}], {x2}",
+                    "vmovaps [{d} - {w4}], {x3}",
+                    "sub {d}, {w4}",
+                    "cmp {d}, {stop}",
+                    "ja 2b",
+                    "3:",
+                    d = inout(reg) dst.add(i) => _,
+                    s = inout(reg) src.add(i) => _,
+                    stop = in(reg) dst.add(4 * $w),
+                    w1 = const $w,
+                    w2 = const 2 * $w,
+                    w3 = const 3 * $w,
+                    w4 = const 4 * $w,
+                    x0 = out($class) _,
+                    x1 = out($class) _,
+                    x2 = out($class) _,
+                    x3 = out($class) _,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+
+backward_blocks_asm!(
+    /// Backward blocks of 4 × 32 bytes (AVX2 backend).
+    backward_blocks_avx2, "avx,avx2", ymm_reg, 32
+);
+backward_blocks_asm!(
+    /// Backward blocks of 4 × 64 bytes (AVX-512 backend).
+    backward_blocks_avx512, "avx512f", zmm_reg, 64
 );
 
 /// The mask of the first `n < 64` bytes.
@@ -586,6 +655,71 @@ unsafe fn ne_mid(a: *const u8, b: *const u8, n: usize) -> bool {
             "vpxorq ymm21, ymm21, [{b} + 96]",
             "vpxorq ymm22, ymm22, [{b} + {n} - 128]",
             "vpxorq ymm23, ymm23, [{b} + {n} - 96]",
+            "vpternlogq ymm20, ymm21, ymm22, 0xfe",
+            "vpternlogq ymm16, ymm20, ymm23, 0xfe",
+            "2:",
+            "vptestmb k1, ymm16, ymm16",
+            "vptestmb k2, ymm19, ymm19",
+            "kord k1, k1, k2",
+            "kmovd {m:e}, k1",
+            a = in(reg) a, b = in(reg) b, n = in(reg) n, m = out(reg) ne, out("k1") _,
+            out("k2") _, out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
+            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
+            options(nostack, readonly, pure),
+        );
+    }
+    ne != 0
+}
+
+/// [`ne_mid`] for `bcmp`, with the size test before the loads. Random 65–256 B `bcmp`s
+/// (our time / glibc's, medians of 21 alternated rounds, amd-zen5): 1.07–1.08 with
+/// [`ne_mid`], 0.99–1.00 with this; the same change in `memcmp`'s path took it from 1.03
+/// to 1.33–1.43 (its equal case branches again after the test). Otherwise as [`ne_mid`]:
+/// whether `64 <= n <= 256` bytes differ, in 32-byte blocks (glibc's EVEX `memcmp` shape):
+/// 0, 32, `n - 64`, `n - 32`, and for `n > 128` also 64, 96, `n - 128`, `n - 96`, XORed
+/// with `b`'s and ORed (`vpternlog`) into one test.
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `n` bytes, `64 <= n <= 256`; AVX-512F/VL.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn ne_mid_eq(a: *const u8, b: *const u8, n: usize) -> bool {
+    let ne: u32;
+    // SAFETY: every block lies inside the `n >= 64` readable bytes (the second four only for
+    // `n > 128`). EVEX-only registers, so no `vzeroupper` (see `ne_small`).
+    unsafe {
+        asm!(
+            "cmp {n}, 128",
+            "ja 3f",
+            "vmovdqu64 ymm16, [{a}]",
+            "vmovdqu64 ymm17, [{a} + 32]",
+            "vmovdqu64 ymm18, [{a} + {n} - 64]",
+            "vmovdqu64 ymm19, [{a} + {n} - 32]",
+            "vpxorq ymm16, ymm16, [{b}]",
+            "vpxorq ymm17, ymm17, [{b} + 32]",
+            "vpxorq ymm18, ymm18, [{b} + {n} - 64]",
+            "vpxorq ymm19, ymm19, [{b} + {n} - 32]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
+            "jmp 2f",
+            "3:",
+            "vmovdqu64 ymm16, [{a}]",
+            "vmovdqu64 ymm17, [{a} + 32]",
+            "vmovdqu64 ymm20, [{a} + 64]",
+            "vmovdqu64 ymm21, [{a} + 96]",
+            "vmovdqu64 ymm22, [{a} + {n} - 128]",
+            "vmovdqu64 ymm23, [{a} + {n} - 96]",
+            "vmovdqu64 ymm18, [{a} + {n} - 64]",
+            "vmovdqu64 ymm19, [{a} + {n} - 32]",
+            "vpxorq ymm16, ymm16, [{b}]",
+            "vpxorq ymm17, ymm17, [{b} + 32]",
+            "vpxorq ymm20, ymm20, [{b} + 64]",
+            "vpxorq ymm21, ymm21, [{b} + 96]",
+            "vpxorq ymm22, ymm22, [{b} + {n} - 128]",
+            "vpxorq ymm23, ymm23, [{b} + {n} - 96]",
+            "vpxorq ymm18, ymm18, [{b} + {n} - 64]",
+            "vpxorq ymm19, ymm19, [{b} + {n} - 32]",
+            "vpternlogq ymm16, ymm17, ymm18, 0xfe",
             "vpternlogq ymm20, ymm21, ymm22, 0xfe",
             "vpternlogq ymm16, ymm20, ymm23, 0xfe",
             "2:",
@@ -920,7 +1054,7 @@ impl Vector for __m512i {
     #[inline(always)]
     unsafe fn eq_mid(a: *const u8, b: *const u8, n: usize) -> bool {
         // SAFETY: same contract (`W = 64`).
-        unsafe { !ne_mid(a, b, n) }
+        unsafe { !ne_mid_eq(a, b, n) }
     }
     #[inline(always)]
     unsafe fn cmp_large(a: *const u8, b: *const u8, n: usize) -> i32 {
@@ -968,11 +1102,254 @@ impl Vector for __m512i {
         // SAFETY: same contract.
         unsafe { rep_stosb_window(dst, b, n, s.rep_stosb_min) }
     }
+    #[inline(always)]
+    unsafe fn move_backward_blocks(dst: *mut u8, src: *const u8, i: usize) {
+        // SAFETY: same contract; AVX-512F (the trait's contract).
+        unsafe { backward_blocks_avx512(dst, src, i) }
+    }
 }
 
 super::backend::backend!(SSE2, __m128i);
-super::backend::backend!(AVX2, __m256i, "avx2,popcnt,bmi1");
+super::backend::backend!(AVX2_ALL, __m256i, "avx2,popcnt,bmi1");
 super::backend::backend!(AVX512_ALL, __m512i, "avx512f,avx512bw,avx512vl,popcnt,bmi1,bmi2");
+
+/// `memmove` on the AVX2 backend: up to 64 bytes in one `asm!` block that branches as
+/// glibc's `__memmove_avx_unaligned_erms` (below 32 bytes, then below 16, 8, 4, 2; from 32 to
+/// 64 two overlapping 32-byte blocks, with no taken branch), larger sizes in the generic
+/// kernel (`ja` straight to it). Every load of a size class comes before its stores, so any
+/// overlap is fine.
+///
+/// Random sizes, our time / glibc's, medians of 21 alternated rounds (amd-zen5,
+/// `NAB_MAX_ISA=x86-64-v3` against glibc capped alike): with the generic branch tree (a test
+/// on 256, then 32, then 16 first) 0–16 B 1.17–1.30, 17–64 B 1.50–1.72, though each fixed size
+/// took no longer than glibc's (the loss is in mispredicted sizes).
+///
+/// # Safety
+///
+/// `src` valid for reads and `dst` for writes of `n` bytes; AVX2.
+#[inline]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    if n > 64 {
+        // SAFETY: same contract.
+        return unsafe { (AVX2_ALL.memmove)(dst, src, n) };
+    }
+    // SAFETY: every access lies in `src[..n]`/`dst[..n]`: each class's two blocks start at 0
+    // and end at `n`, and a class is entered only when `n` is at least its block size (`n`
+    // is 0 or 1 on the byte path, which reads nothing for 0). All loads of a class precede
+    // its stores. `vzeroupper` after the 32-byte blocks; every ymm register is declared
+    // clobbered.
+    unsafe {
+        asm!(
+            "cmp {n}, 32",
+            "jb 2f",
+            "vmovdqu ymm0, [{s}]",
+            "vmovdqu ymm1, [{s} + {n} - 32]",
+            "vmovdqu [{d}], ymm0",
+            "vmovdqu [{d} + {n} - 32], ymm1",
+            "vzeroupper",
+            "jmp 9f",
+            "2:",
+            "cmp {n}, 16",
+            "jb 3f",
+            "vmovdqu xmm0, [{s}]",
+            "vmovdqu xmm1, [{s} + {n} - 16]",
+            "vmovdqu [{d}], xmm0",
+            "vmovdqu [{d} + {n} - 16], xmm1",
+            "jmp 9f",
+            "3:",
+            "cmp {n}, 8",
+            "jb 4f",
+            "mov {x}, [{s}]",
+            "mov {y}, [{s} + {n} - 8]",
+            "mov [{d}], {x}",
+            "mov [{d} + {n} - 8], {y}",
+            "jmp 9f",
+            "4:",
+            "cmp {n}, 4",
+            "jb 5f",
+            "mov {x:e}, [{s}]",
+            "mov {y:e}, [{s} + {n} - 4]",
+            "mov [{d}], {x:e}",
+            "mov [{d} + {n} - 4], {y:e}",
+            "jmp 9f",
+            "5:",
+            "cmp {n}, 1",
+            "ja 6f",
+            "jb 9f",
+            "movzx {x:e}, byte ptr [{s}]",
+            "mov [{d}], {x:l}",
+            "jmp 9f",
+            "6:",
+            "movzx {x:e}, word ptr [{s}]",
+            "movzx {y:e}, word ptr [{s} + {n} - 2]",
+            "mov [{d}], {x:x}",
+            "mov [{d} + {n} - 2], {y:x}",
+            "9:",
+            d = in(reg) dst, s = in(reg) src, n = in(reg) n, x = out(reg) _, y = out(reg) _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _, out("ymm4") _,
+            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _, out("ymm9") _,
+            out("ymm10") _, out("ymm11") _, out("ymm12") _, out("ymm13") _, out("ymm14") _,
+            out("ymm15") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `memset` on the AVX2 backend: up to 64 bytes in one `asm!` block, branching as glibc's
+/// `__memset_avx2_unaligned_erms` (below 32 bytes, then below 16, 8, 4, 2), the stores from
+/// one broadcast (its low 16, 8, 4 or 2 bytes below 32); larger sizes in the generic kernel
+/// (the same 65–256 B stores in `asm!` measured 1.01–1.09x glibc's time, the generic ones
+/// 0.75–0.82x).
+/// Random sizes at `x86-64-v3`, our time / glibc's (medians of 21 alternated rounds,
+/// amd-zen5): with the generic branch tree 0–16 B 1.12, 17–64 B 1.26–1.32; with this
+/// 0.99–1.05 and 1.08–1.14 (each fixed size ties or wins; LLVM makes the sizes up to 64 the
+/// taken branch of the first test, which the `movzx` of the generic call's byte precedes).
+///
+/// # Safety
+///
+/// `dst` valid for writes of `n` bytes; AVX2.
+#[inline]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn memset_avx2(dst: *mut u8, b: u8, n: usize) {
+    if n > 64 {
+        // SAFETY: same contract.
+        return unsafe { (AVX2_ALL.memset)(dst, b, n) };
+    }
+    // SAFETY: every store lies in `dst[..n]`, as in `memmove_avx2`. `vzeroupper` after the
+    // 32-byte broadcast (glibc's: the shorter sizes broadcast to 16 bytes only); every ymm
+    // register is declared clobbered.
+    unsafe {
+        asm!(
+            "vmovd xmm0, {b:e}",
+            "cmp {n}, 32",
+            "jb 2f",
+            "vpbroadcastb ymm0, xmm0",
+            "vmovdqu [{d}], ymm0",
+            "vmovdqu [{d} + {n} - 32], ymm0",
+            "vzeroupper",
+            "jmp 9f",
+            // Below 32 bytes the broadcast is 16 bytes wide: no upper half to clear.
+            "2:",
+            "vpbroadcastb xmm0, xmm0",
+            "cmp {n}, 16",
+            "jb 3f",
+            "vmovdqu [{d}], xmm0",
+            "vmovdqu [{d} + {n} - 16], xmm0",
+            "jmp 9f",
+            "3:",
+            "cmp {n}, 8",
+            "jb 4f",
+            "vmovq [{d}], xmm0",
+            "vmovq [{d} + {n} - 8], xmm0",
+            "jmp 9f",
+            "4:",
+            "vmovd {x:e}, xmm0",
+            "cmp {n}, 4",
+            "jb 5f",
+            "mov [{d}], {x:e}",
+            "mov [{d} + {n} - 4], {x:e}",
+            "jmp 9f",
+            "5:",
+            "cmp {n}, 1",
+            "ja 6f",
+            "jb 9f",
+            "mov [{d}], {x:l}",
+            "jmp 9f",
+            "6:",
+            "mov [{d}], {x:x}",
+            "mov [{d} + {n} - 2], {x:x}",
+            "9:",
+            d = in(reg) dst, b = in(reg) u32::from(b), n = in(reg) n, x = out(reg) _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _, out("ymm4") _,
+            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _, out("ymm9") _,
+            out("ymm10") _, out("ymm11") _, out("ymm12") _, out("ymm13") _, out("ymm14") _,
+            out("ymm15") _,
+            options(nostack),
+        );
+    }
+}
+
+/// The AVX2 backend: the generic kernels, with the short moves and fills above.
+const AVX2: super::table::Ops =
+    super::table::Ops { memmove: memmove_avx2, memset: memset_avx2, ..AVX2_ALL };
+
+/// `memset` on the AVX-512 backend: up to 512 bytes in one `asm!` block whose vector is an
+/// EVEX-only register (zmm16), so it returns without a `vzeroupper`, as glibc's
+/// `__memset_avx512_unaligned_erms`, and branches as glibc's does (one test splits the sizes
+/// up to 64 bytes from the rest, a second 65–128 from 129–512); the stores are the generic
+/// ones (a masked store up to 64 bytes, else two, four or eight overlapping 64-byte stores,
+/// in address order). Larger fills go to the generic loop and `rep stosb` window, out of
+/// line (`#[cold]`, so the short sizes fall through to the `asm!`).
+///
+/// Random sizes per class, our time / glibc's, medians of 21 alternated rounds (amd-zen5,
+/// default build): through the generic entry (zmm0, then `vzeroupper`) 0–16 B 1.20, 17–64 B
+/// 1.05, 65–256 B 1.67–1.74; with this 1.00, 0.87–0.98, 0.97–1.05.
+///
+/// # Safety
+///
+/// `dst` valid for writes of `n` bytes; AVX-512F/BW/VL and BMI2.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi2")]
+unsafe fn memset_avx512(dst: *mut u8, b: u8, n: usize) {
+    if n > 512 {
+        // SAFETY: same contract.
+        return unsafe { memset_large_avx512(dst, b, n) };
+    }
+    // SAFETY: every store lies in `dst[..n]`: the masked store writes only the first
+    // `n <= 64` bytes (masked-off bytes are neither written nor faulted on), the plain stores
+    // start at 0, 64, 128, 192 and end at `n`, each only when `n` covers it (`n > 128` for
+    // the second pair, `n > 256` for the third and fourth). EVEX-only register: no
+    // `vzeroupper` needed.
+    unsafe {
+        asm!(
+            "vpbroadcastb zmm16, {b:e}",
+            "cmp {n}, 64",
+            "jbe 2f",
+            "cmp {n}, 128",
+            "ja 3f",
+            "vmovdqu64 [{d}], zmm16",
+            "vmovdqu64 [{d} + {n} - 64], zmm16",
+            "jmp 4f",
+            "2:",
+            "bzhi {m}, {ones}, {n}",
+            "kmovq {k}, {m}",
+            "vmovdqu8 [{d}] {{{k}}}, zmm16",
+            "jmp 4f",
+            // Above 128 bytes the stores go up in address order (glibc's order).
+            "3:",
+            "vmovdqu64 [{d}], zmm16",
+            "vmovdqu64 [{d} + 64], zmm16",
+            "cmp {n}, 256",
+            "jbe 5f",
+            "vmovdqu64 [{d} + 128], zmm16",
+            "vmovdqu64 [{d} + 192], zmm16",
+            "vmovdqu64 [{d} + {n} - 256], zmm16",
+            "vmovdqu64 [{d} + {n} - 192], zmm16",
+            "5:",
+            "vmovdqu64 [{d} + {n} - 128], zmm16",
+            "vmovdqu64 [{d} + {n} - 64], zmm16",
+            "4:",
+            d = in(reg) dst, b = in(reg) u32::from(b), n = in(reg) n,
+            ones = in(reg) u64::MAX, m = out(reg) _, k = out(kreg) _, out("zmm16") _,
+            options(nostack),
+        );
+    }
+}
+
+/// The fills of [`memset_avx512`] above 512 bytes, out of line (the loop's register saves stay
+/// off the short path).
+///
+/// # Safety
+///
+/// `dst` valid for writes of `n > 8W` bytes; AVX-512F/BW/VL and BMI2.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi2")]
+unsafe fn memset_large_avx512(dst: *mut u8, b: u8, n: usize) {
+    // SAFETY: same contract (`n > 512 = 8W`).
+    unsafe { generic::memset_large::<__m512i>(dst, b, n, &<__m512i as Vector>::strategy()) }
+}
 
 /// The AVX-512 backend: its moves, fills, compares and count, with the AVX2 backend's
 /// searches (every CPU with the AVX-512 backend's features has AVX2's). On this AMD EPYC
@@ -982,6 +1359,7 @@ super::backend::backend!(AVX512_ALL, __m512i, "avx512f,avx512bw,avx512vl,popcnt,
 /// AVX-512 / AVX2 / memchr crate: `memchr` 16 KiB 121/79/86; `memchr3` 16 KiB 316/229/203,
 /// 256 KiB 4586/3394/3349; 32-byte kernels built with AVX-512: `memchr` 16 KiB 192.
 const AVX512: super::table::Ops = super::table::Ops {
+    memset: memset_avx512,
     memchr: AVX2.memchr,
     memrchr: AVX2.memrchr,
     memchr2: AVX2.memchr2,
