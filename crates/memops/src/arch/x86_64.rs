@@ -344,6 +344,17 @@ unsafe fn eq_mask_lt16<const K: usize>(p: *const u8, n: usize, b: [u8; K]) -> u3
     (m >> s) & ((1u32 << n) - 1)
 }
 
+/// `p` through an empty `asm!`: the optimizer no longer knows it as `base + offset` (see
+/// `Vector::opaque`).
+#[inline(always)]
+fn opaque_ptr(p: *const u8) -> *const u8 {
+    let mut a = p.addr();
+    // SAFETY: an empty instruction string (a comment naming the register); the address comes
+    // back unchanged and `with_addr` keeps `p`'s provenance.
+    unsafe { asm!("/* {0} */", inout(reg) a, options(nomem, nostack, preserves_flags, pure)) };
+    p.with_addr(a)
+}
+
 /// `Vector` for a `movemask` register type (SSE2's `__m128i`, AVX2's `__m256i`): the methods
 /// that differ only in the intrinsic's name, plus `$extra` (the size-specific overrides).
 macro_rules! movemask_vector {
@@ -426,6 +437,10 @@ macro_rules! movemask_vector {
             unsafe fn set_large(dst: *mut u8, b: u8, n: usize, s: &Strategy) -> bool {
                 // SAFETY: same contract.
                 unsafe { rep_stosb_window(dst, b, n, s.$stosb_min) }
+            }
+            #[inline(always)]
+            fn opaque(p: *const u8) -> *const u8 {
+                opaque_ptr(p)
             }
             $($extra)*
         }

@@ -1,6 +1,7 @@
 //! memops against glibc, alternated in one process: the acceptance check of the memops spec's
 //! classes (`memmove`, `memset`, `memcmp`, backward overlapping moves; `memchr` on request),
-//! apart from criterion.
+//! apart from criterion; and on request (`search`) the byte searches against the memchr crate
+//! (an example, so that it may use the benches' dev-dependencies).
 //!
 //! Per class, 4096 sizes drawn at random within it (the criterion bench's classes and
 //! draws); every round times two batches of calls of ours and two of glibc's on the same
@@ -10,7 +11,7 @@
 //! median times, and per operation the geometric mean of the classes' medians.
 //!
 //! ```text
-//! cargo run --release -p benches --bin memops-glibc -- [--rounds N] [memmove|memset|memcmp|backward|memchr]...
+//! cargo run --release -p benches --example memops-glibc -- [--rounds N] [memmove|memset|memcmp|backward|memchr|search]...
 //! ```
 //!
 //! `NAB_MAX_ISA` caps ours as everywhere; cap glibc alike with `GLIBC_TUNABLES` (the strings
@@ -205,6 +206,46 @@ fn main() {
                     rows.push(row);
                 }
             }
+            "search" => {
+                // Absent needles (the bytes are below 0x80): every call scans its whole size.
+                let hay: Vec<u8> = src.iter().map(|x| x & 0x7f).collect();
+                let h = black_box(&hay[..]);
+                let (x, y, z) = black_box((0xfd_u8, 0xfe_u8, 0xff_u8));
+                let sets: [(&'static str, Vec<usize>); 4] = [
+                    ("1K", vec![1 << 10; DRAWS]),
+                    ("4K-64K", draws((4 << 10) + 1, 64 << 10)),
+                    ("256K", vec![256 << 10; DRAWS]),
+                    ("4M", vec![4 << 20; DRAWS]),
+                ];
+                for (class, sizes) in &sets {
+                    let mut one =
+                        |op,
+                         a: &dyn Fn(usize) -> Option<usize>,
+                         b: &dyn Fn(usize) -> Option<usize>| {
+                            let row = compare(op, class, sizes, rounds, a, b);
+                            print_row(&row);
+                            rows.push(row);
+                        };
+                    one("find1", &|n| memops::find_byte(&h[..n], z), &|n| {
+                        memchr::memchr(z, &h[..n])
+                    });
+                    one("rfind1", &|n| memops::rfind_byte(&h[..n], z), &|n| {
+                        memchr::memrchr(z, &h[..n])
+                    });
+                    one("find2", &|n| memops::find_byte2(&h[..n], x, y), &|n| {
+                        memchr::memchr2(x, y, &h[..n])
+                    });
+                    one("find3", &|n| memops::find_byte3(&h[..n], x, y, z), &|n| {
+                        memchr::memchr3(x, y, z, &h[..n])
+                    });
+                    one("rfind2", &|n| memops::rfind_byte2(&h[..n], x, y), &|n| {
+                        memchr::memrchr2(x, y, &h[..n])
+                    });
+                    one("rfind3", &|n| memops::rfind_byte3(&h[..n], x, y, z), &|n| {
+                        memchr::memrchr3(x, y, z, &h[..n])
+                    });
+                }
+            }
             "backward" => {
                 let p = black_box(dst.as_mut_ptr());
                 for (class, n) in BACKWARD {
@@ -226,7 +267,13 @@ fn main() {
             other => panic!("unknown operation {other}"),
         }
     }
-    for op in &ops {
+    let mut names: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !names.contains(&r.op) {
+            names.push(r.op);
+        }
+    }
+    for op in names {
         let r: Vec<f64> = rows.iter().filter(|r| r.op == op).map(|r| r.ratio.ln()).collect();
         let over: Vec<&str> =
             rows.iter().filter(|r| r.op == op && r.lo > 1.03).map(|r| r.class).collect();
@@ -239,7 +286,7 @@ fn main() {
 
 fn print_row(r: &Row) {
     println!(
-        "{:9} {:7} ours/glibc {:.3} [{:.3}, {:.3}]  ours {:>12.2} ns  glibc {:>12.2} ns",
+        "{:9} {:7} ours/peer {:.3} [{:.3}, {:.3}]  ours {:>12.2} ns  peer {:>12.2} ns",
         r.op, r.class, r.ratio, r.lo, r.hi, r.ours, r.glibc
     );
 }
