@@ -8,7 +8,7 @@
 
 use core::ffi::{c_int, c_void};
 
-use crate::dispatch::{bcmp_fn, memcmp_fn, memmove_fn, memset_fn};
+use crate::dispatch::{self, memmove_fn, memset_fn};
 
 /// C `memcpy` (overlap is tolerated, as in `memmove`).
 ///
@@ -54,7 +54,7 @@ pub unsafe extern "C" fn memset(dst: *mut c_void, c: c_int, n: usize) -> *mut c_
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn memcmp(a: *const c_void, b: *const c_void, n: usize) -> c_int {
     // SAFETY: forwarded contract.
-    unsafe { memcmp_fn()(a.cast(), b.cast(), n) }
+    unsafe { dispatch::memcmp(a.cast(), b.cast(), n) }
 }
 
 /// C `bcmp`: zero when equal, non-zero otherwise.
@@ -65,5 +65,5 @@ pub unsafe extern "C" fn memcmp(a: *const c_void, b: *const c_void, n: usize) ->
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn bcmp(a: *const c_void, b: *const c_void, n: usize) -> c_int {
     // SAFETY: forwarded contract.
-    c_int::from(!unsafe { bcmp_fn()(a.cast(), b.cast(), n) })
+    c_int::from(!unsafe { dispatch::bcmp(a.cast(), b.cast(), n) })
 }

@@ -127,6 +127,43 @@ nab_isa::cached_fn! {
         chosen().memrchr3, fixed if FIXED.is_some();
 }
 
+/// `memcmp` as the crate's functions and the `c-symbols` `memcmp` call it: compares of up to 16
+/// bytes inline at the call site where the backend is detected at run time (see
+/// `arch::x86_64::cmp_inline`), the cached kernel otherwise. A build that fixes the backend
+/// inlines the kernel's own short path instead.
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `n` bytes.
+#[inline(always)]
+pub(crate) unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    if FIXED.is_none() {
+        // SAFETY: the caller's contract.
+        if let Some(r) = unsafe { arch::cmp_inline(a, b, n) } {
+            return r;
+        }
+    }
+    // SAFETY: the caller's contract; the kernel is the detected backend's.
+    unsafe { memcmp_fn()(a, b, n) }
+}
+
+/// `bcmp`, as [`memcmp`].
+///
+/// # Safety
+///
+/// `a` and `b` valid for reads of `n` bytes.
+#[inline(always)]
+pub(crate) unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
+    if FIXED.is_none() {
+        // SAFETY: the caller's contract.
+        if let Some(r) = unsafe { arch::eq_inline(a, b, n) } {
+            return r;
+        }
+    }
+    // SAFETY: the caller's contract; the kernel is the detected backend's.
+    unsafe { bcmp_fn()(a, b, n) }
+}
+
 /// A byte search (`memchr`, `memrchr`, `count`, the two- and three-byte searches) of `hay`
 /// with kernel `f`, whose contract is its C namesake's: `p` valid for reads of `n` bytes.
 #[inline(always)]

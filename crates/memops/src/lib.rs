@@ -70,7 +70,10 @@
 //! x86_64 detects once per process (`nab-isa`'s `cpuid`, cached in an atomic; none at all when the build
 //! enables AVX-512, e.g. `-C target-cpu=native` on an AVX-512 machine: then a `memmove`/`memset`
 //! of up to 64 bytes and a `memcmp`/`bcmp`/`equal`/`compare` of under 64 are a few masked
-//! instructions inlined at the call site, with no call at all). aarch64 always has NEON.
+//! instructions inlined at the call site, with no call at all). With run-time detection, a
+//! `memcmp`/`bcmp`/`equal`/`compare` of 1 to 16 bytes is still done at the call site, with one
+//! SSE2 load from each side (the x86_64 baseline) when neither can cross into the next page,
+//! before the cached pointer is read. aarch64 always has NEON.
 //! riscv64 decides at compile time (Rust has no stable run-time detection there; `build.rs`
 //! reads `+v` from the flags because stable rustc hides the unstable `v` from
 //! `cfg(target_feature)`). `--cfg memops_backend="portable"` forces the portable backend; Miri
@@ -197,14 +200,14 @@ pub fn fill(buf: &mut [u8], byte: u8) {
 /// Whether `a == b`.
 #[inline]
 pub fn equal(a: &[u8], b: &[u8]) -> bool {
-    dispatch::equal_with(dispatch::bcmp_fn(), a, b)
+    dispatch::equal_with(dispatch::bcmp, a, b)
 }
 
 /// Lexicographic comparison: the first differing byte decides, then the length (like `memcmp`
 /// on the common prefix, then the lengths; the same answer as `a.cmp(b)`).
 #[inline]
 pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
-    dispatch::compare_with(dispatch::memcmp_fn(), a, b)
+    dispatch::compare_with(dispatch::memcmp, a, b)
 }
 
 /// The index of the first `b` in `hay` (`memchr`).

@@ -59,7 +59,7 @@ pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
 #[inline]
 pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { dispatch::memcmp_fn()(a, b, n) }
+    unsafe { dispatch::memcmp(a, b, n) }
 }
 
 /// Whether `n` bytes at `a` and `b` are equal (C `bcmp(a, b, n) == 0`).
@@ -70,7 +70,7 @@ pub unsafe fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 #[inline]
 pub unsafe fn bcmp(a: *const u8, b: *const u8, n: usize) -> bool {
     // SAFETY: forwarded contract.
-    unsafe { dispatch::bcmp_fn()(a, b, n) }
+    unsafe { dispatch::bcmp(a, b, n) }
 }
 
 /// The offset of the first `byte` in the `n` bytes at `p` (C `memchr`).

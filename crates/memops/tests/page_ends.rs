@@ -1,4 +1,5 @@
-//! Compares that end at the last byte before an inaccessible page, with every backend: the
+//! Compares that end at the last byte before an inaccessible page, with every backend and
+//! the crate's free functions (which compare short inputs at the call site): the
 //! short-compare kernels may read a whole vector when that cannot leave the page, and must
 //! fall back to narrower loads when it could (a read past the end would fault here). Also
 //! compares in the middle of a page whose bytes past the end differ: they must not count.
@@ -10,6 +11,45 @@
 use std::cmp::Ordering;
 
 use memops::backends;
+
+/// A function of two byte slices.
+type Of2<R> = Box<dyn Fn(&[u8], &[u8]) -> R>;
+
+/// One way to compare: a backend's methods, or the crate's free functions (which compare
+/// short inputs at the call site, before the dispatched kernel).
+struct Comparer {
+    name: String,
+    compare: Of2<Ordering>,
+    equal: Of2<bool>,
+    /// Raw `memcmp` of two slices of the same length.
+    memcmp: Of2<i32>,
+    /// Raw `bcmp` of two slices of the same length.
+    bcmp: Of2<bool>,
+}
+
+/// Every backend, then the crate's own functions.
+fn comparers() -> Vec<Comparer> {
+    let mut all: Vec<Comparer> = backends()
+        .map(|b| Comparer {
+            name: b.name().to_string(),
+            compare: Box::new(move |x, y| b.compare(x, y)),
+            equal: Box::new(move |x, y| b.equal(x, y)),
+            // SAFETY: the callers pass slices of the same length.
+            memcmp: Box::new(move |x, y| unsafe { b.memcmp(x.as_ptr(), y.as_ptr(), x.len()) }),
+            bcmp: Box::new(move |x, y| b.equal(x, y)),
+        })
+        .collect();
+    all.push(Comparer {
+        name: "crate functions".to_string(),
+        compare: Box::new(memops::compare),
+        equal: Box::new(memops::equal),
+        // SAFETY: the callers pass slices of the same length.
+        memcmp: Box::new(|x, y| unsafe { memops::raw::memcmp(x.as_ptr(), y.as_ptr(), x.len()) }),
+        // SAFETY: as above.
+        bcmp: Box::new(|x, y| unsafe { memops::raw::bcmp(x.as_ptr(), y.as_ptr(), x.len()) }),
+    });
+    all
+}
 
 /// A readable and writable page followed by an inaccessible one; unmapped on drop.
 struct GuardedPage {
@@ -68,7 +108,7 @@ fn compares_ending_at_an_inaccessible_page() {
     for (i, x) in pa.bytes().iter_mut().enumerate() {
         *x = pattern(i);
     }
-    for b in backends() {
+    for b in comparers() {
         for len in 0..=80 {
             for (ea, eb) in [(page, page), (page, page - 100), (page - 100, page)] {
                 let sa = ea - len;
@@ -79,26 +119,23 @@ fn compares_ending_at_an_inaccessible_page() {
                 pb.bytes()[sb..eb].copy_from_slice(&src);
                 let x = &pa.bytes()[sa..ea];
                 let y = &pb.bytes()[sb..eb];
-                assert_eq!(
-                    b.compare(x, y),
-                    Ordering::Equal,
-                    "{} len {len} ends {ea} {eb}",
-                    b.name()
-                );
-                assert!(b.equal(x, y), "{} len {len} ends {ea} {eb}", b.name());
+                let what = format!("{} len {len} ends {ea} {eb}", b.name);
+                assert_eq!((b.compare)(x, y), Ordering::Equal, "{what}");
+                assert!((b.equal)(x, y), "{what}");
+                assert_eq!((b.memcmp)(x, y), 0, "{what}");
+                assert!((b.bcmp)(x, y), "{what}");
                 for (pos, &orig) in src.iter().enumerate() {
                     for delta in [1u8, 0x80] {
                         pb.bytes()[sb + pos] = orig.wrapping_add(delta);
                         let x = &pa.bytes()[sa..ea];
                         let y = &pb.bytes()[sb..eb];
                         let want = x.cmp(y);
-                        let what = format!("{} len {len} ends {ea} {eb} pos {pos}", b.name());
-                        assert_eq!(b.compare(x, y), want, "{what}");
-                        assert_eq!(b.compare(y, x), want.reverse(), "{what}");
-                        assert!(!b.equal(x, y), "{what}");
-                        // SAFETY: both slices hold `len` bytes.
-                        let raw = unsafe { b.memcmp(x.as_ptr(), y.as_ptr(), len) };
-                        assert_eq!(raw.signum(), want as i32, "{what}");
+                        let what = format!("{} len {len} ends {ea} {eb} pos {pos}", b.name);
+                        assert_eq!((b.compare)(x, y), want, "{what}");
+                        assert_eq!((b.compare)(y, x), want.reverse(), "{what}");
+                        assert!(!(b.equal)(x, y), "{what}");
+                        assert_eq!((b.memcmp)(x, y).signum(), want as i32, "{what}");
+                        assert!(!(b.bcmp)(x, y), "{what}");
                     }
                     pb.bytes()[sb + pos] = orig;
                 }
@@ -113,14 +150,17 @@ fn bytes_past_the_end_do_not_count() {
     let (mut pa, mut pb) = (GuardedPage::new(), GuardedPage::new());
     pa.bytes().fill(0x11);
     pb.bytes().fill(0x99);
-    for b in backends() {
+    for b in comparers() {
         for len in 0..=80 {
             for off in [0, 1, 7, 15, 16, 31, 63] {
                 pb.bytes()[off..off + len].fill(0x11);
                 let x = &pa.bytes()[off..off + len];
                 let y = &pb.bytes()[off..off + len];
-                assert_eq!(b.compare(x, y), Ordering::Equal, "{} len {len} off {off}", b.name());
-                assert!(b.equal(x, y), "{} len {len} off {off}", b.name());
+                let what = format!("{} len {len} off {off}", b.name);
+                assert_eq!((b.compare)(x, y), Ordering::Equal, "{what}");
+                assert!((b.equal)(x, y), "{what}");
+                assert_eq!((b.memcmp)(x, y), 0, "{what}");
+                assert!((b.bcmp)(x, y), "{what}");
                 pb.bytes()[off..off + len].fill(0x99);
             }
         }
@@ -166,5 +206,20 @@ fn searches_at_page_ends() {
                 }
             }
         }
+    }
+}
+
+/// Empty compares read nothing: their pointers may dangle (here at address 1, whose page is
+/// never mapped), with every backend and the crate's functions.
+#[test]
+fn empty_compares_read_nothing() {
+    let p = std::ptr::NonNull::<u8>::dangling().as_ptr();
+    for b in comparers() {
+        // SAFETY: a zero-length slice may have a dangling, non-null, aligned pointer.
+        let e = unsafe { std::slice::from_raw_parts(p, 0) };
+        assert_eq!((b.compare)(e, e), Ordering::Equal, "{}", b.name);
+        assert!((b.equal)(e, e), "{}", b.name);
+        assert_eq!((b.memcmp)(e, e), 0, "{}", b.name);
+        assert!((b.bcmp)(e, e), "{}", b.name);
     }
 }

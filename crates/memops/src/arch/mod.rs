@@ -42,3 +42,30 @@ pub(crate) const FIXED: Option<&Ops> = Some(&riscv64::RVV);
     all(target_arch = "riscv64", memops_rvv)
 )))]
 pub(crate) const FIXED: Option<&Ops> = Some(&PORTABLE);
+
+/// Short compares done at the call site, before the dispatched kernel (see
+/// `x86_64::cmp_inline`): x86_64 only, where SSE2 is in the baseline.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_64::{cmp_inline, eq_inline};
+
+/// Elsewhere none: every compare goes to the kernel.
+///
+/// # Safety
+///
+/// None needed; the signature matches the x86_64 one.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn cmp_inline(_: *const u8, _: *const u8, _: usize) -> Option<i32> {
+    None
+}
+
+/// See [`cmp_inline`].
+///
+/// # Safety
+///
+/// None needed.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn eq_inline(_: *const u8, _: *const u8, _: usize) -> Option<bool> {
+    None
+}
