@@ -106,6 +106,7 @@ mod engine;
 mod field;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 mod fma_wide;
+mod lazy;
 mod plan;
 mod recombine;
 mod tables;

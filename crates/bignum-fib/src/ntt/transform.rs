@@ -13,6 +13,7 @@ use crate::par;
 
 use super::engine::Engine;
 use super::field::Field;
+use super::lazy;
 use super::tables::{Fwd, Levels};
 
 /// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
@@ -29,6 +30,9 @@ pub(super) const PAR_MIN_LEN: usize = 1 << 18;
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
 pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    if let Engine::Portable | Engine::Wide = e {
+        return lazy::forward(f, x, tab.tw);
+    }
     let tw = tab.tw;
     let n = x.len();
     if n <= BLOCK {
@@ -70,6 +74,9 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
 pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &Levels) {
+    if let Engine::Portable | Engine::Wide = e {
+        return lazy::inverse(f, x, tab);
+    }
     inverse_lazy(e, f, x, tab, false);
 }
 
