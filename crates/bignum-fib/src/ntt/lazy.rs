@@ -2,9 +2,9 @@
 //! butterflies ("Faster arithmetic for number-theoretic transforms", 2014) in plain Rust
 //! over `u128` products, two stages per pass over memory.
 //!
-//! - A twiddle product is Montgomery's without its final correction ([`mul_lazy`]):
-//!   `a·w·2⁻⁶⁴ mod p` in `(0, 2p)` for any 64-bit `a` and a twiddle `w < p` in Montgomery
-//!   form (`Tables` holds them so), because `a·w < p·2⁶⁴`.
+//! - A twiddle product is Shoup's ([`mul_shoup`]): `Tables` holds each twiddle `w` with
+//!   `⌊w·2⁶⁴/p⌋`, and `a·w mod p` comes in `[0, 2p)` for any 64-bit `a` from one high
+//!   product and two low ones (Montgomery's takes two high products and one low).
 //! - Forward (decimation in frequency): values stay in `[0, 2p)`; a butterfly maps `(a, b)`
 //!   to `(a + b` less `2p` if it reaches it`, (a − b + 2p)·w)`, one correction instead of
 //!   three. Inputs may be anywhere in `[0, 2p)`; the last stage (`h = 1`, no twiddle)
@@ -28,15 +28,19 @@ use super::field::Field;
 use super::tables::Levels;
 use super::transform::{BLOCK, PAR_MIN_LEN};
 
-/// `a·w·2⁻⁶⁴ mod p`, in `(0, 2p)`, for any `a < 2⁶⁴` and `w < p`: Montgomery's reduction
-/// of `t = a·w < p·2⁶⁴` without the final correction (`t − m·p` is `2⁶⁴` times a value in
-/// `(−p, p)`, here plus `p`).
+/// `a·w mod p`, in `[0, 2p)`, for any `a < 2⁶⁴` and Shoup's pair `(w, w′ = ⌊w·2⁶⁴/p⌋)`,
+/// `w < p < 2⁶³`: with `q = ⌊a·w′/2⁶⁴⌋`, `a·w − q·p ∈ [0, 2p)` (Shoup's bound), so its low
+/// 64 bits are the value. One high product and two low ones.
 #[inline(always)]
-fn mul_lazy(f: Field, a: u64, w: u64) -> u64 {
-    let t = u128::from(a) * u128::from(w);
-    let m = (t as u64).wrapping_mul(f.pinv);
-    let mp = u128::from(m) * u128::from(f.p);
-    ((t >> 64) as u64).wrapping_sub((mp >> 64) as u64).wrapping_add(f.p)
+fn mul_shoup(f: Field, a: u64, w: u64, wq: u64) -> u64 {
+    let q = ((u128::from(a) * u128::from(wq)) >> 64) as u64;
+    a.wrapping_mul(w).wrapping_sub(q.wrapping_mul(f.p))
+}
+
+/// The first `h` of Shoup's pairs in `w`.
+#[inline(always)]
+fn pairs(w: &[u64], h: usize) -> &[[u64; 2]] {
+    &w.as_chunks::<2>().0[..h]
 }
 
 /// `x` less `m` if `x ≥ m` (for `x < 2m`): `x − m` wraps above `x` when `x < m`, so the
@@ -46,19 +50,21 @@ fn reduce(x: u64, m: u64) -> u64 {
     x.min(x.wrapping_sub(m))
 }
 
-/// A forward butterfly on values in `[0, 2p)`: `(a + b, (a − b)·w)`, both in `[0, 2p)`.
+/// A forward butterfly on values in `[0, 2p)`: `(a + b, (a − b)·w)`, both in `[0, 2p)`;
+/// `w` is Shoup's pair.
 #[inline(always)]
-fn dif(f: Field, a: u64, b: u64, w: u64) -> (u64, u64) {
+fn dif(f: Field, a: u64, b: u64, w: [u64; 2]) -> (u64, u64) {
     let p2 = 2 * f.p;
-    (reduce(a + b, p2), mul_lazy(f, a + p2 - b, w))
+    (reduce(a + b, p2), mul_shoup(f, a + p2 - b, w[0], w[1]))
 }
 
-/// An inverse butterfly on values in `[0, 4p)`: `(a + b·w, a − b·w)`, both in `[0, 4p)`.
+/// An inverse butterfly on values in `[0, 4p)`: `(a + b·w, a − b·w)`, both in `[0, 4p)`;
+/// `w` is Shoup's pair.
 #[inline(always)]
-fn dit(f: Field, a: u64, b: u64, w: u64) -> (u64, u64) {
+fn dit(f: Field, a: u64, b: u64, w: [u64; 2]) -> (u64, u64) {
     let p2 = 2 * f.p;
     let a = reduce(a, p2);
-    let t = mul_lazy(f, b, w);
+    let t = mul_shoup(f, b, w[0], w[1]);
     (a + t, a + p2 - t)
 }
 
@@ -69,7 +75,7 @@ fn canonical(f: Field, x: u64) -> u64 {
 }
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two, on
-/// values in `[0, 2p)`, with the twiddles `tw` (`tw[h + i] = w_{2h}^i·2⁶⁴ mod p`); the
+/// values in `[0, 2p)`, with the twiddles `tw` (Shoup's pairs of `w_{2h}^i`); the
 /// outputs are in `[0, p)`.
 pub(super) fn forward(f: Field, x: &mut [u64], tw: &Levels) {
     let n = x.len();
@@ -100,7 +106,7 @@ pub(super) fn forward(f: Field, x: &mut [u64], tw: &Levels) {
 }
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out) on values in
-/// `[0, 4p)`, with the twiddles `tw` (`tw[h + i] = w_{2h}^{−i}·2⁶⁴ mod p`); the outputs are
+/// `[0, 4p)`, with the twiddles `tw` (Shoup's pairs of `w_{2h}^{−i}`); the outputs are
 /// in `[0, p)`.
 pub(super) fn inverse(f: Field, x: &mut [u64], tw: &Levels) {
     inverse_part::<true>(f, x, tw);
@@ -143,10 +149,10 @@ fn inverse_part<const LAST: bool>(f: Field, x: &mut [u64], tw: &Levels) {
     }
 }
 
-/// One forward stage on blocks of `2h` (twiddles `w`, `h` of them).
+/// One forward stage on blocks of `2h` (twiddles `w`, `h` pairs).
 #[inline(always)]
 fn dif2(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
-    let w = &w[..h];
+    let w = pairs(w, h);
     for block in x.chunks_exact_mut(2 * h) {
         let (lo, hi) = block.split_at_mut(h);
         for ((a, b), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(w) {
@@ -155,12 +161,12 @@ fn dif2(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
     }
 }
 
-/// The forward stages `2h` (twiddles `outer`, `2h` of them) then `h` (`inner`) in one pass
+/// The forward stages `2h` (twiddles `outer`, `2h` pairs) then `h` (`inner`) in one pass
 /// over blocks of `4h`.
 #[inline(always)]
 fn dif4(f: Field, x: &mut [u64], h: usize, outer: &[u64], inner: &[u64]) {
-    let (o0, o1) = outer[..2 * h].split_at(h);
-    let inner = &inner[..h];
+    let (o0, o1) = outer[..4 * h].split_at(2 * h);
+    let (o0, o1, inner) = (pairs(o0, h), pairs(o1, h), pairs(inner, h));
     for block in x.chunks_exact_mut(4 * h) {
         let (x0, rest) = block.split_at_mut(h);
         let (x1, rest) = rest.split_at_mut(h);
@@ -202,7 +208,7 @@ fn first_dit<const LAST: bool>(f: Field, x: &mut [u64]) {
 /// `LAST`.
 #[inline(always)]
 fn dit2<const LAST: bool>(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
-    let w = &w[..h];
+    let w = pairs(w, h);
     for block in x.chunks_exact_mut(2 * h) {
         let (lo, hi) = block.split_at_mut(h);
         for ((a, b), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(w) {
@@ -216,8 +222,8 @@ fn dit2<const LAST: bool>(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
 /// `4h`, outputs reduced to `[0, p)` with `LAST`.
 #[inline(always)]
 fn dit4<const LAST: bool>(f: Field, x: &mut [u64], h: usize, outer: &[u64], inner: &[u64]) {
-    let (o0, o1) = outer[..2 * h].split_at(h);
-    let inner = &inner[..h];
+    let (o0, o1) = outer[..4 * h].split_at(2 * h);
+    let (o0, o1, inner) = (pairs(o0, h), pairs(o1, h), pairs(inner, h));
     for block in x.chunks_exact_mut(4 * h) {
         let (x0, rest) = block.split_at_mut(h);
         let (x1, rest) = rest.split_at_mut(h);

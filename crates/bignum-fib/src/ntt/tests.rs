@@ -687,18 +687,16 @@ fn fma_engines_accept_their_lazy_bounds() {
                 let enc = |v: &[i64]| v.iter().map(|&x| (x as f64).to_bits()).collect();
                 let in_bound =
                     |x: &[u64]| x.iter().all(|&b| f64::from_bits(b).abs() < 2.0 * m as f64);
-                // The portable transforms over the same prime (Montgomery arithmetic
-                // with R = 2⁶⁴ takes any odd p), with the same twiddles in its form.
-                let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
-                let (wf, wi): (Vec<u64>, Vec<u64>) =
-                    (mont(&tabs.fwd[k].flat()), mont(&tabs.inv[k].flat()));
+                // The portable transforms over the same prime (Montgomery and Shoup
+                // arithmetic with R = 2⁶⁴ take any odd p < 2⁶²), with the same twiddles in
+                // its form.
+                let port = |t: &Levels| {
+                    let plain: Vec<u64> = t.flat().iter().map(|&w| e.unload(f, w)).collect();
+                    Levels::from_plain(p, f, &plain)
+                };
+                let (wf, wi) = (port(&tabs.fwd[k]), port(&tabs.inv[k]));
                 let mut want = plain.clone();
-                forward(
-                    p,
-                    f,
-                    &mut want,
-                    Fwd { tw: &Levels::from_flat(&wf), cube: &Levels::default() },
-                );
+                forward(p, f, &mut want, Fwd { tw: &wf, cube: &Levels::default() });
                 let mut got: Vec<u64> = enc(&v);
                 forward(e, f, &mut got, tabs.fwd(k));
                 assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
@@ -714,7 +712,7 @@ fn fma_engines_accept_their_lazy_bounds() {
                 }
                 // The inverse from values at the edges.
                 let mut want = plain.clone();
-                inverse(p, f, &mut want, &Levels::from_flat(&wi));
+                inverse(p, f, &mut want, &wi);
                 let mut got: Vec<u64> = enc(&v);
                 inverse(e, f, &mut got, &tabs.inv[k]);
                 assert!(in_bound(&got), "{e:?} 2^{log}: inverse left (−2p, 2p)");
