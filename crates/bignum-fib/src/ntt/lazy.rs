@@ -81,14 +81,17 @@ pub(super) fn forward(f: Field, x: &mut [u64], tw: &Levels) {
     let n = x.len();
     if n <= BLOCK {
         let mut h = n / 2;
-        while h >= 4 {
+        while h >= 8 {
             dif4(f, x, h / 2, &tw[h..2 * h], &tw[h / 2..h]);
             h /= 4;
         }
-        if h == 2 {
-            dif2(f, x, 2, &tw[2..4]);
+        if h == 4 {
+            dif2(f, x, 4, &tw[4..8]);
+            h = 2;
         }
-        if n >= 2 {
+        if h == 2 {
+            last_dif4(f, x, pairs(&tw[2..4], 2)[1]);
+        } else if n == 2 {
             last_dif(f, x);
         }
     } else if n / 4 >= BLOCK {
@@ -122,8 +125,12 @@ fn inverse_part<const LAST: bool>(f: Field, x: &mut [u64], tw: &Levels) {
         if n == 2 {
             return first_dit::<LAST>(f, x);
         }
-        first_dit::<false>(f, x);
-        let mut h = 2;
+        let w = pairs(&tw[2..4], 2)[1];
+        if n == 4 {
+            return first_dit4::<LAST>(f, x, w);
+        }
+        first_dit4::<false>(f, x, w);
+        let mut h = 4;
         while 4 * h <= n {
             if 4 * h == n {
                 dit4::<LAST>(f, x, h, &tw[2 * h..4 * h], &tw[h..2 * h]);
@@ -189,6 +196,41 @@ fn last_dif(f: Field, x: &mut [u64]) {
         let (a, b) = (pair[0], pair[1]);
         pair[0] = canonical(f, a + b);
         pair[1] = canonical(f, a + p2 - b);
+    }
+}
+
+/// The last two forward stages on blocks of four, outputs reduced to `[0, p)`: `h = 2`
+/// (twiddles 1 and `w = w₄`, Shoup's pair) then `h = 1` (no twiddle).
+#[inline(always)]
+fn last_dif4(f: Field, x: &mut [u64], w: [u64; 2]) {
+    let p2 = 2 * f.p;
+    for q in x.as_chunks_mut::<4>().0 {
+        let [x0, x1, x2, x3] = *q;
+        let (a0, a2) = (reduce(x0 + x2, p2), reduce(x0 + p2 - x2, p2));
+        let (a1, a3) = dif(f, x1, x3, w);
+        *q = [
+            canonical(f, a0 + a1),
+            canonical(f, a0 + p2 - a1),
+            canonical(f, a2 + a3),
+            canonical(f, a2 + p2 - a3),
+        ];
+    }
+}
+
+/// The first two inverse stages on blocks of four: `h = 1` (no twiddle) then `h = 2`
+/// (twiddles 1 and `w = w₄⁻¹`, Shoup's pair); outputs in `[0, 4p)` or with `LAST` in
+/// `[0, p)`.
+#[inline(always)]
+fn first_dit4<const LAST: bool>(f: Field, x: &mut [u64], w: [u64; 2]) {
+    let p2 = 2 * f.p;
+    for q in x.as_chunks_mut::<4>().0 {
+        let [x0, x1, x2, x3] = q.map(|v| reduce(v, p2));
+        let (a0, a1) = (x0 + x1, x0 + p2 - x1);
+        let (a2, a3) = (reduce(x2 + x3, p2), x2 + p2 - x3);
+        let a0 = reduce(a0, p2);
+        let (b0, b2) = (a0 + a2, a0 + p2 - a2);
+        let (b1, b3) = dit(f, a1, a3, w);
+        *q = if LAST { [b0, b1, b2, b3].map(|v| canonical(f, v)) } else { [b0, b1, b2, b3] };
     }
 }
 
