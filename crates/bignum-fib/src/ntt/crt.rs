@@ -260,7 +260,7 @@ pub(super) fn wide_inverses() -> &'static [[[u64; 2]; 5]; 5] {
             for (j, v) in row.iter_mut().enumerate().skip(i + 1) {
                 let (fi, fj) = (WIDE_FIELDS[i], WIDE_FIELDS[j]);
                 let c = pow_mod(fi.p % fj.p, fj.p - 2, fj.p);
-                *v = [c, ((u128::from(c) << 64) / u128::from(fj.p)) as u64];
+                *v = [c, fj.shoup(c)];
             }
         }
         inv

@@ -206,9 +206,7 @@ impl Engine {
     /// else one value each, [`Engine::twiddle`].
     pub(super) fn twiddle_level(self, f: Field, plain: impl Iterator<Item = u64>) -> Arc<[u64]> {
         match self {
-            Engine::Portable | Engine::Wide => {
-                plain.flat_map(|w| [w, ((u128::from(w) << 64) / u128::from(f.p)) as u64]).collect()
-            }
+            Engine::Portable | Engine::Wide => plain.flat_map(|w| [w, f.shoup(w)]).collect(),
             _ => plain.map(|w| self.twiddle(f, w)).collect(),
         }
     }

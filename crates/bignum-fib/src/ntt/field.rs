@@ -110,6 +110,13 @@ impl Field {
         self.fix(t, self.p) // t < 2⁶² + 3δ < 2p
     }
 
+    /// Shoup's companion of `w < p`, `⌊w·2⁶⁴/p⌋`, without a division: `w·2⁶⁴ − r` for
+    /// `r = w·2⁶⁴ mod p` (Montgomery's form of `w`) is `p` times it, an exact division by the
+    /// odd `p`, which is a product by `p⁻¹ mod 2⁶⁴`, and `w·2⁶⁴ ≡ 0 mod 2⁶⁴`.
+    pub(super) fn shoup(self, w: u64) -> u64 {
+        self.to_mont(w).wrapping_neg().wrapping_mul(self.pinv)
+    }
+
     /// `x · R mod p`.
     pub(super) fn to_mont(self, x: u64) -> u64 {
         self.mul(x, self.r2)
