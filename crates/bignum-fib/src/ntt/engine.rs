@@ -205,9 +205,10 @@ impl Engine {
     /// portable engines Shoup's pairs `(w, ⌊w·2⁶⁴/p⌋)` one after the other (`ntt::lazy`),
     /// else one value each, [`Engine::twiddle`].
     pub(super) fn twiddle_level(self, f: Field, plain: impl Iterator<Item = u64>) -> Arc<[u64]> {
-        match self {
-            Engine::Portable | Engine::Wide => plain.flat_map(|w| [w, f.shoup(w)]).collect(),
-            _ => plain.map(|w| self.twiddle(f, w)).collect(),
+        if matches!(self, Engine::Portable | Engine::Wide) {
+            plain.flat_map(|w| [w, f.shoup(w)]).collect()
+        } else {
+            plain.map(|w| self.twiddle(f, w)).collect()
         }
     }
 
@@ -216,7 +217,10 @@ impl Engine {
     /// `f64` bits (FMA).
     pub(super) fn twiddle(self, f: Field, w: u64) -> u64 {
         match self {
-            Engine::Portable | Engine::Wide => w,
+            Engine::Portable | Engine::Wide => {
+                let _ = f; // only the vector engines' forms depend on the prime
+                w
+            }
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]

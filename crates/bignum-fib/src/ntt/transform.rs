@@ -30,7 +30,7 @@ pub(super) const PAR_MIN_LEN: usize = 1 << 18;
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
 pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
-    if let Engine::Portable | Engine::Wide = e {
+    if matches!(e, Engine::Portable | Engine::Wide) {
         return lazy::forward(f, x, tab.tw);
     }
     let tw = tab.tw;
@@ -74,7 +74,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
 pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &Levels) {
-    if let Engine::Portable | Engine::Wide = e {
+    if matches!(e, Engine::Portable | Engine::Wide) {
         return lazy::inverse(f, x, tab);
     }
     inverse_lazy(e, f, x, tab, false);
