@@ -77,6 +77,7 @@ fn canonical(f: Field, x: u64) -> u64 {
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two, on
 /// values in `[0, 2p)`, with the twiddles `tw` (Shoup's pairs of `w_{2h}^i`); the
 /// outputs are in `[0, p)`.
+#[inline(never)] // kept out of `transform::forward`, which the other engines run
 pub(super) fn forward(f: Field, x: &mut [u64], tw: &Levels) {
     let n = x.len();
     if n <= BLOCK {
@@ -111,6 +112,7 @@ pub(super) fn forward(f: Field, x: &mut [u64], tw: &Levels) {
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out) on values in
 /// `[0, 4p)`, with the twiddles `tw` (Shoup's pairs of `w_{2h}^{−i}`); the outputs are
 /// in `[0, p)`.
+#[inline(never)] // kept out of `transform::inverse`, which the other engines run
 pub(super) fn inverse(f: Field, x: &mut [u64], tw: &Levels) {
     inverse_part::<true>(f, x, tw);
 }
