@@ -15,7 +15,7 @@
 //!   Values below `4p < 2⁶⁴` need the primes below `2⁶²`, which all of `field`'s portable
 //!   primes are.
 //! - Two stages per pass (radix 4 as two radix-2 levels in registers: four loads, four
-//!   stores, four products), up to `transform::BLOCK` coefficients stage by stage, which
+//!   stores, four products), up to `plan::BLOCK` coefficients stage by stage, which
 //!   stay in cache, and recursing on quarters (on threads when asked, `par`) above it, as
 //!   `transform` does for the other engines.
 //!
@@ -25,8 +25,8 @@
 use crate::par;
 
 use super::field::Field;
+use super::plan::{BLOCK, PAR_MIN_LEN};
 use super::tables::Levels;
-use super::transform::{BLOCK, PAR_MIN_LEN};
 
 /// `a·w mod p`, in `[0, 2p)`, for any `a < 2⁶⁴` and Shoup's pair `(w, w′ = ⌊w·2⁶⁴/p⌋)`,
 /// `w < p < 2⁶³`: with `q = ⌊a·w′/2⁶⁴⌋`, `a·w − q·p ∈ [0, 2p)` (Shoup's bound), so its low

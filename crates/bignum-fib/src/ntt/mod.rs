@@ -14,7 +14,7 @@
 //! - Forward transform: decimation in frequency, natural order in, bit-reversed order out;
 //!   inverse: decimation in time, bit-reversed in, natural out. The pointwise product does
 //!   not care about the order, so no bit-reversal pass is made. Both recurse on halves above
-//!   `transform::BLOCK` coefficients (so that all stages of a block run in cache) and loop stage by
+//!   `plan::BLOCK` coefficients (so that all stages of a block run in cache) and loop stage by
 //!   stage below it.
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
