@@ -260,7 +260,7 @@ pub(super) fn wide_inverses() -> &'static [[[u64; 2]; 5]; 5] {
             for (j, v) in row.iter_mut().enumerate().skip(i + 1) {
                 let (fi, fj) = (WIDE_FIELDS[i], WIDE_FIELDS[j]);
                 let c = pow_mod(fi.p % fj.p, fj.p - 2, fj.p);
-                *v = [c, fj.shoup(c)];
+                *v = fj.shoup_pair(c);
             }
         }
         inv
@@ -286,10 +286,7 @@ pub(super) fn wide_crt_into<const P: usize>(bits: usize, r: &mut [u64], residues
             let fj = fields[j];
             let mut v = residues[j][i];
             for k in 0..j {
-                let [c, cq] = inv[k][j];
-                let a = v + fj.p - fj.fix(t[k], fj.p); // < 3p_j
-                let q = ((u128::from(a) * u128::from(cq)) >> 64) as u64;
-                v = a.wrapping_mul(c).wrapping_sub(q.wrapping_mul(fj.p));
+                v = fj.mul_shoup(v + fj.p - fj.fix(t[k], fj.p), inv[k][j]); // of a value < 3p_j
             }
             t[j] = v.min(v.wrapping_sub(fj.p));
         }

@@ -206,7 +206,7 @@ impl Engine {
     /// else one value each, [`Engine::twiddle`].
     pub(super) fn twiddle_level(self, f: Field, plain: impl Iterator<Item = u64>) -> Arc<[u64]> {
         if matches!(self, Engine::Portable | Engine::Wide) {
-            plain.flat_map(|w| [w, f.shoup(w)]).collect()
+            plain.flat_map(|w| f.shoup_pair(w)).collect()
         } else {
             plain.map(|w| self.twiddle(f, w)).collect()
         }

@@ -2,7 +2,7 @@
 //! butterflies ("Faster arithmetic for number-theoretic transforms", 2014) in plain Rust
 //! over `u128` products, two stages per pass over memory.
 //!
-//! - A twiddle product is Shoup's ([`mul_shoup`]): `Tables` holds each twiddle `w` with
+//! - A twiddle product is Shoup's (`Field::mul_shoup`): `Tables` holds each twiddle `w` with
 //!   `⌊w·2⁶⁴/p⌋`, and `a·w mod p` comes in `[0, 2p)` for any 64-bit `a` from one high
 //!   product and two low ones (Montgomery's takes two high products and one low).
 //! - Forward (decimation in frequency): values stay in `[0, 2p)`; a butterfly maps `(a, b)`
@@ -28,15 +28,6 @@ use super::field::Field;
 use super::plan::{BLOCK, PAR_MIN_LEN};
 use super::tables::Levels;
 
-/// `a·w mod p`, in `[0, 2p)`, for any `a < 2⁶⁴` and Shoup's pair `(w, w′ = ⌊w·2⁶⁴/p⌋)`,
-/// `w < p < 2⁶³`: with `q = ⌊a·w′/2⁶⁴⌋`, `a·w − q·p ∈ [0, 2p)` (Shoup's bound), so its low
-/// 64 bits are the value. One high product and two low ones.
-#[inline(always)]
-fn mul_shoup(f: Field, a: u64, w: u64, wq: u64) -> u64 {
-    let q = ((u128::from(a) * u128::from(wq)) >> 64) as u64;
-    a.wrapping_mul(w).wrapping_sub(q.wrapping_mul(f.p))
-}
-
 /// The first `h` of Shoup's pairs in `w`.
 #[inline(always)]
 fn pairs(w: &[u64], h: usize) -> &[[u64; 2]] {
@@ -55,7 +46,7 @@ fn reduce(x: u64, m: u64) -> u64 {
 #[inline(always)]
 fn dif(f: Field, a: u64, b: u64, w: [u64; 2]) -> (u64, u64) {
     let p2 = 2 * f.p;
-    (reduce(a + b, p2), mul_shoup(f, a + p2 - b, w[0], w[1]))
+    (reduce(a + b, p2), f.mul_shoup(a + p2 - b, w))
 }
 
 /// An inverse butterfly on values in `[0, 4p)`: `(a + b·w, a − b·w)`, both in `[0, 4p)`;
@@ -64,7 +55,7 @@ fn dif(f: Field, a: u64, b: u64, w: [u64; 2]) -> (u64, u64) {
 fn dit(f: Field, a: u64, b: u64, w: [u64; 2]) -> (u64, u64) {
     let p2 = 2 * f.p;
     let a = reduce(a, p2);
-    let t = mul_shoup(f, b, w[0], w[1]);
+    let t = f.mul_shoup(b, w);
     (a + t, a + p2 - t)
 }
 

@@ -417,8 +417,14 @@ fn field_arithmetic_matches_u128() {
     for f in WIDE_FIELDS {
         let m = u128::from(f.p);
         // Shoup's companions, at the edges and at random.
-        for w in [0, 1, 2, f.p - 2, f.p - 1].into_iter().chain((0..rounds).map(|_| next() % f.p)) {
+        let random: Vec<u64> = (0..rounds).map(|_| next() % f.p).collect();
+        for w in [0, 1, 2, f.p - 2, f.p - 1].into_iter().chain(random) {
             assert_eq!(u128::from(f.shoup(w)), (u128::from(w) << 64) / m, "p = {:#x}", f.p);
+            // Shoup's products of any 64-bit value, in [0, 2p).
+            for a in [0, 1, u64::MAX, next()] {
+                let got = u128::from(f.mul_shoup(a, f.shoup_pair(w)));
+                assert!(got < 2 * m && got % m == u128::from(a) * u128::from(w) % m, "{a}·{w}");
+            }
         }
         for _ in 0..rounds {
             let (x, b) = (next(), next() % f.p);
