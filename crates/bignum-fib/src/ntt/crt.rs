@@ -251,15 +251,16 @@ pub(super) fn crt4_into(
     [acc0, acc1, acc2]
 }
 
-/// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], Montgomery form mod `p_j`.
-pub(super) fn wide_inverses() -> &'static [[u64; 5]; 5] {
-    static INV: OnceLock<[[u64; 5]; 5]> = OnceLock::new();
+/// `p_i⁻¹ mod p_j` (`i < j`) for [`WIDE_FIELDS`], as Shoup's pairs `(c, ⌊c·2⁶⁴/p_j⌋)`.
+pub(super) fn wide_inverses() -> &'static [[[u64; 2]; 5]; 5] {
+    static INV: OnceLock<[[[u64; 2]; 5]; 5]> = OnceLock::new();
     INV.get_or_init(|| {
-        let mut inv = [[0u64; 5]; 5];
+        let mut inv = [[[0u64; 2]; 5]; 5];
         for (i, row) in inv.iter_mut().enumerate() {
             for (j, v) in row.iter_mut().enumerate().skip(i + 1) {
                 let (fi, fj) = (WIDE_FIELDS[i], WIDE_FIELDS[j]);
-                *v = fj.to_mont(pow_mod(fi.p % fj.p, fj.p - 2, fj.p));
+                let c = pow_mod(fi.p % fj.p, fj.p - 2, fj.p);
+                *v = fj.shoup_pair(c);
             }
         }
         inv
@@ -267,37 +268,42 @@ pub(super) fn wide_inverses() -> &'static [[u64; 5]; 5] {
 }
 
 /// `r` = the sum of the coefficients `x_i` (from their residues modulo the first `P` of
-/// [`WIDE_FIELDS`]) times `2^(bits·i)`; `r` is overwritten.
+/// [`WIDE_FIELDS`], each in `[0, p)`) times `2^(bits·i)`; `r` is overwritten.
 #[allow(clippy::needless_range_loop)] // `i` indexes every prime's residues and the bits
 pub(super) fn wide_crt_into<const P: usize>(bits: usize, r: &mut [u64], residues: &[Vec<u64>]) {
     let inv = wide_inverses();
     let fields = &WIDE_FIELDS[..P];
+    let residues: [&[u64]; P] = core::array::from_fn(|j| &residues[j][..]);
+    let count = residues[0].len();
+    debug_assert!(residues.iter().all(|v| v.len() == count));
     r.fill(0);
-    for i in 0..residues[0].len() {
+    for i in 0..count {
         // Garner's digits: t_j = (…((y_j − t₁)/p₁ − t₂)/p₂ … − t_{j−1})/p_{j−1} mod p_j, as in
-        // `crt4_into` (the primes are within a factor 2 of each other).
+        // `crt4_into` (the primes are within a factor 2 of each other, so one `fix` reduces
+        // a digit modulo another prime), the products Shoup's, in `[0, 2p_j)` until the last.
         let mut t = [0u64; P];
-        for (j, &fj) in fields.iter().enumerate() {
+        for j in 0..P {
+            let fj = fields[j];
             let mut v = residues[j][i];
             for k in 0..j {
-                v = fj.mul(fj.sub(v, fj.fix(t[k], fj.p)), inv[k][j]);
+                v = fj.mul_shoup(v + fj.p - fj.fix(t[k], fj.p), inv[k][j]); // of a value < 3p_j
             }
-            t[j] = v;
+            t[j] = v.min(v.wrapping_sub(fj.p));
         }
-        // x = t₁ + p₁(t₂ + p₂(… + p_{P−1}·t_P)), Horner from the inside out: below
-        // 2^(62·P) (at most five limbs), and the sixth limb for the shift below.
+        // x = t₁ + p₁(t₂ + p₂(… + p_{P−1}·t_P)), Horner from the inside out, one more limb
+        // at each step: below 2^(62·P) (at most five limbs), and a sixth for the shift.
         let mut x = [0u64; 7];
         x[0] = t[P - 1];
-        for k in (0..P - 1).rev() {
+        for (len, k) in (0..P - 1).rev().enumerate() {
             let mut carry = u128::from(t[k]);
-            for l in x.iter_mut().take(P) {
+            for l in &mut x[..=len] {
                 let v = u128::from(*l) * u128::from(fields[k].p) + carry;
                 *l = v as u64;
                 carry = v >> 64;
             }
-            debug_assert_eq!(carry, 0);
+            x[len + 1] = carry as u64;
         }
-        // Shifted to its bit offset within the limb.
+        // Shifted to its bit offset within the limb (`P + 1` limbs).
         let bit = bits * i;
         let (q, off) = (bit / 64, (bit % 64) as u32);
         if off != 0 {
@@ -307,15 +313,29 @@ pub(super) fn wide_crt_into<const P: usize>(bits: usize, r: &mut [u64], residues
             x[0] <<= off;
         }
         let mut carry = false;
-        let mut j = 0;
-        while q + j < r.len() && (j <= P || carry) {
-            let add = if j <= P { x[j] } else { 0 };
-            let (s, c1) = r[q + j].overflowing_add(add);
-            let (s, c2) = s.overflowing_add(u64::from(carry));
-            r[q + j] = s;
-            carry = c1 | c2;
-            j += 1;
+        if let Some(dst) = r.get_mut(q..q + P + 1) {
+            for (d, &a) in dst.iter_mut().zip(&x[..=P]) {
+                let (s, c1) = d.overflowing_add(a);
+                let (s, c2) = s.overflowing_add(u64::from(carry));
+                *d = s;
+                carry = c1 | c2;
+            }
+            for d in r[q + P + 1..].iter_mut() {
+                if !carry {
+                    break;
+                }
+                (*d, carry) = d.overflowing_add(1);
+            }
+        } else {
+            // The top coefficients: their high limbs are zero past `r`.
+            for (j, d) in r[q..].iter_mut().enumerate() {
+                let (s, c1) = d.overflowing_add(x[j]);
+                let (s, c2) = s.overflowing_add(u64::from(carry));
+                *d = s;
+                carry = c1 | c2;
+            }
+            debug_assert!(x[r.len() - q..].iter().all(|&l| l == 0), "wide product overflow");
         }
-        debug_assert!(!carry && x[j.min(7)..].iter().all(|&l| l == 0), "wide product overflow");
+        debug_assert!(!carry, "wide product overflow");
     }
 }

@@ -4,9 +4,10 @@
 
 use super::crt::crt_into;
 use super::engine::Engine;
+use super::plan::PAR_MIN_LEN;
 use super::plan::{MAX_LOG_LEN, splits, transform_len};
 use super::tables::tables;
-use super::transform::{PAR_MIN_LEN, forward, inverse};
+use super::transform::{forward, inverse};
 use crate::par;
 use crate::scratch;
 

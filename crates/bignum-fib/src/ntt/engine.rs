@@ -20,6 +20,8 @@ use crate::arch::ntt::fma::Fma;
 use crate::arch::ntt::ifma::Ifma;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 use crate::arch::ntt::neon::Fma;
+use std::sync::Arc;
+
 use crate::dispatch::{EngineKind, NttEngine};
 
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -199,10 +201,26 @@ impl Engine {
         }
     }
 
-    /// A twiddle factor `w` (plain) as the butterflies take it: `w·2⁶⁴` or `w·2⁵² mod p`.
+    /// A level of twiddle factors (plain values) as the transforms read them: for the
+    /// portable engines Shoup's pairs `(w, ⌊w·2⁶⁴/p⌋)` one after the other (`ntt::lazy`),
+    /// else one value each, [`Engine::twiddle`].
+    pub(super) fn twiddle_level(self, f: Field, plain: impl Iterator<Item = u64>) -> Arc<[u64]> {
+        if matches!(self, Engine::Portable | Engine::Wide) {
+            plain.flat_map(|w| f.shoup_pair(w)).collect()
+        } else {
+            plain.map(|w| self.twiddle(f, w)).collect()
+        }
+    }
+
+    /// A twiddle factor `w` (plain) as the butterflies take it: `w` (the portable engines'
+    /// first of Shoup's pair, [`Engine::twiddle_level`]), `w·2⁵² mod p` (IFMA) or balanced
+    /// `f64` bits (FMA).
     pub(super) fn twiddle(self, f: Field, w: u64) -> u64 {
         match self {
-            Engine::Portable | Engine::Wide => f.to_mont(w),
+            Engine::Portable | Engine::Wide => {
+                let _ = f; // only the vector engines' forms depend on the prime
+                w
+            }
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Engine::Ifma(..) => f.mul(f.to_mont(w), (1 << 52) % f.p),
             #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
@@ -405,7 +423,9 @@ impl Engine {
     }
 
     /// One stage on blocks of `2h`: decimation in frequency, `(a, b) → (a + b, (a − b)·w^i)`,
-    /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`.
+    /// or with `DIT` decimation in time, `(a, b) → (a + b·w^i, a − b·w^i)`. The portable
+    /// engines' stage is the fully reduced reference the tests compare with (twiddles
+    /// `w·2⁶⁴ mod p`, Montgomery's product); their transforms are `ntt::lazy`'s.
     #[inline(always)]
     pub(super) fn stage<const DIT: bool>(self, f: Field, x: &mut [u64], h: usize, w: &[u64]) {
         match self {

@@ -110,6 +110,27 @@ impl Field {
         self.fix(t, self.p) // t < 2⁶² + 3δ < 2p
     }
 
+    /// Shoup's companion of `w < p`, `⌊w·2⁶⁴/p⌋`, without a division: `w·2⁶⁴ − r` for
+    /// `r = w·2⁶⁴ mod p` (Montgomery's form of `w`) is `p` times it, an exact division by the
+    /// odd `p`, which is a product by `p⁻¹ mod 2⁶⁴`, and `w·2⁶⁴ ≡ 0 mod 2⁶⁴`.
+    pub(super) fn shoup(self, w: u64) -> u64 {
+        self.to_mont(w).wrapping_neg().wrapping_mul(self.pinv)
+    }
+
+    /// Shoup's pair `[w, ⌊w·2⁶⁴/p⌋]` of `w < p`, for [`Field::mul_shoup`].
+    pub(super) fn shoup_pair(self, w: u64) -> [u64; 2] {
+        [w, self.shoup(w)]
+    }
+
+    /// `a·w mod p`, in `[0, 2p)`, for any `a < 2⁶⁴` and Shoup's pair `[w, w′ = ⌊w·2⁶⁴/p⌋]`,
+    /// `w < p < 2⁶³`: with `q = ⌊a·w′/2⁶⁴⌋`, `a·w − q·p ∈ [0, 2p)` (Shoup's bound), so its
+    /// low 64 bits are the value. One high product and two low ones.
+    #[inline(always)]
+    pub(super) fn mul_shoup(self, a: u64, [w, wq]: [u64; 2]) -> u64 {
+        let q = ((u128::from(a) * u128::from(wq)) >> 64) as u64;
+        a.wrapping_mul(w).wrapping_sub(q.wrapping_mul(self.p))
+    }
+
     /// `x · R mod p`.
     pub(super) fn to_mont(self, x: u64) -> u64 {
         self.mul(x, self.r2)

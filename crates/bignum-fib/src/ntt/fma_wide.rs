@@ -12,10 +12,11 @@ use crate::arch::ntt::neon::Fma;
 
 use super::engine::Engine;
 use super::field::{FIELDS52, Field, pow_mod};
+use super::plan::BLOCK;
 use super::plan::{FMA_WIDE, FMA_WIDE_MAX_LOG_LEN};
 use super::recombine::{fma_wide_recombine, wide_w};
 use super::tables::tables;
-use super::transform::{BLOCK, forward, forward_lower_half, inverse};
+use super::transform::{forward, forward_lower_half, inverse};
 use crate::scratch;
 
 /// Garner's constants of [`fma_wide_product`] for the vector kernels.

@@ -6,13 +6,15 @@
 //! remainder theorem (Garner's form) gives each coefficient exactly; the coefficients are
 //! then added with carries at their limb offsets.
 //!
-//! - Arithmetic mod `p`: Montgomery multiplication with `R = 2⁶⁴` (one 64×64→128 product
-//!   and two 64-bit multiplications), values fully reduced in `[0, p)`. Twiddle factors are
-//!   stored as `w·R mod p`, so `redc(x · wR) = x·w` needs no conversion.
+//! - Arithmetic mod `p`: the transforms multiply by Shoup's pairs (`w` and `⌊w·2⁶⁴/p⌋`,
+//!   one high 64×64 product and two low ones) and keep their values lazily reduced, in
+//!   `[0, 2p)` forward and `[0, 4p)` inverse (Harvey's butterflies, `lazy`), two stages per
+//!   pass; the pointwise products and the CRT use Montgomery multiplication with `R = 2⁶⁴`
+//!   (`field`). The transforms' outputs are fully reduced.
 //! - Forward transform: decimation in frequency, natural order in, bit-reversed order out;
 //!   inverse: decimation in time, bit-reversed in, natural out. The pointwise product does
 //!   not care about the order, so no bit-reversal pass is made. Both recurse on halves above
-//!   `transform::BLOCK` coefficients (so that all stages of a block run in cache) and loop stage by
+//!   `plan::BLOCK` coefficients (so that all stages of a block run in cache) and loop stage by
 //!   stage below it.
 //! - Squaring transforms its operand once per prime instead of twice.
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
@@ -86,7 +88,8 @@
 //!   `arch::ntt`.
 //! - `tables`: the twiddle tables, built once per engine and shared.
 //! - `transform` splits its quarters between threads when asked (the crate's `par`).
-//! - `transform`: the forward and inverse transforms (recursive above `BLOCK`).
+//! - `transform`: the forward and inverse transforms (recursive above `BLOCK`); the portable
+//!   engines' are `lazy`'s.
 //! - `crt`: Garner's reconstruction for three, four and five primes, and the carries.
 //! - `cyclic`: cyclic convolutions, operands transformed once, and the split plan.
 //! - `truncated`, `wide`, `fma_wide`: the other product strategies.
@@ -106,6 +109,7 @@ mod engine;
 mod field;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 mod fma_wide;
+mod lazy;
 mod plan;
 mod recombine;
 mod tables;

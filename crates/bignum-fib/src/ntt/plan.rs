@@ -8,6 +8,21 @@
 //! minimum lengths below which a strategy is not tried were measured at their crossovers
 //! (each constant says how). The CRT bounds: a cyclic convolution of length `N` of `b`-bit
 //! coefficients has coefficients below `N·2^(2b)`, which the primes' product must exceed.
+//!
+//! Also the sizes at which every engine's transforms recurse ([`BLOCK`]) and split between
+//! threads ([`PAR_MIN_LEN`]).
+
+/// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
+/// longer ones recurse on their halves after their top stage.
+pub(super) const BLOCK: usize = 1 << 12;
+
+/// Transforms of at least this many coefficients run their quarters on two threads or more
+/// when asked (`par`). Measured with `cargo run --release -p bignum-fib --example tune
+/// threads` (`amd-zen5`, AVX-512 FMA engine, fastest of 15 batches): starting and joining a
+/// scoped thread 23 µs; a square of 16 384 limbs (ten transforms of `2¹⁵` points over five
+/// primes, with loads and CRT) 334 µs, so about 30 µs a transform of `2¹⁵`. From `2¹⁸`
+/// points (about 280 µs) each side of the split takes about six times the thread's cost.
+pub(super) const PAR_MIN_LEN: usize = 1 << 18;
 
 /// The largest transform: the primes are `≡ 1 (mod 2⁴⁰)`, and the CRT bound needs
 /// `N·2¹²⁸ < p₁p₂p₃`.

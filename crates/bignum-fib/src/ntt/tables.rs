@@ -5,11 +5,14 @@ use core::ops::{Index, Range};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::engine::{ENGINES, Engine};
+#[cfg(test)]
+use super::field::Field;
 use super::field::pow_mod;
 
 /// One prime's twiddles of one kind, level by level: level `j` holds the `2^j` values of
 /// half-length `h = 2^j` (`[h, 2h)` of the flat layout `t[h + i]`, which indexing by
-/// `h..2h` still reads). A longer table shares the levels of the shorter one it grew
+/// `h..2h` still reads; twice as many for the portable engines, Shoup's pairs, see
+/// `Engine::twiddle_level`). A longer table shares the levels of the shorter one it grew
 /// from (`Arc`): growing copies nothing and touches only the new levels' memory, which
 /// matters on a process's first large product, where fresh pages are most of the cost.
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
@@ -41,13 +44,14 @@ impl Levels {
         v
     }
 
-    /// From the flat layout, for the tests.
+    /// From the flat layout of plain values, in the engine `e`'s form
+    /// ([`Engine::twiddle_level`]), for the tests.
     #[cfg(test)]
-    pub(super) fn from_flat(t: &[u64]) -> Levels {
+    pub(super) fn from_plain(e: Engine, f: Field, t: &[u64]) -> Levels {
         let mut h = 1;
         let mut levels = Vec::new();
         while 2 * h <= t.len() {
-            levels.push(Arc::from(&t[h..2 * h]));
+            levels.push(e.twiddle_level(f, t[h..2 * h].iter().copied()));
             h *= 2;
         }
         Levels(levels)
@@ -120,7 +124,7 @@ impl Tables {
                     (o.fwd[k].clone(), o.inv[k].clone(), o.cube[k].clone())
                 }
                 _ => {
-                    let one: Arc<[u64]> = Arc::from([e.twiddle(f, 1)]);
+                    let one = e.twiddle_level(f, [1].into_iter());
                     (Levels(vec![one.clone()]), Levels(vec![one]), Levels::default())
                 }
             };
@@ -139,11 +143,11 @@ impl Tables {
                 for i in 8..h {
                     level.push(f.mul(level[i - 8], w8));
                 }
-                t.0.push(level.iter().map(|&x| e.twiddle(f, x)).collect());
+                t.0.push(e.twiddle_level(f, level.iter().copied()));
                 // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
-                let inv_level = core::iter::once(e.twiddle(f, 1))
-                    .chain(level[1..].iter().rev().map(|&x| e.twiddle(f, f.p - x)));
-                u.0.push(inv_level.collect());
+                let inv_level =
+                    core::iter::once(1).chain(level[1..].iter().rev().map(|&x| f.p - x));
+                u.0.push(e.twiddle_level(f, inv_level));
                 if with_cube && h < CUBE_MAX_LEN {
                     // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
                     // −`level[3i − h]` (w_{2h}^h = −1).

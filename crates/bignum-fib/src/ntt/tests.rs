@@ -414,8 +414,18 @@ fn truncated_products_at_their_edges() {
 fn field_arithmetic_matches_u128() {
     let mut next = xorshift(0x1234_5678_9abc_def0);
     let rounds = if cfg!(miri) { 20 } else { 1000 };
-    for f in FIELDS {
+    for f in WIDE_FIELDS {
         let m = u128::from(f.p);
+        // Shoup's companions, at the edges and at random.
+        let random: Vec<u64> = (0..rounds).map(|_| next() % f.p).collect();
+        for w in [0, 1, 2, f.p - 2, f.p - 1].into_iter().chain(random) {
+            assert_eq!(u128::from(f.shoup(w)), (u128::from(w) << 64) / m, "p = {:#x}", f.p);
+            // Shoup's products of any 64-bit value, in [0, 2p).
+            for a in [0, 1, u64::MAX, next()] {
+                let got = u128::from(f.mul_shoup(a, f.shoup_pair(w)));
+                assert!(got < 2 * m && got % m == u128::from(a) * u128::from(w) % m, "{a}·{w}");
+            }
+        }
         for _ in 0..rounds {
             let (x, b) = (next(), next() % f.p);
             let a = f.reduce(x);
@@ -687,18 +697,16 @@ fn fma_engines_accept_their_lazy_bounds() {
                 let enc = |v: &[i64]| v.iter().map(|&x| (x as f64).to_bits()).collect();
                 let in_bound =
                     |x: &[u64]| x.iter().all(|&b| f64::from_bits(b).abs() < 2.0 * m as f64);
-                // The portable transforms over the same prime (Montgomery arithmetic
-                // with R = 2⁶⁴ takes any odd p), with the same twiddles in its form.
-                let mont = |t: &[u64]| t.iter().map(|&w| f.to_mont(e.unload(f, w))).collect();
-                let (wf, wi): (Vec<u64>, Vec<u64>) =
-                    (mont(&tabs.fwd[k].flat()), mont(&tabs.inv[k].flat()));
+                // The portable transforms over the same prime (Montgomery and Shoup
+                // arithmetic with R = 2⁶⁴ take any odd p < 2⁶²), with the same twiddles in
+                // its form.
+                let port = |t: &Levels| {
+                    let plain: Vec<u64> = t.flat().iter().map(|&w| e.unload(f, w)).collect();
+                    Levels::from_plain(p, f, &plain)
+                };
+                let (wf, wi) = (port(&tabs.fwd[k]), port(&tabs.inv[k]));
                 let mut want = plain.clone();
-                forward(
-                    p,
-                    f,
-                    &mut want,
-                    Fwd { tw: &Levels::from_flat(&wf), cube: &Levels::default() },
-                );
+                forward(p, f, &mut want, Fwd { tw: &wf, cube: &Levels::default() });
                 let mut got: Vec<u64> = enc(&v);
                 forward(e, f, &mut got, tabs.fwd(k));
                 assert!(in_bound(&got), "{e:?} 2^{log}: forward left (−2p, 2p)");
@@ -714,7 +722,7 @@ fn fma_engines_accept_their_lazy_bounds() {
                 }
                 // The inverse from values at the edges.
                 let mut want = plain.clone();
-                inverse(p, f, &mut want, &Levels::from_flat(&wi));
+                inverse(p, f, &mut want, &wi);
                 let mut got: Vec<u64> = enc(&v);
                 inverse(e, f, &mut got, &tabs.inv[k]);
                 assert!(in_bound(&got), "{e:?} 2^{log}: inverse left (−2p, 2p)");
@@ -926,5 +934,75 @@ fn engines_at_the_transform_length_of_f_1e9() {
             && got[n] == u64::MAX - 1
             && got[n + 1..].iter().all(|&l| l == u64::MAX);
         assert!(ok, "(B^{n} − 1)² is wrong with {e:?}");
+    }
+}
+
+/// The portable engines' lazy transforms (`lazy`) at their input bounds, `[0, 2p)` forward
+/// and `[0, 4p)` inverse, against the fully reduced stages of `Engine::stage` (twiddles in
+/// Montgomery form, from powers of the roots) on the same residues; outputs in `[0, p)`.
+/// Lengths through the leaf's every shape and, natively, the recursion above `BLOCK`.
+#[test]
+fn portable_lazy_transforms_accept_their_bounds() {
+    let mut next = xorshift(4242);
+    let logs: &[u32] = if cfg!(miri) {
+        &[1, 2, 3, 4]
+    } else if emulated() {
+        &[1, 2, 3, 4, 5, 6, 7, 9]
+    } else {
+        &[1, 2, 3, 4, 5, 6, 7, 9, 12, 13, 14]
+    };
+    for e in [Engine::Portable, Engine::Wide] {
+        for &log in logs {
+            let n = 1usize << log;
+            let tabs = Tables::new(e, n, None);
+            for (k, &f) in e.fields().iter().enumerate() {
+                // w_{2h}^{±i}·2⁶⁴ mod p at h + i.
+                let mont = |sign: u64| -> Vec<u64> {
+                    let mut t = vec![0; n];
+                    let mut h = 1;
+                    while h < n {
+                        let w = pow_mod(
+                            f.root(2 * h as u64),
+                            if sign == 1 { 1 } else { 2 * h as u64 - 1 },
+                            f.p,
+                        );
+                        (0..h).for_each(|i| t[h + i] = f.to_mont(pow_mod(w, i as u64, f.p)));
+                        h *= 2;
+                    }
+                    t
+                };
+                let (wf, wi) = (mont(1), mont(0));
+                for (top, inv) in [(2, false), (4, true)] {
+                    let edge = [top * f.p - 1, f.p, f.p - 1, 0, (top - 1) * f.p];
+                    let v: Vec<u64> = (0..n)
+                        .map(|i| {
+                            if next().is_multiple_of(3) {
+                                edge[i % 5]
+                            } else {
+                                next() % (top * f.p)
+                            }
+                        })
+                        .collect();
+                    let mut want: Vec<u64> = v.iter().map(|&x| x % f.p).collect();
+                    let mut got = v.clone();
+                    if inv {
+                        let mut h = 1;
+                        while h < n {
+                            Engine::Portable.stage::<true>(f, &mut want, h, &wi[h..2 * h]);
+                            h *= 2;
+                        }
+                        inverse(e, f, &mut got, &tabs.inv[k]);
+                    } else {
+                        let mut h = n / 2;
+                        while h >= 1 {
+                            Engine::Portable.stage::<false>(f, &mut want, h, &wf[h..2 * h]);
+                            h /= 2;
+                        }
+                        forward(e, f, &mut got, tabs.fwd(k));
+                    }
+                    assert_eq!(got, want, "{e:?} prime {k} 2^{log} inverse {inv}");
+                }
+            }
+        }
     }
 }

@@ -13,22 +13,15 @@ use crate::par;
 
 use super::engine::Engine;
 use super::field::Field;
+use super::lazy;
+use super::plan::{BLOCK, PAR_MIN_LEN};
 use super::tables::{Fwd, Levels};
-
-/// Transforms of at most this many coefficients run stage by stage (32 KiB: L1-resident);
-/// longer ones recurse on their halves after their top stage.
-pub(super) const BLOCK: usize = 1 << 12;
-
-/// Transforms of at least this many coefficients run their quarters on two threads or more
-/// when asked (`par`). Measured with `cargo run --release -p bignum-fib --example tune
-/// threads` (`amd-zen5`, AVX-512 FMA engine, fastest of 15 batches): starting and joining a
-/// scoped thread 23 µs; a square of 16 384 limbs (ten transforms of `2¹⁵` points over five
-/// primes, with loads and CRT) 334 µs, so about 30 µs a transform of `2¹⁵`. From `2¹⁸`
-/// points (about 280 µs) each side of the split takes about six times the thread's cost.
-pub(super) const PAR_MIN_LEN: usize = 1 << 18;
 
 /// Forward transform (natural order in, bit-reversed out) of `x.len()`, a power of two.
 pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
+    if matches!(e, Engine::Portable | Engine::Wide) {
+        return lazy::forward(f, x, tab.tw);
+    }
     let tw = tab.tw;
     let n = x.len();
     if n <= BLOCK {
@@ -70,6 +63,9 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
 
 /// Inverse transform without the `1/N` (bit-reversed in, natural order out).
 pub(super) fn inverse(e: Engine, f: Field, x: &mut [u64], tab: &Levels) {
+    if matches!(e, Engine::Portable | Engine::Wide) {
+        return lazy::inverse(f, x, tab);
+    }
     inverse_lazy(e, f, x, tab, false);
 }
 

@@ -28,16 +28,27 @@ pub(super) fn wide_product(w: Wide, r: &mut [u64], a: &[u64], b: Option<&[u64]>)
     let pa = cut(a, ca);
     let pb = b.map(|b| cut(b, cb));
     let tabs = tables(e, n);
-    let load = |f: Field, x: &[[u64; 3]], dst: &mut Vec<u64>| {
-        // w₀ + w₁·2⁶⁴ + w₂·2¹²⁸ mod p: `f.mul(v, c)` is `v·c·2⁻⁶⁴`.
-        let r3 = pow_mod(2, 192, f.p);
-        dst.clear();
-        dst.extend(
-            x.iter()
-                .map(|&[w0, w1, w2]| f.add(f.add(f.reduce(w0), f.mul(w1, f.r2)), f.mul(w2, r3))),
-        );
-        dst.resize(n, 0);
-    };
+    let load =
+        |f: Field, x: &[[u64; 3]], dst: &mut Vec<u64>| {
+            // w₀ + w₁·2⁶⁴ + w₂·2¹²⁸ mod p in [0, 2p), which the forward transform takes
+            // (`lazy`): Shoup's products by 2⁶⁴ and 2¹²⁸ mod p, each in [0, 2p); w₂ = 0 when the
+            // coefficients have at most 128 bits.
+            let (c1, c2) = (f.shoup_pair(pow_mod(2, 64, f.p)), f.shoup_pair(pow_mod(2, 128, f.p)));
+            let mul = |a: u64, c: [u64; 2]| f.mul_shoup(a, c);
+            let lazy_add = |a: u64, b: u64| {
+                let s = a + b; // both below 2p < 2⁶³
+                s.min(s.wrapping_sub(2 * f.p))
+            };
+            dst.clear();
+            if w.bits <= 128 {
+                dst.extend(x.iter().map(|&[w0, w1, _]| lazy_add(f.reduce(w0), mul(w1, c1))));
+            } else {
+                dst.extend(x.iter().map(|&[w0, w1, w2]| {
+                    lazy_add(lazy_add(f.reduce(w0), mul(w1, c1)), mul(w2, c2))
+                }));
+            }
+            dst.resize(n, 0);
+        };
     let mut other = if pb.is_some() { scratch::take(n) } else { Vec::new() };
     let residues: Vec<Vec<u64>> = WIDE_FIELDS[..w.primes]
         .iter()
