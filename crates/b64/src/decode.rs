@@ -137,22 +137,30 @@ impl State {
         mut j: usize,
     ) -> Option<(usize, usize)> {
         let n = io.input().len();
-        let (mut large, mut small);
+        // The buffer by the text left: zeroing it is part of the call's fixed cost, and a
+        // buffer much smaller than the text costs a round of kernel calls per buffer.
+        let (mut large, mut medium, mut small);
         let buf: &mut [u8] = if n - start >= WS_BUF {
             large = Aligned([0u8; WS_BUF]);
             &mut large.0
+        } else if n - start >= WS_BUF / 16 {
+            medium = Aligned([0u8; WS_BUF / 4]);
+            &mut medium.0
         } else {
             small = Aligned([0u8; WS_BUF / 32]);
             &mut small.0
         };
         // In place, the bulk decodes into a scratch buffer first: its stores past the bytes
         // decoded (up to the output's end) would overwrite input the walk below reads.
-        let (mut big, mut little);
+        let (mut big, mut mid, mut little);
         let scratch: Option<&mut [u8]> = if io.output_free() {
             None
         } else if buf.len() == WS_BUF {
             big = [0u8; WS_BUF / 4 * 3];
             Some(&mut big)
+        } else if buf.len() == WS_BUF / 4 {
+            mid = [0u8; WS_BUF / 4 / 4 * 3];
+            Some(&mut mid)
         } else {
             little = [0u8; WS_BUF / 32 / 4 * 3];
             Some(&mut little)
