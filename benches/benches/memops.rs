@@ -24,32 +24,7 @@ use criterion::{
     Bencher, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
 
-/// The spec's classes: label, smallest and largest size.
-const CLASSES: [(&str, usize, usize); 8] = [
-    ("0-16", 0, 16),
-    ("17-64", 17, 64),
-    ("65-256", 65, 256),
-    ("257-4K", 257, 4 << 10),
-    ("4K-64K", (4 << 10) + 1, 64 << 10),
-    ("64K-1M", (64 << 10) + 1, 1 << 20),
-    ("8M", 8 << 20, 8 << 20),
-    ("64M", 64 << 20, 64 << 20),
-];
-
-const DRAWS: usize = 4096;
-
-/// 4096 sizes drawn uniformly in `lo..=hi` (a fixed xorshift, so every run draws the same).
-fn draws(lo: usize, hi: usize) -> Vec<usize> {
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d ^ (lo as u64) ^ ((hi as u64) << 20);
-    (0..DRAWS)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            lo + (x % (hi - lo + 1) as u64) as usize
-        })
-        .collect()
-}
+use benches::{MEMOPS_CLASSES as CLASSES, MEMOPS_DRAWS as DRAWS, memops_draws as draws};
 
 fn classes() -> Vec<(&'static str, Vec<usize>)> {
     let all: Vec<usize> = (0..CLASSES.len()).collect();

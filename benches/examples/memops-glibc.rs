@@ -20,37 +20,13 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The criterion bench's classes: label, smallest and largest size.
-const CLASSES: [(&str, usize, usize); 8] = [
-    ("0-16", 0, 16),
-    ("17-64", 17, 64),
-    ("65-256", 65, 256),
-    ("257-4K", 257, 4 << 10),
-    ("4K-64K", (4 << 10) + 1, 64 << 10),
-    ("64K-1M", (64 << 10) + 1, 1 << 20),
-    ("8M", 8 << 20, 8 << 20),
-    ("64M", 64 << 20, 64 << 20),
-];
+use benches::{MEMOPS_CLASSES as CLASSES, MEMOPS_DRAWS as DRAWS, memops_draws as draws};
 
 /// The backward moves' sizes (the destination 2064 bytes into the source).
 const BACKWARD: [(&str, usize); 3] = [("64K", 64 << 10), ("1M", 1 << 20), ("8M", 8 << 20)];
 const BACKWARD_D: usize = 2064;
 
-const DRAWS: usize = 4096;
 const BUF_LEN: usize = (64 << 20) + 64;
-
-/// The criterion bench's draws: 4096 sizes in `lo..=hi` from a fixed xorshift.
-fn draws(lo: usize, hi: usize) -> Vec<usize> {
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d ^ (lo as u64) ^ ((hi as u64) << 20);
-    (0..DRAWS)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            lo + (x % (hi - lo + 1) as u64) as usize
-        })
-        .collect()
-}
 
 /// Nanoseconds per call of `calls` calls of `f`, each with the next size.
 fn time<R>(sizes: &[usize], calls: usize, f: &mut impl FnMut(usize) -> R) -> f64 {

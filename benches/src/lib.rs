@@ -33,6 +33,36 @@ pub fn sizes(all: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// memops' size classes (the spec's): label, smallest and largest size; shared by the
+/// criterion bench and the `memops-glibc` example so both draw the same sizes.
+pub const MEMOPS_CLASSES: [(&str, usize, usize); 8] = [
+    ("0-16", 0, 16),
+    ("17-64", 17, 64),
+    ("65-256", 65, 256),
+    ("257-4K", 257, 4 << 10),
+    ("4K-64K", (4 << 10) + 1, 64 << 10),
+    ("64K-1M", (64 << 10) + 1, 1 << 20),
+    ("8M", 8 << 20, 8 << 20),
+    ("64M", 64 << 20, 64 << 20),
+];
+
+/// How many sizes [`memops_draws`] draws per class.
+pub const MEMOPS_DRAWS: usize = 4096;
+
+/// [`MEMOPS_DRAWS`] sizes drawn uniformly in `lo..=hi` (a fixed xorshift, so every run draws
+/// the same).
+pub fn memops_draws(lo: usize, hi: usize) -> Vec<usize> {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d ^ (lo as u64) ^ ((hi as u64) << 20);
+    (0..MEMOPS_DRAWS)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            lo + (x % (hi - lo + 1) as u64) as usize
+        })
+        .collect()
+}
+
 /// User + system CPU time of the calling thread so far (`getrusage(RUSAGE_THREAD)`): the
 /// splice-pool benches' CPU-per-byte figures, which a busy 2-core VM moves far less than wall
 /// clock.
