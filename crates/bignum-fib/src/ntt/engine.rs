@@ -105,18 +105,19 @@ impl Engine {
         false
     }
 
-    /// The engine whose twiddle tables serve this one's transforms of up to `len` points:
-    /// the FMA engine over five primes for its three- and four-prime products up to `max`
-    /// (their primes are the first of the five), else itself.
-    pub(super) fn tables_engine(self, len: usize, max: usize) -> Engine {
-        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-        if let Engine::Fma(t, _) = self
-            && len <= max
-        {
-            return Engine::Fma(t, 5);
+    /// The slot of the engine's prime `k` in the cache of each prime's twiddle tables
+    /// (below [`PRIME_SLOTS`]): one per prime and twiddle form, so that the engines over
+    /// the same primes in the same form share them (the portable and wide engines; the FMA
+    /// engine over three, four and five primes; IFMA over three and four).
+    pub(super) fn prime_slot(self, k: usize) -> usize {
+        debug_assert!(k < self.fields().len());
+        match self {
+            Engine::Portable | Engine::Wide => k,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Engine::Ifma(..) => WIDE_FIELDS.len() + k,
+            #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+            Engine::Fma(..) => WIDE_FIELDS.len() + 4 + k,
         }
-        let _ = (len, max); // only the FMA engine shares
-        self
     }
 
     /// The engine's slot in the caches of twiddle tables (below [`ENGINES`]).
@@ -452,6 +453,10 @@ impl Engine {
 
 /// The number of engine slots in the caches ([`Engine::index`]).
 pub(super) const ENGINES: usize = 7;
+
+/// The number of slots in the cache of each prime's twiddle tables ([`Engine::prime_slot`]):
+/// the wide engine's five primes, IFMA's four, the FMA engine's five (`FIELDS52`).
+pub(super) const PRIME_SLOTS: usize = WIDE_FIELDS.len() + 4 + 5;
 
 /// The FMA engine's residue (`f64` bits of an integer in `(−2p, 2p)`) as a plain one.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]

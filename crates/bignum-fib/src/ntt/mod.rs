@@ -20,9 +20,9 @@
 //! - The twiddle tables (`w_{2h}^i` at `h + i` for every half-length `h`, independent of the
 //!   transform length) are built once and shared by all later products up to that length,
 //!   level by level: a longer table shares the shorter one's levels instead of copying them,
-//!   and the FMA engine's three- and four-prime products use its five-prime tables (the same
-//!   primes first) up to `2¹⁷` points, so a process's first large product builds and touches
-//!   each level once.
+//!   and they are kept per prime and form, so that the engines over the same primes share
+//!   them (the FMA engine's three-, four- and five-prime products; the portable and wide
+//!   ones): each level of each prime is built and touched once per process.
 //! - The transforms' buffers are kept per thread for the next product (the crate's `scratch`,
 //!   which `par` lends to its worker threads: at most 8,
 //!   of at most `2²¹` values): fresh ones cost page faults and the kernel's zeroing.

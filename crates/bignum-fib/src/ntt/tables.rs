@@ -4,8 +4,7 @@
 use core::ops::{Index, Range};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::engine::{ENGINES, Engine};
-#[cfg(test)]
+use super::engine::{ENGINES, Engine, PRIME_SLOTS};
 use super::field::Field;
 use super::field::pow_mod;
 
@@ -112,62 +111,31 @@ impl<'a> Fwd<'a> {
 impl Tables {
     /// The tables for `len`, sharing the levels of `old` (the layout does not depend on the
     /// length: a shorter table's levels are a longer one's first).
+    #[cfg(test)]
     pub(super) fn new(e: Engine, len: usize, old: Option<&Tables>) -> Tables {
-        let mut fwd = Vec::with_capacity(e.fields().len());
-        let mut inv = Vec::with_capacity(e.fields().len());
-        let mut cubes = Vec::with_capacity(e.fields().len());
-        let with_cube = e.has_radix4_cube();
-        let mut level = Vec::new();
-        for (k, &f) in e.fields().iter().enumerate() {
-            let (mut t, mut u, mut c) = match old {
-                Some(o) if o.len >= 2 && k < o.fwd.len() => {
-                    (o.fwd[k].clone(), o.inv[k].clone(), o.cube[k].clone())
-                }
-                _ => {
-                    let one = e.twiddle_level(f, [1].into_iter());
-                    (Levels(vec![one.clone()]), Levels(vec![one]), Levels::default())
-                }
-            };
-            // The cube's level `q` (`q` values) is made with the level `h = 2q`.
-            let mut h = t.len();
-            while h < len {
-                // Plain w_{2h}^i, i < h, in eight interleaved chains (no long dependency).
-                let w = f.root(2 * h as u64);
-                let wm = f.to_mont(w);
-                level.clear();
-                level.push(1u64);
-                for i in 1..h.min(8) {
-                    level.push(f.mul(level[i - 1], wm));
-                }
-                let w8 = f.to_mont(pow_mod(w, 8, f.p));
-                for i in 8..h {
-                    level.push(f.mul(level[i - 8], w8));
-                }
-                t.0.push(e.twiddle_level(f, level.iter().copied()));
-                // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
-                let inv_level =
-                    core::iter::once(1).chain(level[1..].iter().rev().map(|&x| f.p - x));
-                u.0.push(e.twiddle_level(f, inv_level));
-                if with_cube && h < CUBE_MAX_LEN {
-                    // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
-                    // −`level[3i − h]` (w_{2h}^h = −1).
-                    c.0.push(
-                        (0..h / 2)
-                            .map(|i| {
-                                let x =
-                                    if 3 * i < h { level[3 * i] } else { f.p - level[3 * i - h] };
-                                e.twiddle(f, x)
-                            })
-                            .collect(),
-                    );
-                }
-                h *= 2;
-            }
-            fwd.push(t);
-            inv.push(u);
-            cubes.push(c);
+        let primes = e.fields().iter().enumerate().map(|(k, &f)| {
+            let old = old.filter(|o| o.len >= 2 && k < o.fwd.len()).map(|o| PrimeTables {
+                len: o.len,
+                fwd: o.fwd[k].clone(),
+                inv: o.inv[k].clone(),
+                cube: o.cube[k].clone(),
+            });
+            PrimeTables::new(e, f, len, old.as_ref())
+        });
+        Tables::from_primes(len, primes)
+    }
+
+    /// The tables of the primes' tables, in order (each at least `len` long).
+    fn from_primes(len: usize, primes: impl Iterator<Item = impl AsRef<PrimeTables>>) -> Tables {
+        let (mut fwd, mut inv, mut cube) = (Vec::new(), Vec::new(), Vec::new());
+        for p in primes {
+            let p = p.as_ref();
+            debug_assert!(p.len >= len);
+            fwd.push(p.fwd.clone());
+            inv.push(p.inv.clone());
+            cube.push(p.cube.clone());
         }
-        Tables { len, fwd, inv, cube: cubes }
+        Tables { len, fwd, inv, cube }
     }
 
     /// The forward twiddles for prime `k`.
@@ -176,21 +144,144 @@ impl Tables {
     }
 }
 
-/// Tables for at least `len` coefficients, shared with every other product of the engine.
-/// The FMA engine's products over three and four primes take the five-prime tables (the
-/// same primes first) up to [`CUBE_MAX_LEN`], so that one table serves every product of
-/// F(10⁷)'s size; longer transforms keep their own (the fifth prime's would be memory for
-/// nothing at F(10⁹)'s `2²⁴` points).
-pub(super) fn tables(e: Engine, len: usize) -> Arc<Tables> {
-    static CACHE: [Mutex<Option<Arc<Tables>>>; ENGINES] = [const { Mutex::new(None) }; ENGINES];
-    let e = e.tables_engine(len, CUBE_MAX_LEN);
-    let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
+/// One prime's twiddles in one engine's form ([`Tables`] holds one per prime of its engine):
+/// cached per prime, so that engines over the same primes share them (the FMA engine's
+/// three-, four- and five-prime products, the portable and wide ones), and a product over
+/// three primes builds three.
+pub(super) struct PrimeTables {
+    len: usize,
+    fwd: Levels,
+    inv: Levels,
+    cube: Levels,
+}
+
+impl AsRef<PrimeTables> for PrimeTables {
+    fn as_ref(&self) -> &PrimeTables {
+        self
+    }
+}
+
+impl PrimeTables {
+    /// The twiddles of `f` in `e`'s form for `len` coefficients, sharing the levels of `old`.
+    fn new(e: Engine, f: Field, len: usize, old: Option<&PrimeTables>) -> PrimeTables {
+        let (mut t, mut u, mut c) = match old {
+            Some(o) if o.len >= 2 => (o.fwd.clone(), o.inv.clone(), o.cube.clone()),
+            _ => {
+                let one = e.twiddle_level(f, [1].into_iter());
+                (Levels(vec![one.clone()]), Levels(vec![one]), Levels::default())
+            }
+        };
+        let with_cube = e.has_radix4_cube();
+        let mut level = Vec::new();
+        // The cube's level `q` (`q` values) is made with the level `h = 2q`.
+        let mut h = t.len();
+        while h < len {
+            plain_level(f, h, &mut level);
+            t.0.push(e.twiddle_level(f, level.iter().copied()));
+            // w_{2h}^{−i} = w_{2h}^{2h−i} = −w_{2h}^{h−i} (w_{2h}^h = −1).
+            let inv_level = core::iter::once(1).chain(level[1..].iter().rev().map(|&x| f.p - x));
+            u.0.push(e.twiddle_level(f, inv_level));
+            if with_cube && h < CUBE_MAX_LEN {
+                // w_{4q}^{3i} = w_{2h}^{3i} for q = h/2, i < q: `level[3i]`, or past `h`
+                // −`level[3i − h]` (w_{2h}^h = −1).
+                let (low, high) = (h.div_ceil(3).min(h / 2), h / 2);
+                let cubes = (0..low)
+                    .map(|i| level[3 * i])
+                    .chain((low..high).map(|i| f.p - level[3 * i - h]));
+                c.0.push(e.twiddle_level(f, cubes));
+            }
+            h *= 2;
+        }
+        PrimeTables { len: len.max(old.map_or(0, |o| o.len)), fwd: t, inv: u, cube: c }
+    }
+}
+
+/// `level` = `w_{2h}^i` for `i < h` (plain values), in eight interleaved chains (no long
+/// dependency), the chains' values kept in registers.
+fn plain_level(f: Field, h: usize, level: &mut Vec<u64>) {
+    let w = f.root(2 * h as u64);
+    let wm = f.to_mont(w);
+    level.clear();
+    level.resize(h, 0);
+    let mut acc = [1u64; 8];
+    for i in 1..8 {
+        acc[i] = f.mul(acc[i - 1], wm);
+    }
+    let (head, rest) = level.split_at_mut(h.min(8));
+    head.copy_from_slice(&acc[..head.len()]);
+    let w8 = f.to_mont(pow_mod(w, 8, f.p));
+    for chunk in rest.chunks_exact_mut(8) {
+        for (a, x) in acc.iter_mut().zip(chunk) {
+            *a = f.mul(*a, w8);
+            *x = *a;
+        }
+    }
+}
+
+/// The tables of prime `k` of `e` for at least `len` coefficients, shared with every other
+/// product over that prime in that form.
+fn prime_tables(e: Engine, k: usize, len: usize) -> Arc<PrimeTables> {
+    static CACHE: [Mutex<Option<Arc<PrimeTables>>>; PRIME_SLOTS] =
+        [const { Mutex::new(None) }; PRIME_SLOTS];
+    let mut cache = CACHE[e.prime_slot(k)].lock().unwrap_or_else(PoisonError::into_inner);
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
         old => {
-            let t = Arc::new(Tables::new(e, len, old.as_deref()));
+            let t = Arc::new(PrimeTables::new(e, e.fields()[k], len, old.as_deref()));
             *cache = Some(t.clone());
             t
+        }
+    }
+}
+
+/// Tables for at least `len` coefficients: the primes' tables ([`PrimeTables`], shared by
+/// every engine in the same form over the same primes), gathered per engine.
+pub(super) fn tables(e: Engine, len: usize) -> Arc<Tables> {
+    static CACHE: [Mutex<Option<Arc<Tables>>>; ENGINES] = [const { Mutex::new(None) }; ENGINES];
+    let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
+    match &*cache {
+        Some(t) if t.len >= len => t.clone(),
+        _ => {
+            let primes = (0..e.fields().len()).map(|k| prime_tables(e, k, len));
+            let t = Arc::new(Tables::from_primes(len, primes));
+            *cache = Some(t.clone());
+            t
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Engines over the same primes in the same form share each prime's twiddles (one
+    /// build, one copy in memory: the same levels), and engines in other forms do not.
+    #[test]
+    fn engines_over_the_same_primes_share_their_twiddles() {
+        let mut engines = vec![Engine::Portable, Engine::Wide];
+        for e in crate::ntt_engines() {
+            engines.extend([Engine::with_primes(e, false), Engine::with_primes(e, true)]);
+        }
+        let len = 1 << 6;
+        for &a in &engines {
+            for &b in &engines {
+                let (ta, tb) = (tables(a, len), tables(b, len));
+                for k in 0..a.fields().len().min(b.fields().len()) {
+                    let same = |x: &Levels, y: &Levels| {
+                        x.0.iter().zip(&y.0).take(6).all(|(u, v)| Arc::ptr_eq(u, v))
+                    };
+                    let shared = same(&ta.fwd[k], &tb.fwd[k]) && same(&ta.inv[k], &tb.inv[k]);
+                    let want = a.prime_slot(k) == b.prime_slot(k);
+                    assert_eq!(shared, want, "{a:?} and {b:?}, prime {k}");
+                    if want {
+                        // The same prime, the same form.
+                        let (f, g) = (a.fields()[k], b.fields()[k]);
+                        assert_eq!(f.p, g.p, "{a:?} and {b:?}, prime {k}");
+                        let form = |e: Engine| e.twiddle_level(f, [3, f.p - 2].into_iter());
+                        assert_eq!(form(a), form(b), "{a:?} and {b:?}, prime {k}");
+                    }
+                }
+            }
         }
     }
 }
