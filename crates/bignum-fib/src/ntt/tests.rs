@@ -1006,3 +1006,35 @@ fn portable_lazy_transforms_accept_their_bounds() {
         }
     }
 }
+
+/// The FMA engine's top radix-4 passes split between two threads (the halves of each
+/// quarter, `stage2_part` and `stage2_lower_half_part`) give the one-thread transforms: the
+/// forward transform, the one of a lower-half operand and the inverse, at `4·BLOCK` points
+/// (the shortest with a top pass), the split forced by the tests' threshold.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn split_top_passes_match_one_thread() {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    for e in engines() {
+        let Engine::Fma(t, _) = e else { continue };
+        let n = 4 * BLOCK;
+        let tabs = Tables::new(e, n, None);
+        let mut next = xorshift(17);
+        for (k, &f) in e.fields().iter().enumerate() {
+            let two = |g: &dyn Fn(&mut [u64]), x: &[u64]| {
+                let mut one = x.to_vec();
+                g(&mut one);
+                let mut split = x.to_vec();
+                let ((), splits) = crate::par::with_threads_counted(2, 1, || g(&mut split));
+                assert!(splits > 0, "{e:?} prime {k}: no split");
+                assert!(one == split, "{e:?} prime {k}: split top pass differs");
+            };
+            let x: Vec<u64> = (0..n).map(|_| e.encode(next() % f.p)).collect();
+            two(&|y| forward(e, f, y, tabs.fwd(k)), &x);
+            two(&|y| inverse(e, f, y, &tabs.inv[k]), &x);
+            let mut low = x.clone();
+            low[n / 2..].fill(0);
+            two(&|y| forward_lower_half(t, f, y, tabs.fwd(k)), &low);
+        }
+    }
+}

@@ -50,7 +50,7 @@ pub(super) fn forward(e: Engine, f: Field, x: &mut [u64], tab: Fwd<'_>) {
     } else if n / 4 >= BLOCK {
         // The top two stages in one pass, then the quarters.
         let h = n / 4;
-        e.stage2::<false, false>(f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
+        top_pass::<false, false>(e, f, x, h, &tw[2 * h..n], &tw[h..2 * h], tab.cube(h));
         par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &|q| forward(e, f, q, tab));
     } else {
         let h = n / 2;
@@ -102,9 +102,9 @@ pub(super) fn inverse_lazy(e: Engine, f: Field, x: &mut [u64], tab: &Levels, laz
         par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
         let (o, i) = (&tab[2 * h..n], &tab[h..2 * h]);
         if lazy {
-            e.stage2::<true, true>(f, x, h, o, i, &[]);
+            top_pass::<true, true>(e, f, x, h, o, i, &[]);
         } else {
-            e.stage2::<true, false>(f, x, h, o, i, &[]);
+            top_pass::<true, false>(e, f, x, h, o, i, &[]);
         }
     } else {
         let h = n / 2;
@@ -123,7 +123,61 @@ pub(super) fn forward_lower_half(t: Fma, f: Field, x: &mut [u64], tab: Fwd<'_>) 
     let n = x.len();
     debug_assert!(n.is_power_of_two() && n / 4 >= BLOCK);
     let h = n / 4;
-    t.stage2_lower_half(x, h, &tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
+    let (outer, inner, cube, p) = (&tab.tw[2 * h..n], &tab.tw[h..2 * h], tab.cube(h), f.p as f64);
+    if par::would_split(n, PAR_MIN_LEN) {
+        let (lo, hi) = halves_of_quarters(x, h);
+        par::join(
+            n,
+            PAR_MIN_LEN,
+            || t.stage2_lower_half_part(lo, h, 0, outer, inner, cube, p),
+            || t.stage2_lower_half_part(hi, h, h / 2, outer, inner, cube, p),
+        );
+    } else {
+        t.stage2_lower_half(x, h, outer, inner, cube, p);
+    }
     let quarter = |q: &mut [u64]| forward(Engine::Fma(t, 5), f, q, tab);
     par::each(x.chunks_exact_mut(h).collect(), n, PAR_MIN_LEN, &quarter);
+}
+
+/// The top radix-4 pass of a transform of `x.len() = 4h` values ([`Engine::stage2`]): for
+/// the FMA engine in two parts on two threads when the budget has two and `x` reaches
+/// [`PAR_MIN_LEN`] (each thread takes half of the butterflies, which read and write the same
+/// half of each quarter: [`halves_of_quarters`]), so that no pass of a long transform runs on
+/// one thread while the other waits.
+fn top_pass<const DIT: bool, const LAZY: bool>(
+    e: Engine,
+    f: Field,
+    x: &mut [u64],
+    h: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+) {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if let Engine::Fma(t, _) = e
+        && par::would_split(x.len(), PAR_MIN_LEN)
+    {
+        let (n, p) = (x.len(), f.p as f64);
+        let (lo, hi) = halves_of_quarters(x, h);
+        par::join(
+            n,
+            PAR_MIN_LEN,
+            || t.stage2_part::<DIT, LAZY>(lo, h, 0, outer, inner, cube, p),
+            || t.stage2_part::<DIT, LAZY>(hi, h, h / 2, outer, inner, cube, p),
+        );
+        return;
+    }
+    e.stage2::<DIT, LAZY>(f, x, h, outer, inner, cube);
+}
+
+/// The four quarters of `x` (`4h` values), each cut in half: their lower halves and their
+/// upper halves, the parts of the radix-4 butterflies `0..h/2` and `h/2..h`.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+fn halves_of_quarters(x: &mut [u64], h: usize) -> ([&mut [u64]; 4], [&mut [u64]; 4]) {
+    debug_assert_eq!(x.len(), 4 * h);
+    let (a, b) = x.split_at_mut(2 * h);
+    let (q0, q1) = a.split_at_mut(h);
+    let (q2, q3) = b.split_at_mut(h);
+    let [(l0, h0), (l1, h1), (l2, h2), (l3, h3)] = [q0, q1, q2, q3].map(|q| q.split_at_mut(h / 2));
+    ([l0, l1, l2, l3], [h0, h1, h2, h3])
 }

@@ -77,9 +77,21 @@ widest! {
     if (h >= 8) fn stage2<const DIT: bool, const LAZY: bool>(
         x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64,
     );
+    /// Part of the two stages of one block.
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    if (h >= 8) fn stage2_part<const DIT: bool, const LAZY: bool>(
+        q: [&mut [u64]; 4], h: usize, a: usize, outer: &[u64], inner: &[u64], cube: &[u64],
+        p: f64,
+    );
     /// The forward two stages of one block whose upper half is zero.
     if (h >= 8) fn stage2_lower_half(
         x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64,
+    );
+    /// Part of them.
+    #[allow(clippy::too_many_arguments)] // the kernel's operands
+    if (h >= 8) fn stage2_lower_half_part(
+        q: [&mut [u64]; 4], h: usize, a: usize, outer: &[u64], inner: &[u64], cube: &[u64],
+        p: f64,
     );
     /// Pointwise products.
     if (x.len().is_multiple_of(8)) fn pointwise(x: &mut [u64], y: Option<&[u64]>, p: f64);
@@ -136,8 +148,8 @@ fmacore::fma_entry_points! {
     // `stage`'s own `h = 2` path regroups two vectors with 128-bit lane permutes.
     stage_min_h: 2,
     generic: [
-        stage2, stage2_lower_half, radix2, pointwise, load, unload, comb, fold, garner3,
-        load_wide, garner5,
+        stage2, stage2_part, stage2_lower_half, stage2_lower_half_part, radix2, pointwise, load,
+        unload, comb, fold, garner3, load_wide, garner5,
     ],
     own: [stage],
 }

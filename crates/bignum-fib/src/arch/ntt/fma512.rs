@@ -22,8 +22,8 @@ fmacore::fma_entry_points! {
     // The stages shorter than a vector stay four-lane (`fma`).
     stage_min_h: 8,
     generic: [
-        stage, stage2, stage2_lower_half, pointwise, load, unload, comb, fold, load_wide,
-        garner5,
+        stage, stage2, stage2_part, stage2_lower_half, stage2_lower_half_part, pointwise, load,
+        unload, comb, fold, load_wide, garner5,
     ],
     own: [],
 }

@@ -272,14 +272,67 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool, const LAZY: bool>(
     cube: &[u64],
     p: f64,
 ) {
+    let b = x.as_mut_ptr().cast::<f64>();
+    // SAFETY: the caller's contract: the blocks of `4h` tile `x`, whose quarters start at
+    // `b + kh` (in bounds: `x.len() >= 4h`).
+    unsafe {
+        let q = [b, b.add(h), b.add(2 * h), b.add(3 * h)];
+        stage2_at::<V, DIT, LAZY>(q, x.len() / (4 * h), h, h, 0, outer, inner, cube, p)
+    }
+}
+
+/// [`stage2`]'s butterflies `i` in `[a, a + m)` of one block of `4h`, its four quarters'
+/// parts given apart (`q[k]` is quarter `k`'s `[a, a + m)`): the parts of one pass can run
+/// on different threads.
+///
+/// # Safety
+/// As [`stage2`]'s, for the block whose quarters' parts `q` are: every `q[k].len() == m`, a
+/// multiple of `N`, `a + m <= h`.
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[inline(always)]
+pub(crate) unsafe fn stage2_part<V: Lanes, const DIT: bool, const LAZY: bool>(
+    q: [&mut [u64]; 4],
+    h: usize,
+    a: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
+    let m = q[0].len();
+    let q = q.map(|s| s.as_mut_ptr().cast::<f64>());
+    // SAFETY: the caller's contract: one block, whose quarters' parts are `q`.
+    unsafe { stage2_at::<V, DIT, LAZY>(q, 1, h, m, a, outer, inner, cube, p) }
+}
+
+/// [`stage2`] on `blocks` blocks whose quarters' parts start at `q[k] + j·4h` (the block
+/// `j`), `m` butterflies each, from butterfly `a`: the form chosen once for them all.
+///
+/// # Safety
+/// As [`stage2`]'s for those parts: each `q[k] + j·4h` valid for `m` values, `a + m <= h`,
+/// `m` a multiple of `N`.
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[inline(always)]
+unsafe fn stage2_at<V: Lanes, const DIT: bool, const LAZY: bool>(
+    q: [*mut f64; 4],
+    blocks: usize,
+    h: usize,
+    m: usize,
+    a: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
+    let run = (q, blocks, h, m, a);
     // SAFETY: the caller's contract, passed on (with `cube.len() >= h` for the cube form).
     unsafe {
         if DIT && LAZY {
-            stage2_form::<V, true, true>(x, h, outer, inner, cube, p)
+            stage2_form::<V, true, true>(run, outer, inner, cube, p)
         } else if DIT || cube.is_empty() {
-            stage2_form::<V, DIT, false>(x, h, outer, inner, cube, p)
+            stage2_form::<V, DIT, false>(run, outer, inner, cube, p)
         } else {
-            stage2_form::<V, DIT, true>(x, h, outer, inner, cube, p)
+            stage2_form::<V, DIT, true>(run, outer, inner, cube, p)
         }
     }
 }
@@ -291,8 +344,7 @@ pub(crate) unsafe fn stage2<V: Lanes, const DIT: bool, const LAZY: bool>(
 /// As [`stage2`]'s, with `cube.len() >= h` if `CUBE`.
 #[inline(always)]
 unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
-    x: &mut [u64],
-    h: usize,
+    (q, blocks, h, m, a): ([*mut f64; 4], usize, usize, usize, usize),
     outer: &[u64],
     inner: &[u64],
     cube: &[u64],
@@ -304,20 +356,20 @@ unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
         unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
     // SAFETY: register operation (`J`'s quotient for `mulmod_q`).
     let jq = unsafe { V::mul(jv, piv) };
-    let base = x.as_mut_ptr().cast::<f64>();
-    let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
-    let wc = cube.as_ptr().cast::<f64>();
-    let n = x.len();
-    let mut j = 0;
-    while j < n {
+    // The twiddles of butterfly `a + i` at `i`.
+    // SAFETY: `a + m <= h`: in bounds of `outer`, `inner` and (if read) `cube`.
+    let (wo, wi) = unsafe { (outer.as_ptr().add(a).cast::<f64>(), inner.as_ptr().add(a)) };
+    let (wi, wc) = (wi.cast::<f64>(), cube.as_ptr().wrapping_add(a).cast::<f64>());
+    for j in 0..blocks {
         let mut i = 0;
-        while i < h {
-            // SAFETY: `j + 4h <= n` and `i + N <= h`: the four `N`-lane accesses lie in `x`;
-            // `h + i + N <= 2h <= outer.len()`, `i + N <= h <= inner.len()`, and with `CUBE`
-            // (DIF) `i + N <= h <= cube.len()`.
+        while i < m {
+            // SAFETY: `i + N <= m`: the four `N`-lane accesses lie in the block's parts
+            // (the caller's contract); `a + h + i + N <= 2h <= outer.len()`, `a + i + N <=
+            // h <= inner.len()`, and with `CUBE` (DIF) `a + i + N <= h <= cube.len()`.
             unsafe {
-                let p0 = base.add(j + i);
-                let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+                let p0 = q[0].add(4 * h * j + i);
+                let (p1, p2, p3) =
+                    (q[1].add(4 * h * j + i), q[2].add(4 * h * j + i), q[3].add(4 * h * j + i));
                 let (a0, a1, a2, a3) = (V::load(p0), V::load(p1), V::load(p2), V::load(p3));
                 let (o0, w) = (V::load(wo.add(i)), V::load(wi.add(i)));
                 let (a0, a1, a2, a3) = if DIT && CUBE {
@@ -355,7 +407,6 @@ unsafe fn stage2_form<V: Lanes, const DIT: bool, const CUBE: bool>(
             }
             i += V::N;
         }
-        j += 4 * h;
     }
 }
 
@@ -377,21 +428,68 @@ pub(crate) unsafe fn stage2_lower_half<V: Lanes>(
     cube: &[u64],
     p: f64,
 ) {
+    let b = x.as_mut_ptr().cast::<f64>();
+    // SAFETY: the caller's contract: `x.len() == 4h`, whose quarters start at `b + kh`.
+    unsafe {
+        let q = [b, b.add(h), b.add(2 * h), b.add(3 * h)];
+        stage2_lower_half_at::<V>(q, h, h, 0, outer, inner, cube, p)
+    }
+}
+
+/// [`stage2_lower_half`]'s butterflies `i` in `[a, a + m)`, the four quarters' parts given
+/// apart as for [`stage2_part`] (`q[2]` and `q[3]` are written only).
+///
+/// # Safety
+/// As [`stage2_lower_half`]'s for the block whose quarters' parts `q` are: every
+/// `q[k].len() == m`, a multiple of `N`, `a + m <= h`.
+#[inline(always)]
+pub(crate) unsafe fn stage2_lower_half_part<V: Lanes>(
+    q: [&mut [u64]; 4],
+    h: usize,
+    a: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
+    let m = q[0].len();
+    let q = q.map(|s| s.as_mut_ptr().cast::<f64>());
+    // SAFETY: the caller's contract: one block, whose quarters' parts are `q`.
+    unsafe { stage2_lower_half_at::<V>(q, h, m, a, outer, inner, cube, p) }
+}
+
+/// [`stage2_lower_half`] on the quarters' parts at `q`, `m` butterflies from `a`.
+///
+/// # Safety
+/// As [`stage2_lower_half`]'s for those parts: each `q[k]` valid for `m` values, `a + m <=
+/// h`, `m` a multiple of `N`.
+#[allow(clippy::too_many_arguments)] // the kernel's operands
+#[inline(always)]
+unsafe fn stage2_lower_half_at<V: Lanes>(
+    q: [*mut f64; 4],
+    h: usize,
+    m: usize,
+    a: usize,
+    outer: &[u64],
+    inner: &[u64],
+    cube: &[u64],
+    p: f64,
+) {
     // SAFETY: register set-up (the caller has `V`'s extension); `outer[h]` is in bounds.
     let (pv, piv, jv) =
         unsafe { (V::splat(p), V::splat(1.0 / p), V::splat(f64::from_bits(outer[h]))) };
     // SAFETY: register operation (`J`'s quotient for `mulmod_q`).
     let jq = unsafe { V::mul(jv, piv) };
-    let base = x.as_mut_ptr().cast::<f64>();
-    let (wo, wi) = (outer.as_ptr().cast::<f64>(), inner.as_ptr().cast::<f64>());
-    let wc = cube.as_ptr().cast::<f64>();
+    // SAFETY: `a + m <= h <= outer.len(), inner.len(), cube.len()`.
+    let (wo, wi, wc) =
+        unsafe { (outer.as_ptr().add(a), inner.as_ptr().add(a), cube.as_ptr().add(a)) };
+    let (wo, wi, wc) = (wo.cast::<f64>(), wi.cast::<f64>(), wc.cast::<f64>());
     let mut i = 0;
-    while i < h {
-        // SAFETY: `i + N <= h` and `x.len() == 4h`: the four `N`-lane accesses lie in `x`;
-        // `i + N <= h <= outer.len(), inner.len(), cube.len()`.
+    while i < m {
+        // SAFETY: `i + N <= m`: the four `N`-lane accesses lie in the parts (the caller's
+        // contract); `a + i + N <= h <= outer.len(), inner.len(), cube.len()`.
         unsafe {
-            let p0 = base.add(i);
-            let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+            let (p0, p1, p2, p3) = (q[0].add(i), q[1].add(i), q[2].add(i), q[3].add(i));
             let (a0, a1) = (V::load(p0), V::load(p1));
             let tw = [V::load(wo.add(i)), V::load(wi.add(i)), V::load(wc.add(i))];
             let v = mulmod_q(a1, jv, jq, pv);
@@ -853,6 +951,18 @@ macro_rules! fma_entry_points {
             (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64)
             [DIT, LAZY]);
     };
+    (@forward stage2_part, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2_part
+            [const DIT: bool, const LAZY: bool]
+            (q: [&mut [u64]; 4], h: usize, a: usize, outer: &[u64], inner: &[u64],
+             cube: &[u64], p: f64)
+            [DIT, LAZY]);
+    };
+    (@forward stage2_lower_half_part, $v:ty, $feat:tt) => {
+        $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2_lower_half_part []
+            (q: [&mut [u64]; 4], h: usize, a: usize, outer: &[u64], inner: &[u64],
+             cube: &[u64], p: f64) []);
+    };
     (@forward stage2_lower_half, $v:ty, $feat:tt) => {
         $crate::arch::ntt::fmacore::fma_entry_points!(@fwd $v, $feat, stage2_lower_half []
             (x: &mut [u64], h: usize, outer: &[u64], inner: &[u64], cube: &[u64], p: f64) []);
@@ -948,6 +1058,57 @@ macro_rules! fma_entry_points {
             assert!(x.len().is_multiple_of(4 * h));
             // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
             unsafe { stage2::<DIT, LAZY>(x, h, outer, inner, cube, p) }
+        }
+    };
+    (@safe stage2_part, $v:ty, $min_h:expr) => {
+        /// [`stage2`](Self::stage2)'s butterflies `a..a + m` of one block of `4h`, the four
+        /// quarters' parts `[a, a + m)` given apart (`fmacore::stage2_part`), so that the
+        /// parts of one pass can run on different threads: `m` a multiple of `N`.
+        #[allow(clippy::too_many_arguments)] // the kernel's operands
+        pub(crate) fn stage2_part<const DIT: bool, const LAZY: bool>(
+            self,
+            q: [&mut [u64]; 4],
+            h: usize,
+            a: usize,
+            outer: &[u64],
+            inner: &[u64],
+            cube: &[u64],
+            p: f64,
+        ) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let m = q[0].len();
+            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+            assert!(q.iter().all(|s| s.len() == m) && m.is_multiple_of(N) && a + m <= h);
+            assert!(
+                DIT || cube.is_empty() || cube.len() >= h,
+                "stage2_part: {} cube twiddles, h = {h}",
+                cube.len()
+            );
+            // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
+            unsafe { stage2_part::<DIT, LAZY>(q, h, a, outer, inner, cube, p) }
+        }
+    };
+    (@safe stage2_lower_half_part, $v:ty, $min_h:expr) => {
+        /// [`stage2_lower_half`](Self::stage2_lower_half)'s butterflies `a..a + m`, the four
+        /// quarters' parts given apart as for `stage2_part` (the upper two written only).
+        #[allow(clippy::too_many_arguments)] // the kernel's operands
+        pub(crate) fn stage2_lower_half_part(
+            self,
+            q: [&mut [u64]; 4],
+            h: usize,
+            a: usize,
+            outer: &[u64],
+            inner: &[u64],
+            cube: &[u64],
+            p: f64,
+        ) {
+            const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
+            let m = q[0].len();
+            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+            assert!(q.iter().all(|s| s.len() == m) && m.is_multiple_of(N) && a + m <= h);
+            assert!(cube.len() >= h, "stage2_lower_half_part: {} cube twiddles", cube.len());
+            // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
+            unsafe { stage2_lower_half_part(q, h, a, outer, inner, cube, p) }
         }
     };
     (@safe stage2_lower_half, $v:ty, $min_h:expr) => {

@@ -51,8 +51,8 @@ fmacore::fma_entry_points! {
     feature: "neon",
     stage_min_h: 2,
     generic: [
-        stage, stage2, stage2_lower_half, radix2, pointwise, load, unload, comb, fold, garner3,
-        load_wide, garner5,
+        stage, stage2, stage2_part, stage2_lower_half, stage2_lower_half_part, radix2, pointwise,
+        load, unload, comb, fold, garner3, load_wide, garner5,
     ],
     own: [],
 }
