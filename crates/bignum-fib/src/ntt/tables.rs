@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::engine::{ENGINES, Engine, PRIME_SLOTS};
 use super::field::Field;
 use super::field::pow_mod;
+use super::plan::PAR_MIN_LEN;
+use crate::par;
 
 /// One prime's twiddles of one kind, level by level: level `j` holds the `2^j` values of
 /// half-length `h = 2^j` (`[h, 2h)` of the flat layout `t[h + i]`, which indexing by
@@ -242,8 +244,14 @@ pub(super) fn tables(e: Engine, len: usize) -> Arc<Tables> {
     match &*cache {
         Some(t) if t.len >= len => t.clone(),
         _ => {
-            let primes = (0..e.fields().len()).map(|k| prime_tables(e, k, len));
-            let t = Arc::new(Tables::from_primes(len, primes));
+            // The primes' tables are independent: built on the threads the budget has, from
+            // the transform length where a transform splits too.
+            let mut primes = vec![None; e.fields().len()];
+            let build = |(k, slot): (usize, &mut Option<Arc<PrimeTables>>)| {
+                *slot = Some(prime_tables(e, k, len));
+            };
+            par::each(primes.iter_mut().enumerate().collect(), len, PAR_MIN_LEN, &build);
+            let t = Arc::new(Tables::from_primes(len, primes.into_iter().flatten()));
             *cache = Some(t.clone());
             t
         }
