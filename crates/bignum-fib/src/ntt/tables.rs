@@ -2,7 +2,7 @@
 //! length (a shorter table is a prefix of a longer one, so growing one keeps its levels).
 
 use core::ops::{Index, Range};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
 use super::engine::{ENGINES, Engine, PRIME_SLOTS};
 use super::field::Field;
@@ -220,42 +220,65 @@ fn plain_level(f: Field, h: usize, level: &mut Vec<u64>) {
     }
 }
 
+/// The cache of each prime's tables ([`Engine::prime_slot`]).
+static PRIMES: [Mutex<Option<Arc<PrimeTables>>>; PRIME_SLOTS] =
+    [const { Mutex::new(None) }; PRIME_SLOTS];
+
 /// The tables of prime `k` of `e` for at least `len` coefficients, shared with every other
-/// product over that prime in that form.
-fn prime_tables(e: Engine, k: usize, len: usize) -> Arc<PrimeTables> {
-    static CACHE: [Mutex<Option<Arc<PrimeTables>>>; PRIME_SLOTS] =
-        [const { Mutex::new(None) }; PRIME_SLOTS];
-    let mut cache = CACHE[e.prime_slot(k)].lock().unwrap_or_else(PoisonError::into_inner);
-    match &*cache {
+/// product over that prime in that form; `None` if `wait` is false and another thread is
+/// building them.
+fn prime_tables(e: Engine, k: usize, len: usize, wait: bool) -> Option<Arc<PrimeTables>> {
+    let slot = &PRIMES[e.prime_slot(k)];
+    let mut cache = if wait {
+        slot.lock().unwrap_or_else(PoisonError::into_inner)
+    } else {
+        match slot.try_lock() {
+            Ok(c) => c,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return None,
+        }
+    };
+    Some(match &*cache {
         Some(t) if t.len >= len => t.clone(),
         old => {
             let t = Arc::new(PrimeTables::new(e, e.fields()[k], len, old.as_deref()));
             *cache = Some(t.clone());
             t
         }
-    }
+    })
 }
 
 /// Tables for at least `len` coefficients: the primes' tables ([`PrimeTables`], shared by
 /// every engine in the same form over the same primes), gathered per engine.
+///
+/// Threads that need the same new tables at once (the two squarings of a Fibonacci step on
+/// two threads) share the work: each builds the primes no other thread is building, then
+/// waits for the others. With a budget of several threads (`par`), from the transform
+/// length where a transform splits, the primes are built on them.
 pub(super) fn tables(e: Engine, len: usize) -> Arc<Tables> {
     static CACHE: [Mutex<Option<Arc<Tables>>>; ENGINES] = [const { Mutex::new(None) }; ENGINES];
-    let mut cache = CACHE[e.index()].lock().unwrap_or_else(PoisonError::into_inner);
-    match &*cache {
-        Some(t) if t.len >= len => t.clone(),
-        _ => {
-            // The primes' tables are independent: built on the threads the budget has, from
-            // the transform length where a transform splits too.
-            let mut primes = vec![None; e.fields().len()];
-            let build = |(k, slot): (usize, &mut Option<Arc<PrimeTables>>)| {
-                *slot = Some(prime_tables(e, k, len));
-            };
-            par::each(primes.iter_mut().enumerate().collect(), len, PAR_MIN_LEN, &build);
-            let t = Arc::new(Tables::from_primes(len, primes.into_iter().flatten()));
-            *cache = Some(t.clone());
-            t
+    let cache = &CACHE[e.index()];
+    if let Some(t) = &*cache.lock().unwrap_or_else(PoisonError::into_inner)
+        && t.len >= len
+    {
+        return t.clone();
+    }
+    let mut primes = vec![None; e.fields().len()];
+    let build = |(k, slot): (usize, &mut Option<Arc<PrimeTables>>)| {
+        *slot = prime_tables(e, k, len, false);
+    };
+    par::each(primes.iter_mut().enumerate().collect(), len, PAR_MIN_LEN, &build);
+    for (k, slot) in primes.iter_mut().enumerate() {
+        if slot.is_none() {
+            *slot = prime_tables(e, k, len, true);
         }
     }
+    let t = Arc::new(Tables::from_primes(len, primes.into_iter().flatten()));
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if cache.as_ref().is_none_or(|c| c.len < len) {
+        *cache = Some(t.clone());
+    }
+    t
 }
 
 #[cfg(test)]
