@@ -295,15 +295,8 @@ const B64_DECODE_OURS: &[Impl] = &[
                     "b64::arch::x86_64::avx512vbmi::decode_avx512vbmi",
                 ],
             ),
-            // `Avx512Bw` decodes with the AVX2 kernel (crates/b64/src/arch/x86_64/avx512bw.rs).
-            b(
-                "avx512bw(avx2)",
-                BW,
-                &[
-                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
-                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
-                ],
-            ),
+            // `Avx512Bw`'s bulk loop; the AVX2 kernel does the rest of a text.
+            b("avx512bw", BW, &["b64::arch::x86_64::avx512bw::decode_blocks_avx512bw"]),
             b(
                 "avx2",
                 AVX2,
