@@ -393,8 +393,11 @@ impl<V: Vector> NibbleRegs<V> {
             let low = V::splat8(0x0f);
             let hi = V::and(V::srli16_4(x), low);
             let bad = V::andnot(V::shuffle(self.lo_ok, x), V::shuffle(self.hi_bit, hi));
-            let mut v = V::add8(x, V::shuffle(self.shift, hi));
-            for k in 0..FIXES {
+            // The first fix by the shift at index 0 (`Nibbles`): the compare clears the
+            // fixed byte's index.
+            let idx = if FIXES > 0 { V::andnot(V::cmpeq8(x, self.fix_byte[0]), hi) } else { hi };
+            let mut v = V::add8(x, V::shuffle(self.shift, idx));
+            for k in 1..FIXES {
                 let fix = V::and(V::cmpeq8(x, self.fix_byte[k]), self.fix_add[k]);
                 v = V::add8(v, fix);
             }
