@@ -80,10 +80,11 @@ pub(super) trait Vector: Lanes {
     /// blocks are read exactly), else it is shorter than a block (SSSE3, whose whole blocks
     /// read 16 bytes where the input has them).
     const LAST_FULL: bool;
-    /// Blocks per iteration of the nibble decode's main loop: SSSE3 4 (64 symbols, then a
-    /// 2-block loop), AVX2 2 (64 symbols: 4 run out of the 16 `ymm` registers and reload
-    /// constants inside the loop, 2-4 % slower at 4 and 64 KiB on Zen 4 at the `x86-64-v3`
-    /// cap).
+    /// Blocks per iteration of the nibble decode's main loop (then a 2-block loop): SSSE3 4
+    /// (64 symbols), AVX2 4 (128 symbols; with the unmasked low-nibble lookup and the first
+    /// fix-up at index 0 the loop's constants fit the 16 `ymm` registers: 64 KiB 2.7 %
+    /// faster than 2 blocks on Zen 5 at the `x86-64-v3` cap, and the same to llvm-mca's
+    /// `cascadelake` model, 10.3 against 10.2 cycles per 64 symbols).
     const DECODE_UNROLL: usize;
 
     /// `B` bytes at `p`; `p` readable for `B` bytes.
