@@ -94,6 +94,11 @@ impl Runs {
 /// alphabet has the exact mask; the shifts fit when at most [`Nibbles::MAX_FIXES`] symbols
 /// differ from the most common offset of their high nibble (every built-in alphabet: 0 or
 /// 1); `fixes > MAX_FIXES` says the alphabet does not fit.
+///
+/// The first fix also has a second form: `shift[0]` (high nibble 0 holds no symbol) is
+/// `shift[h] + fix_add[0]` for `fix_byte[0]`'s `h`, so its value is `x + shift[0]`: a kernel
+/// may look the shift up at index 0 for that byte (`andnot` of the compare with the high
+/// nibble) instead of adding `fix_add[0]` (one operation fewer per block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Nibbles {
     /// Per low nibble, the bits ([`Nibbles::HI_BIT`]) of the high nibbles it is not a
@@ -110,7 +115,8 @@ pub(crate) struct Nibbles {
 }
 
 impl Nibbles {
-    /// The most fixes the kernels take (each costs 3 vector operations per block).
+    /// The most fixes the kernels take (each costs 3 vector operations per block, the first 2 in
+    /// the `pshufb` kernels).
     pub(crate) const MAX_FIXES: usize = 2;
 
     /// Per high nibble, its bit in [`Nibbles::lo_mask`]: 2..=7 (printable ASCII) get bits
@@ -178,6 +184,10 @@ impl Nibbles {
                 l += 1;
             }
             h += 1;
+        }
+        if n.fixes > 0 {
+            let h = (n.fix_byte[0] >> 4) as usize;
+            n.shift[0] = n.shift[h].wrapping_add(n.fix_add[0]);
         }
         n
     }
@@ -379,12 +389,20 @@ mod tests {
                 assert_eq!(symbol, a.contains(x), "{a:?} byte {x:#04x}");
                 if symbol {
                     let mut v = x.wrapping_add(n.shift[h]);
+                    // The first fix's second form: the shift at index 0.
+                    let mut w = v;
                     for k in 0..n.fixes {
                         if x == n.fix_byte[k] {
                             v = v.wrapping_add(n.fix_add[k]);
+                            w = if k == 0 {
+                                x.wrapping_add(n.shift[0])
+                            } else {
+                                w.wrapping_add(n.fix_add[k])
+                            };
                         }
                     }
                     assert_eq!(v, a.decode_table()[usize::from(x)], "{a:?} byte {x:#04x}");
+                    assert_eq!(w, v, "{a:?} byte {x:#04x}, the first fix at index 0");
                 }
             }
         }

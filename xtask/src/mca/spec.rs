@@ -295,15 +295,8 @@ const B64_DECODE_OURS: &[Impl] = &[
                     "b64::arch::x86_64::avx512vbmi::decode_avx512vbmi",
                 ],
             ),
-            // `Avx512Bw` decodes with the AVX2 kernel (crates/b64/src/arch/x86_64/avx512bw.rs).
-            b(
-                "avx512bw(avx2)",
-                BW,
-                &[
-                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_nibbles",
-                    "<b64::arch::x86_64::pshufb::Avx2 as b64::arch::x86_64::pshufb::Pshufb>::decode_rows",
-                ],
-            ),
+            // `Avx512Bw`'s bulk loop; the AVX2 kernel does the rest of a text.
+            b("avx512bw", BW, &["b64::arch::x86_64::avx512bw::decode_blocks_avx512bw"]),
             b(
                 "avx2",
                 AVX2,
@@ -468,7 +461,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "b64 decode",
         unit: "64 B in",
         units_in_64: None,
-        note: "both figures are off here: simdutf's AVX2 decode runs two loops (classify and compact 64 bytes into a buffer, then pack the buffer) and the finder takes only the pack loop (the first has a jump inside it), so the peer is undercounted; ours is `decode_nibbles`' two-fix copy (the one with the most vector instructions), while the standard alphabet runs the one-fix copy, 3 µops fewer per 32 symbols",
+        note: "both figures are off here: simdutf's AVX2 decode runs two loops (classify and compact 64 bytes into a buffer, then pack the buffer) and the finder takes only the pack loop (the first has a jump inside it), so the peer is undercounted; ours is `decode_blocks_avx512bw`'s two-fix copy (the one with the most vector instructions), while the standard alphabet runs the one-fix copy, 2 µops fewer per 64 symbols",
         note_cpus: &["cascadelake"],
         peer: "base64-simd",
         group: "b64/decode",
@@ -512,7 +505,7 @@ pub const KERNELS: &[Kernel] = &[
         name: "b64 decode",
         unit: "64 B in",
         units_in_64: None,
-        note: "both figures are off here: simdutf's AVX2 decode runs two loops (classify and compact 64 bytes into a buffer, then pack the buffer) and the finder takes only the pack loop (the first has a jump inside it), so the peer is undercounted; ours is `decode_nibbles`' two-fix copy (the one with the most vector instructions), while the standard alphabet runs the one-fix copy, 3 µops fewer per 32 symbols",
+        note: "both figures are off here: simdutf's AVX2 decode runs two loops (classify and compact 64 bytes into a buffer, then pack the buffer) and the finder takes only the pack loop (the first has a jump inside it), so the peer is undercounted; ours is `decode_blocks_avx512bw`'s two-fix copy (the one with the most vector instructions), while the standard alphabet runs the one-fix copy, 2 µops fewer per 64 symbols",
         note_cpus: &["cascadelake"],
         peer: "simdutf",
         group: "b64/decode",

@@ -1,23 +1,28 @@
 //! AVX-512 BW without VBMI (Skylake-SP, Cascade Lake; what `NAB_MAX_ISA=x86-64-v4` leaves):
 //! the AVX2 encode design (`vpshufb` into `s1 s0 s2 s1` dwords, Muła's multiplies, the
 //! [`Runs`] lookup) on four 12-byte groups per 512-bit register, `vpermd` spreading 48 bytes
-//! over the four 128-bit lanes. Decoding stays the AVX2 kernels'.
+//! over the four 128-bit lanes; and the AVX2 nibble decode ([`Nibbles`]) on 64 symbols per
+//! register for the bulk of a text ([`decode_blocks_avx512bw`]), `vpermd` gathering each
+//! lane's 12 bytes into one store, the AVX2 kernels for the rest.
 //!
-//! Why it exists: a prototype of this loop, alternated in one process against the AVX2
-//! backend on Zen 4 at the `x86-64-v4` cap, encoded faster at 4 KiB, 64 KiB and 1 MiB. Its
-//! encode uses the AVX2 kernels' last-bytes code for the rest and for inputs under 64
-//! bytes (no block).
+//! Why it exists: a prototype of the encode loop, alternated in one process against the AVX2
+//! backend on Zen 4 at the `x86-64-v4` cap, encoded faster at 4 KiB, 64 KiB and 1 MiB; the
+//! decode loop needs half the vector operations per symbol of the AVX2 one (the bench
+//! records have the figures). Its encode uses the AVX2 kernels' last-bytes code for the rest
+//! and for inputs under 64 bytes (no block).
 
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi8, _mm512_and_si512, _mm512_broadcast_i32x4,
-    _mm512_cmplt_epu8_mask, _mm512_loadu_si512, _mm512_mask_mov_epi8, _mm512_mullo_epi16,
+    _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_loadu_si512, _mm512_madd_epi16,
+    _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_mov_epi8, _mm512_mullo_epi16,
     _mm512_or_si512, _mm512_permutexvar_epi32, _mm512_set1_epi8, _mm512_set1_epi32,
-    _mm512_setr_epi32, _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_subs_epu8,
+    _mm512_setr_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_srli_epi16,
+    _mm512_storeu_si512, _mm512_subs_epu8, _mm512_ternarylogic_epi32, _mm512_test_epi8_mask,
 };
 
 use super::pshufb::vector::Lanes;
 use super::pshufb::{Avx2, encode};
-use crate::alphabet::{Alphabet, Runs};
+use crate::alphabet::{Alphabet, Nibbles, Runs};
 use crate::io::Io;
 use crate::kernels::{Kernels, ShortRules};
 
@@ -28,11 +33,32 @@ nab_isa::token! {
 }
 
 impl Avx512Bw {
-    /// The AVX2 token this one implies (its decode kernels are the ones this backend runs).
+    /// The AVX2 token this one implies (its kernels do what this backend has no loop for).
     #[inline]
     fn avx2(self) -> Avx2 {
         // SAFETY: `self` proves AVX2 (one of its features).
         unsafe { Avx2::new_unchecked() }
+    }
+
+    /// [`decode_blocks_avx512bw`] on `io`'s buffers from `(i, j)`; returns the new `(i, j)`.
+    #[inline]
+    fn decode_blocks<const FIXES: usize, I: Io + ?Sized>(
+        self,
+        nib: &Nibbles,
+        io: &mut I,
+        i: usize,
+        j: usize,
+    ) -> (usize, usize) {
+        let (src, n, dst, cap) = io.raw();
+        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+            return (i, j);
+        }
+        // SAFETY: `self` proves AVX-512 F and BW. `src[i..n]` and `dst[j..cap]` are in bounds
+        // (checked above) of live buffers borrowed by `io`: separate, or one buffer with the
+        // output behind the input (`j <= i`), which the loop allows.
+        let c =
+            unsafe { decode_blocks_avx512bw::<FIXES>(nib, src.add(i), n - i, dst.add(j), cap - j) };
+        (i + c, j + c / 4 * 3)
     }
 }
 
@@ -99,6 +125,15 @@ impl Kernels for Avx512Bw {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
+        let nib = alphabet.nibbles();
+        let (i, j) = match nib.fixes {
+            0 => self.decode_blocks::<0, I>(nib, io, i, j),
+            1 => self.decode_blocks::<1, I>(nib, io, i, j),
+            2 => self.decode_blocks::<2, I>(nib, io, i, j),
+            _ => (i, j),
+        };
+        // The rest (fewer than two blocks, the output's end, a block holding a non-symbol):
+        // the AVX2 kernels, which stop at the exact group.
         self.avx2().decode(alphabet, io, i, j)
     }
 
@@ -247,4 +282,92 @@ unsafe fn encode_runs_avx512bw(
 ) -> usize {
     // SAFETY: the caller's contract.
     unsafe { encode::encode_runs::<__m512i>(runs, src, n, dst, cap) }
+}
+
+/// Blocks of 64 symbols per iteration of [`decode_blocks_avx512bw`], checked together.
+const DECODE_UNROLL: usize = 2;
+
+/// Decodes `DECODE_UNROLL` blocks of 64 symbols of `src[..n]` into `dst[..cap]` per
+/// iteration while they hold only symbols and the output has room for the last block's
+/// 64-byte store (48 bytes and 16 of junk that the next block overwrites); returns the
+/// symbols decoded (a multiple of 64). It stops before an iteration holding a non-symbol,
+/// writing nothing of it: the caller's next kernel finds the exact group.
+///
+/// The AVX2 kernels' nibble decode (`NibbleRegs::values`: the low-nibble table indexed by
+/// the byte itself, `pmaddubsw` and `pmaddwd` into 24-bit dwords, `pshufb` packing 12 bytes
+/// at the bottom of each 128-bit lane) on 512-bit registers, with two AVX-512 steps: the
+/// blocks' `bad` lanes are OR-ed with one `vpternlogd` per block (`acc | (hi & !lo)`), and a
+/// fix-up is a compare into a mask and a masked add; `vpermd` gathers the four lanes' bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F and BW; `src` is valid for reads of `n` bytes, `dst` for writes of
+/// `cap` bytes; either they do not overlap or `dst <= src` in one buffer (every store of an
+/// iteration follows its loads and ends within them: block `k`'s store ends at
+/// `48 k + 64 <= 64 (k + 1)` bytes past the iteration's output, which is behind its input).
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn decode_blocks_avx512bw<const FIXES: usize>(
+    nib: &Nibbles,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    cap: usize,
+) -> usize {
+    const U: usize = DECODE_UNROLL;
+    let mut lo_ok = nib.lo_mask;
+    for b in &mut lo_ok {
+        *b = !*b;
+    }
+    // SAFETY: AVX-512 F (the caller's contract); the tables are 16-byte arrays.
+    let (lo_ok, hi_bit, shift, pack) = unsafe {
+        (
+            __m512i::load_table(&lo_ok),
+            __m512i::load_table(&Nibbles::HI_BIT),
+            __m512i::load_table(&nib.shift),
+            __m512i::lanes([2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, 0, 0, 0, 0]),
+        )
+    };
+    let mut fix_byte = [_mm512_setzero_si512(); Nibbles::MAX_FIXES];
+    let mut fix_add = [_mm512_setzero_si512(); Nibbles::MAX_FIXES];
+    for (k, (b, a)) in fix_byte.iter_mut().zip(&mut fix_add).enumerate() {
+        *b = _mm512_set1_epi8(nib.fix_byte[k] as i8);
+        *a = _mm512_set1_epi8(nib.fix_add[k] as i8);
+    }
+    let low = _mm512_set1_epi8(0x0f);
+    // Dwords 0..3 of each lane hold its 12 bytes; the last four are junk past the 48.
+    let gather = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15);
+    let (mut i, mut j) = (0, 0);
+    while i + 64 * U <= n && j + 48 * (U - 1) + 64 <= cap {
+        let mut v = [_mm512_setzero_si512(); U];
+        let mut bad = _mm512_setzero_si512();
+        for (k, v) in v.iter_mut().enumerate() {
+            // SAFETY: `i + 64 U <= n`: the block is readable.
+            let x = unsafe { _mm512_loadu_si512(src.add(i + 64 * k).cast()) };
+            let hi = _mm512_and_si512(_mm512_srli_epi16::<4>(x), low);
+            let lo_look = _mm512_shuffle_epi8(lo_ok, x);
+            let hi_look = _mm512_shuffle_epi8(hi_bit, hi);
+            // `bad | (hi_look & !lo_look)`: A = bad, B = lo_look, C = hi_look.
+            bad = _mm512_ternarylogic_epi32::<0xf2>(bad, lo_look, hi_look);
+            let mut y = _mm512_add_epi8(x, _mm512_shuffle_epi8(shift, hi));
+            for f in 0..FIXES {
+                let at = _mm512_cmpeq_epi8_mask(x, fix_byte[f]);
+                y = _mm512_mask_add_epi8(y, at, y, fix_add[f]);
+            }
+            *v = y;
+        }
+        if _mm512_test_epi8_mask(bad, bad) != 0 {
+            break;
+        }
+        for (k, &v) in v.iter().enumerate() {
+            let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi32(0x0140_0140));
+            let dwords = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000));
+            let bytes = _mm512_permutexvar_epi32(gather, _mm512_shuffle_epi8(dwords, pack));
+            // SAFETY: writes `dst[j + 48 k..j + 48 k + 64]`, within `cap`
+            // (`j + 48 (U - 1) + 64 <= cap`), after the iteration's loads.
+            unsafe { _mm512_storeu_si512(dst.add(j + 48 * k).cast(), bytes) };
+        }
+        i += 64 * U;
+        j += 48 * U;
+    }
+    i
 }

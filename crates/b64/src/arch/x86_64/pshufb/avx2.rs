@@ -110,7 +110,7 @@ vector_ops!(
         const SHORT_ENCODE: usize = 28;
         const HIDE_LAST_MUL: bool = false;
         const LAST_FULL: bool = true;
-        const DECODE_UNROLL: usize = 2;
+        const DECODE_UNROLL: usize = 4;
 
         #[inline(always)]
         unsafe fn pack(v: __m256i) -> __m256i {

@@ -82,7 +82,7 @@ pub(super) unsafe fn decode_rows<V: Vector>(
 }
 
 /// The six-table decode with the [`Nibbles`] tables (`FIXES` of them used): 4 `pshufb`
-/// fewer per block. `DECODE_UNROLL` blocks per iteration (SSSE3: 4, then 2), then blocks
+/// fewer per block. `DECODE_UNROLL` blocks per iteration (4, then 2), then blocks
 /// with exact stores; if `separate`, the last whole groups (fewer than a block) are decoded
 /// by one more block that ends at them and overlaps groups already decoded (they decode to
 /// the same bytes again), instead of leaving them to the scalar loop (AVX2, unpadded text of

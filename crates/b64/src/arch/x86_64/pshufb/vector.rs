@@ -80,10 +80,11 @@ pub(super) trait Vector: Lanes {
     /// blocks are read exactly), else it is shorter than a block (SSSE3, whose whole blocks
     /// read 16 bytes where the input has them).
     const LAST_FULL: bool;
-    /// Blocks per iteration of the nibble decode's main loop: SSSE3 4 (64 symbols, then a
-    /// 2-block loop), AVX2 2 (64 symbols: 4 run out of the 16 `ymm` registers and reload
-    /// constants inside the loop, 2-4 % slower at 4 and 64 KiB on Zen 4 at the `x86-64-v3`
-    /// cap).
+    /// Blocks per iteration of the nibble decode's main loop (then a 2-block loop): SSSE3 4
+    /// (64 symbols), AVX2 4 (128 symbols; with the unmasked low-nibble lookup and the first
+    /// fix-up at index 0 the loop's constants fit the 16 `ymm` registers: 64 KiB 2.7 %
+    /// faster than 2 blocks on Zen 5 at the `x86-64-v3` cap, and the same to llvm-mca's
+    /// `cascadelake` model, 10.3 against 10.2 cycles per 64 symbols).
     const DECODE_UNROLL: usize;
 
     /// `B` bytes at `p`; `p` readable for `B` bytes.
@@ -332,9 +333,11 @@ pub(super) unsafe fn lookup<V: Vector, const K: usize>(tables: &[V; K], idx: V, 
     }
 }
 
-/// The [`Nibbles`] tables in registers (each 16-byte table in every 16-byte lane).
+/// The [`Nibbles`] tables in registers (each 16-byte table in every 16-byte lane), the low
+/// nibble's as its complement `lo_ok` (per low nibble, the bits of the high nibbles it *is*
+/// a symbol with): see [`NibbleRegs::values`].
 pub(super) struct NibbleRegs<V> {
-    lo_mask: V,
+    lo_ok: V,
     hi_bit: V,
     shift: V,
     fix_byte: [V; Nibbles::MAX_FIXES],
@@ -358,8 +361,12 @@ impl<V: Vector> NibbleRegs<V> {
                 *b = V::splat8(nib.fix_byte[k] as i8);
                 *a = V::splat8(nib.fix_add[k] as i8);
             }
+            let mut lo_ok = nib.lo_mask;
+            for b in &mut lo_ok {
+                *b = !*b;
+            }
             NibbleRegs {
-                lo_mask: V::load_table(&nib.lo_mask),
+                lo_ok: V::load_table(&lo_ok),
                 hi_bit: V::load_table(&Nibbles::HI_BIT),
                 shift: V::load_table(&nib.shift),
                 fix_byte,
@@ -369,7 +376,13 @@ impl<V: Vector> NibbleRegs<V> {
     }
 
     /// The 6-bit values of the bytes of `x` (meaningless for non-symbols), and a `bad` vector
-    /// that is zero iff every byte is a symbol (`FIXES` of the fix-ups used).
+    /// whose lane is zero iff that byte is a symbol (`FIXES` of the fix-ups used).
+    ///
+    /// `bad = HI_BIT[h] & !lo_ok[l]`, i.e. `HI_BIT[h] & lo_mask[l]`. The low-nibble lookup
+    /// indexes `pshufb` with `x` itself, not `x & 0x0f` (one operation fewer per block):
+    /// `pshufb` reads the low 4 bits of a lane's index and gives 0 when its top bit is set,
+    /// so bytes below `0x80` find `lo_ok[l]`, and bytes from `0x80` find 0, which leaves their
+    /// `HI_BIT[h]` (high nibbles 8..=15: bit 0) set in `bad`.
     ///
     /// # Safety
     ///
@@ -379,11 +392,13 @@ impl<V: Vector> NibbleRegs<V> {
         // SAFETY: the caller's contract: the features.
         unsafe {
             let low = V::splat8(0x0f);
-            let lo = V::and(x, low);
             let hi = V::and(V::srli16_4(x), low);
-            let bad = V::and(V::shuffle(self.lo_mask, lo), V::shuffle(self.hi_bit, hi));
-            let mut v = V::add8(x, V::shuffle(self.shift, hi));
-            for k in 0..FIXES {
+            let bad = V::andnot(V::shuffle(self.lo_ok, x), V::shuffle(self.hi_bit, hi));
+            // The first fix by the shift at index 0 (`Nibbles`): the compare clears the
+            // fixed byte's index.
+            let idx = if FIXES > 0 { V::andnot(V::cmpeq8(x, self.fix_byte[0]), hi) } else { hi };
+            let mut v = V::add8(x, V::shuffle(self.shift, idx));
+            for k in 1..FIXES {
                 let fix = V::and(V::cmpeq8(x, self.fix_byte[k]), self.fix_add[k]);
                 v = V::add8(v, fix);
             }
