@@ -36,6 +36,29 @@ pub(crate) trait Io {
     }
 }
 
+/// Runs a bulk decode kernel on `io`'s buffers from input position `i` and output position
+/// `j`: `kernel(src, n, dst, cap)` gets the input from `i` (`n` bytes) and the output from `j`
+/// (`cap` bytes), and returns how many symbols it decoded (whole groups: 3 bytes out per 4
+/// in); the result is the new `(i, j)`. Nothing runs when a position is past its buffer or,
+/// in place, the output would be ahead of the input, so the kernel's pointers always lie in
+/// live buffers borrowed by `io`: separate ones, or one buffer with the output at or behind
+/// the input (which each kernel's safety contract allows).
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64", b64_rvv)), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn run_decode<I: Io + ?Sized>(
+    io: &mut I,
+    i: usize,
+    j: usize,
+    kernel: impl FnOnce(*const u8, usize, *mut u8, usize) -> usize,
+) -> (usize, usize) {
+    let (src, n, dst, cap) = io.raw();
+    if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
+        return (i, j);
+    }
+    let c = kernel(src.wrapping_add(i), n - i, dst.wrapping_add(j), cap - j);
+    (i + c, j + c / 4 * 3)
+}
+
 /// Separate input and output slices.
 pub(crate) struct Split<'i, 'o> {
     pub(crate) src: &'i [u8],

@@ -28,7 +28,7 @@ use core::arch::aarch64::{
 
 use crate::alphabet::Alphabet;
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::io::Io;
+use crate::io::{Io, run_decode};
 use crate::kernels::Kernels;
 
 /// Proof that the build targets NEON (this module exists only with `target_feature = "neon"`,
@@ -68,16 +68,11 @@ impl Kernels for Neon {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let (src, n, dst, cap) = io.raw();
-        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
-            return (i, j);
-        }
-        // SAFETY: `src[i..n]` and `dst[j..cap]` are in bounds (checked above) of live buffers
-        // borrowed by `io`: separate, or one buffer with the output behind the input, which
-        // `decode_neon` allows.
-        let c =
-            unsafe { decode_neon(alphabet.decode_table(), src.add(i), n - i, dst.add(j), cap - j) };
-        (i + c, j + c / 4 * 3)
+        run_decode(io, i, j, |src, n, dst, cap| {
+            // SAFETY: `run_decode` gives pointers into live buffers, separate or with the
+            // output behind the input, which `decode_neon` allows.
+            unsafe { decode_neon(alphabet.decode_table(), src, n, dst, cap) }
+        })
     }
 
     #[inline]

@@ -18,7 +18,7 @@
 use core::arch::global_asm;
 
 use crate::alphabet::Alphabet;
-use crate::io::Io;
+use crate::io::{Io, run_decode};
 use crate::kernels::Kernels;
 
 global_asm!(
@@ -243,18 +243,13 @@ impl Kernels for Rvv {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let (src, n, dst, cap) = io.raw();
-        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
-            return (i, j);
-        }
-        let groups = ((n - i) / 4).min((cap - j) / 3);
-        // SAFETY: the build targets V. `src[i..n]` and `dst[j..cap]` are in bounds (checked
-        // above) of live buffers borrowed by `io`: separate, or one buffer with the output
-        // behind the input; each strip is loaded in full before its (smaller) store at an
-        // output position <= its input position. The table has 256 entries (128 are read).
-        let c = unsafe {
-            b64_rvv_decode(src.add(i), groups, dst.add(j), alphabet.decode_table().as_ptr())
-        };
-        (i + c, j + c / 4 * 3)
+        run_decode(io, i, j, |src, n, dst, cap| {
+            let groups = (n / 4).min(cap / 3);
+            // SAFETY: the build targets V. `run_decode` gives pointers into live buffers,
+            // `n` and `cap` bytes from them: separate, or one buffer with the output behind
+            // the input; each strip is loaded in full before its (smaller) store at an output
+            // position <= its input position. The table has 256 entries (128 are read).
+            unsafe { b64_rvv_decode(src, groups, dst, alphabet.decode_table().as_ptr()) }
+        })
     }
 }

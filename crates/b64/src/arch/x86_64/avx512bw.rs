@@ -23,7 +23,7 @@ use core::arch::x86_64::{
 use super::pshufb::vector::Lanes;
 use super::pshufb::{Avx2, encode};
 use crate::alphabet::{Alphabet, Nibbles, Runs};
-use crate::io::Io;
+use crate::io::{Io, run_decode};
 use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
@@ -49,16 +49,11 @@ impl Avx512Bw {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let (src, n, dst, cap) = io.raw();
-        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
-            return (i, j);
-        }
-        // SAFETY: `self` proves AVX-512 F and BW. `src[i..n]` and `dst[j..cap]` are in bounds
-        // (checked above) of live buffers borrowed by `io`: separate, or one buffer with the
-        // output behind the input (`j <= i`), which the loop allows.
-        let c =
-            unsafe { decode_blocks_avx512bw::<FIXES>(nib, src.add(i), n - i, dst.add(j), cap - j) };
-        (i + c, j + c / 4 * 3)
+        run_decode(io, i, j, |src, n, dst, cap| {
+            // SAFETY: `self` proves AVX-512 F and BW; `run_decode` gives pointers into live
+            // buffers, separate or with the output behind the input, which the loop allows.
+            unsafe { decode_blocks_avx512bw::<FIXES>(nib, src, n, dst, cap) }
+        })
     }
 }
 

@@ -39,7 +39,7 @@ use core::arch::x86_64::{
 
 use crate::alphabet::Alphabet;
 use crate::arch::lines::{self, LineBlock, run_lines};
-use crate::io::Io;
+use crate::io::{Io, run_decode};
 use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
@@ -171,18 +171,12 @@ impl Kernels for Avx512Vbmi {
         i: usize,
         j: usize,
     ) -> (usize, usize) {
-        let (src, n, dst, cap) = io.raw();
-        if i > n || j > cap || (core::ptr::eq(src, dst) && j > i) {
-            return (i, j);
-        }
-        // SAFETY: `self` proves the CPU features. `src[i..n]` and `dst[j..cap]` are in bounds
-        // (checked above) of live buffers borrowed by `io`; either they are separate
-        // allocations, or the same buffer with the output behind the input (`j <= i`), which
-        // `decode_avx512vbmi` allows.
-        let c = unsafe {
-            decode_avx512vbmi(alphabet.decode_table(), src.add(i), n - i, dst.add(j), cap - j)
-        };
-        (i + c, j + c / 4 * 3)
+        run_decode(io, i, j, |src, n, dst, cap| {
+            // SAFETY: `self` proves the CPU features; `run_decode` gives pointers into live
+            // buffers, separate or with the output behind the input (`j <= i`), which
+            // `decode_avx512vbmi` allows.
+            unsafe { decode_avx512vbmi(alphabet.decode_table(), src, n, dst, cap) }
+        })
     }
 
     #[inline]
