@@ -911,6 +911,23 @@ pub(crate) unsafe fn fold<V: Lanes, const D: bool>(
     }
 }
 
+/// The `_part` kernels' contract on their operands, checked (panics otherwise), for the
+/// entry points of every width: `N` lanes, `h >= N` a power of two, `outer` and `inner` at
+/// least `2h` and `h` twiddles, the four parts of one length `m`, a multiple of `N`, with
+/// `a + m <= h`.
+pub(crate) fn check_parts(
+    n: usize,
+    q: &[&mut [u64]; 4],
+    h: usize,
+    a: usize,
+    outer: &[u64],
+    inner: &[u64],
+) {
+    let m = q[0].len();
+    assert!(h >= n && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
+    assert!(q.iter().all(|s| s.len() == m) && m.is_multiple_of(n) && a + m <= h);
+}
+
 /// One width's entry points to the kernels of this module, written once for every width.
 ///
 /// `token` is the type whose value proves the CPU support, `lanes` the register type (its
@@ -1076,9 +1093,7 @@ macro_rules! fma_entry_points {
             p: f64,
         ) {
             const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
-            let m = q[0].len();
-            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
-            assert!(q.iter().all(|s| s.len() == m) && m.is_multiple_of(N) && a + m <= h);
+            $crate::arch::ntt::fmacore::check_parts(N, &q, h, a, outer, inner);
             assert!(
                 DIT || cube.is_empty() || cube.len() >= h,
                 "stage2_part: {} cube twiddles, h = {h}",
@@ -1103,9 +1118,7 @@ macro_rules! fma_entry_points {
             p: f64,
         ) {
             const N: usize = <$v as $crate::arch::ntt::fmacore::Lanes>::N;
-            let m = q[0].len();
-            assert!(h >= N && h.is_power_of_two() && outer.len() >= 2 * h && inner.len() >= h);
-            assert!(q.iter().all(|s| s.len() == m) && m.is_multiple_of(N) && a + m <= h);
+            $crate::arch::ntt::fmacore::check_parts(N, &q, h, a, outer, inner);
             assert!(cube.len() >= h, "stage2_lower_half_part: {} cube twiddles", cube.len());
             // SAFETY: `self` proves the CPU support; the assertions are the kernel's contract.
             unsafe { stage2_lower_half_part(q, h, a, outer, inner, cube, p) }
