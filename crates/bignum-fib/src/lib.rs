@@ -214,11 +214,11 @@ pub fn release_thread_buffers() -> usize {
 /// asked: this is how to ask.
 ///
 /// Above size thresholds the work is split: the two squarings of each step of [`fib`] (from
-/// 8192 limbs), the quarters of the NTT transforms (from `2¹⁸` points, products of about
-/// 130 000 limbs) and the CRT after them, the halves of the decimal conversion (from 4096
-/// limbs). Results are the same for every
-/// thread count. `std::available_parallelism()` is the usual choice (it follows cgroup CPU
-/// quotas; the `fib` command's default).
+/// 8192 limbs), the quarters of the NTT transforms and their top radix-4 pass (from `2¹⁸`
+/// points, products of about 130 000 limbs), the CRT after them and the primes' twiddle
+/// tables, the halves of the decimal conversion (from 4096 limbs). Results are the same for
+/// every thread count. `std::available_parallelism()` is the usual choice (it follows cgroup
+/// CPU quotas; the `fib` command's default).
 ///
 /// The threads are scoped threads started at each split and joined before it returns (no
 /// pool, no dependency), so a call from inside a rayon pool or a tokio blocking thread
