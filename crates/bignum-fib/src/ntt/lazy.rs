@@ -161,6 +161,16 @@ fn dif2(f: Field, x: &mut [u64], h: usize, w: &[u64]) {
     }
 }
 
+/// The four quarters of a block of `4h` values, each `h` long (also the FMA engine's split
+/// top pass, `transform`).
+#[inline(always)]
+pub(super) fn quarters(block: &mut [u64], h: usize) -> [&mut [u64]; 4] {
+    let (x0, rest) = block.split_at_mut(h);
+    let (x1, rest) = rest.split_at_mut(h);
+    let (x2, x3) = rest.split_at_mut(h);
+    [x0, x1, x2, &mut x3[..h]]
+}
+
 /// The forward stages `2h` (twiddles `outer`, `2h` pairs) then `h` (`inner`) in one pass
 /// over blocks of `4h`.
 #[inline(always)]
@@ -168,10 +178,7 @@ fn dif4(f: Field, x: &mut [u64], h: usize, outer: &[u64], inner: &[u64]) {
     let (o0, o1) = outer[..4 * h].split_at(2 * h);
     let (o0, o1, inner) = (pairs(o0, h), pairs(o1, h), pairs(inner, h));
     for block in x.chunks_exact_mut(4 * h) {
-        let (x0, rest) = block.split_at_mut(h);
-        let (x1, rest) = rest.split_at_mut(h);
-        let (x2, x3) = rest.split_at_mut(h);
-        let x3 = &mut x3[..h];
+        let [x0, x1, x2, x3] = quarters(block, h);
         for i in 0..h {
             let (a0, a2) = dif(f, x0[i], x2[i], o0[i]);
             let (a1, a3) = dif(f, x1[i], x3[i], o1[i]);
@@ -260,10 +267,7 @@ fn dit4<const LAST: bool>(f: Field, x: &mut [u64], h: usize, outer: &[u64], inne
     let (o0, o1) = outer[..4 * h].split_at(2 * h);
     let (o0, o1, inner) = (pairs(o0, h), pairs(o1, h), pairs(inner, h));
     for block in x.chunks_exact_mut(4 * h) {
-        let (x0, rest) = block.split_at_mut(h);
-        let (x1, rest) = rest.split_at_mut(h);
-        let (x2, x3) = rest.split_at_mut(h);
-        let x3 = &mut x3[..h];
+        let [x0, x1, x2, x3] = quarters(block, h);
         for i in 0..h {
             let (a0, a1) = dit(f, x0[i], x1[i], inner[i]);
             let (a2, a3) = dit(f, x2[i], x3[i], inner[i]);

@@ -175,9 +175,7 @@ fn top_pass<const DIT: bool, const LAZY: bool>(
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 fn halves_of_quarters(x: &mut [u64], h: usize) -> ([&mut [u64]; 4], [&mut [u64]; 4]) {
     debug_assert_eq!(x.len(), 4 * h);
-    let (a, b) = x.split_at_mut(2 * h);
-    let (q0, q1) = a.split_at_mut(h);
-    let (q2, q3) = b.split_at_mut(h);
-    let [(l0, h0), (l1, h1), (l2, h2), (l3, h3)] = [q0, q1, q2, q3].map(|q| q.split_at_mut(h / 2));
+    let [(l0, h0), (l1, h1), (l2, h2), (l3, h3)] =
+        lazy::quarters(x, h).map(|q| q.split_at_mut(h / 2));
     ([l0, l1, l2, l3], [h0, h1, h2, h3])
 }
