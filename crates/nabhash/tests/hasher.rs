@@ -261,6 +261,33 @@ fn fixed_state_is_const_copy_deterministic_and_seeded() {
     let _ = copy(RandomState::new());
 }
 
+/// Both states override `BuildHasher::hash_one` (to inline it into every codegen unit): it
+/// returns what the provided method does, `build_hasher`, `hash`, `finish`, for every kind of
+/// key.
+#[test]
+fn hash_one_is_build_hasher_hash_finish() {
+    use core::hash::Hash;
+    // The provided method's body, spelled out: what the override must equal.
+    #[allow(clippy::manual_hash_one)]
+    fn provided<S: BuildHasher, T: Hash>(s: &S, x: T) -> u64 {
+        let mut h = s.build_hasher();
+        x.hash(&mut h);
+        h.finish()
+    }
+    fn check<S: BuildHasher>(s: &S) {
+        let text = String::from("a key of thirty-three bytes, long");
+        assert_eq!(s.hash_one(42u64), provided(s, 42u64));
+        assert_eq!(s.hash_one(7u8), provided(s, 7u8));
+        assert_eq!(s.hash_one(u128::MAX - 3), provided(s, u128::MAX - 3));
+        assert_eq!(s.hash_one("word"), provided(s, "word"));
+        assert_eq!(s.hash_one(&text), provided(s, &text));
+        assert_eq!(s.hash_one((1u32, "a", [2u16; 3])), provided(s, (1u32, "a", [2u16; 3])));
+        assert_eq!(s.hash_one(&b"bytes"[..]), provided(s, &b"bytes"[..]));
+    }
+    check(&FixedState::with_seed(3));
+    check(&RandomState::new());
+}
+
 /// `Debug` shows no key material: states with different keys print the same.
 #[test]
 fn debug_hides_the_keys() {
