@@ -44,7 +44,7 @@
 //!
 //! | arch | backends, most preferred first |
 //! | --- | --- |
-//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, tails in exact-width loads and stores; `avx512bw` (AVX-512 without VBMI): the `avx2` encode on 512-bit registers, `avx2`'s decode; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
+//! | x86_64 | `avx512vbmi`: `vpermb` + `vpmultishiftqb` encode, `vpermi2b` decode, tails in exact-width loads and stores; `avx512bw` (AVX-512 without VBMI): the `avx2` encode on 512-bit registers (up to 144 bytes in 256-bit blocks read by masked loads), `avx2`'s decode; `avx2` and `ssse3`: `pshufb` (Muła–Lemire: multiply-shift encode with a run lookup, nibble-table validation and decode; tables computed from the alphabet, with a general lookup for alphabets they do not fit) |
 //! | aarch64 | `neon`: `ld3` + shifts + `tbl` over the 64-byte alphabet + `st4`; `ld4` + `tbl`/`tbx` + shift-insert + `st3`, and the line loop for wrapped text of 64 columns and up |
 //! | riscv64 built with `+v` | `rvv`: RVV 1.0 in `global_asm!`, any VLEN >= 128 (tested at 128 and 256) |
 //! | everything, incl. big-endian mips64 | `portable`: 64-bit words, endian-correct |

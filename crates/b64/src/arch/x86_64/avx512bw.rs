@@ -8,16 +8,20 @@
 //! Why it exists: a prototype of the encode loop, alternated in one process against the AVX2
 //! backend on Zen 4 at the `x86-64-v4` cap, encoded faster at 4 KiB, 64 KiB and 1 MiB; the
 //! decode loop needs half the vector operations per symbol of the AVX2 one (the bench
-//! records have the figures). Its encode uses the AVX2 kernels' last-bytes code for the rest
-//! and for inputs under 64 bytes (no block).
+//! records have the figures). Inputs of up to 144 bytes are encoded by
+//! [`encode_short_avx512bw`] (24-byte blocks in 256-bit registers, the last one read by a
+//! masked load); after the loops the AVX2 kernels' last-bytes code encodes the rest.
 
 use core::arch::x86_64::{
-    __m512i, _mm_setr_epi8, _mm512_add_epi8, _mm512_and_si512, _mm512_broadcast_i32x4,
-    _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_loadu_si512, _mm512_madd_epi16,
-    _mm512_maddubs_epi16, _mm512_mask_add_epi8, _mm512_mask_mov_epi8, _mm512_mullo_epi16,
-    _mm512_or_si512, _mm512_permutexvar_epi32, _mm512_set1_epi8, _mm512_set1_epi32,
-    _mm512_setr_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_srli_epi16,
-    _mm512_storeu_si512, _mm512_subs_epu8, _mm512_ternarylogic_epi32, _mm512_test_epi8_mask,
+    __m256i, __m512i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_setr_epi8, _mm_storeu_si128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_maskz_loadu_epi8,
+    _mm256_permutevar8x32_epi32, _mm256_setr_epi32, _mm256_storeu_si256, _mm512_add_epi8,
+    _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask,
+    _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8,
+    _mm512_mask_mov_epi8, _mm512_mullo_epi16, _mm512_or_si512, _mm512_permutexvar_epi32,
+    _mm512_set1_epi8, _mm512_set1_epi32, _mm512_setr_epi32, _mm512_setzero_si512,
+    _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_storeu_si512, _mm512_subs_epu8,
+    _mm512_ternarylogic_epi32, _mm512_test_epi8_mask,
 };
 
 use super::pshufb::vector::Lanes;
@@ -27,9 +31,9 @@ use crate::io::{Io, run_decode};
 use crate::kernels::{Kernels, ShortRules};
 
 nab_isa::token! {
-    /// Proof that AVX-512 F and BW and AVX2 may be used (the CPU has them and `NAB_MAX_ISA`
+    /// Proof that AVX-512 F, BW and VL and AVX2 may be used (the CPU has them and `NAB_MAX_ISA`
     /// allows them, or the build enables them). Only `Avx512Bw::new` makes one.
-    pub(crate) struct Avx512Bw = AVX512F | AVX512BW | AVX2;
+    pub(crate) struct Avx512Bw = AVX512F | AVX512BW | AVX512VL | AVX2;
 }
 
 impl Avx512Bw {
@@ -92,6 +96,22 @@ impl Kernels for Avx512Bw {
 
     #[inline]
     fn encode_all(self, alphabet: &Alphabet, src: &[u8], dst: &mut [u8], pad: bool) -> bool {
+        let runs = alphabet.runs();
+        if src.len() <= SHORT_ENCODE && runs.fits {
+            // SAFETY: `self` proves AVX-512 F/BW/VL and AVX2; `dst` is exactly the encoded
+            // length of `src` (the caller's contract); `&mut` excludes overlap.
+            unsafe {
+                encode_short_avx512bw(
+                    runs,
+                    src.as_ptr(),
+                    src.len(),
+                    dst.as_mut_ptr(),
+                    dst.len(),
+                    pad,
+                );
+            }
+            return true;
+        }
         // Below 64 bytes the kernel would do no block: the AVX2 code does it all.
         if src.len() < 64 {
             return self.avx2().encode_all(alphabet, src, dst, pad);
@@ -277,6 +297,116 @@ unsafe fn encode_runs_avx512bw(
 ) -> usize {
     // SAFETY: the caller's contract.
     unsafe { encode::encode_runs::<__m512i>(runs, src, n, dst, cap) }
+}
+
+/// Inputs of at most this many bytes take [`encode_short_avx512bw`]. amd-zen5 at the
+/// `x86-64-v4` cap: `b64/encode-tail` at 100 B 9.06 -> 6.79 ns (criterion medians); best of
+/// 15 x 200k calls, 144 B 7.2 ns by this path against the 512-bit loops' 8.8-9.0 ns at
+/// 160 B; the two meet near 192 B. Below that crossover
+/// because Intel's cores run the loops' 512-bit shuffles at full width (one port: twice
+/// the bytes per µop), which favours the loops from a shorter length (re-verify on Intel).
+const SHORT_ENCODE: usize = 144;
+
+/// Encodes all of a short `src[..n]` (`n <= SHORT_ENCODE`) into `dst[..len]` (its encoded
+/// length, with padding if `pad`) in 24-byte blocks of 256-bit registers, the AVX2 run encode
+/// of each: the last block (and every block that a 32-byte load would overrun) loaded with
+/// AVX-512 BW's zero-masking byte load, so no ladder of length tests or shifting table builds
+/// it; `vpermd` spreads a block's 24 bytes over the two 128-bit lanes. The stores are plain:
+/// 32 symbols a block, then the last block's exact length ([`store_exact_256`]; a
+/// masked store would make later loads of the bytes past it wait, see the VBMI kernel).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VL and AVX2; `src` is valid for reads of `n <= SHORT_ENCODE`
+/// bytes and `dst` for writes of `len` bytes, the encoded length of `n` bytes with padding if
+/// `pad`; they do not overlap.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+unsafe fn encode_short_avx512bw(
+    runs: &Runs,
+    src: *const u8,
+    n: usize,
+    dst: *mut u8,
+    len: usize,
+    pad: bool,
+) {
+    debug_assert!(n <= SHORT_ENCODE);
+    // SAFETY: a block loads `src[i..i + 32]` only when `i + 32 <= n`, else exactly the
+    // `min(24, n - i)` bytes at `i` (masked-off bytes are neither read nor faulted on); its
+    // 32 symbols go to `dst[j..j + 32]` with `j = i / 3 * 4` and `i + 24 < n`, so within
+    // `len`; the last block writes exactly `dst[j..len]`.
+    unsafe {
+        let spread = _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
+        let (mut i, mut j) = (0, 0);
+        while n - i > 24 {
+            let x = if n - i >= 32 {
+                _mm256_loadu_si256(src.add(i).cast())
+            } else {
+                _mm256_maskz_loadu_epi8(0x00ff_ffff, src.add(i).cast())
+            };
+            let y = encode::run_symbols_256(runs, _mm256_permutevar8x32_epi32(x, spread));
+            _mm256_storeu_si256(dst.add(j).cast(), y);
+            i += 24;
+            j += 32;
+        }
+        let (r, rest) = (n - i, len - j);
+        // (An empty input reads nothing: a zero-mask load at a dangling pointer would still
+        // run the fault-suppression assist, tens of nanoseconds.)
+        if rest == 0 {
+            return;
+        }
+        let x = _mm256_maskz_loadu_epi8(((1u64 << r) - 1) as u32, src.add(i).cast());
+        let mut y = encode::run_symbols_256(runs, _mm256_permutevar8x32_epi32(x, spread));
+        if pad {
+            y = encode::pad_last_256(y, r);
+        }
+        store_exact_256(dst.add(j), rest, y);
+    }
+}
+
+/// Stores exactly `y[..len]` at `dst` (`0 < len <= 32`) by plain stores: 32 bytes, or 16 and
+/// the rest from the high lane, the last 1 to 16 bytes as two overlapping general-register
+/// stores (their bytes moved by `shrd`: no shuffle table to load, no byte loop that would give
+/// the caller a stack frame). 24 bytes, 16 input bytes padded, are 16 and 8.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `len <= 32` bytes.
+#[inline(always)]
+unsafe fn store_exact_256(dst: *mut u8, len: usize, y: __m256i) {
+    // SAFETY: the caller's contract; every store below lies in `dst[..len]`.
+    unsafe {
+        if len == 32 {
+            _mm256_storeu_si256(dst.cast(), y);
+            return;
+        }
+        let (d, m, v) = if len > 16 {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+            (dst.add(16), len - 16, _mm256_extracti128_si256::<1>(y))
+        } else {
+            (dst, len, _mm256_castsi256_si128(y))
+        };
+        if m == 16 {
+            _mm_storeu_si128(d.cast(), v);
+            return;
+        }
+        let lo = _mm_cvtsi128_si64(v) as u64;
+        if m >= 8 {
+            d.cast::<u64>().write_unaligned(lo);
+            if m > 8 {
+                let hi = _mm_extract_epi64::<1>(v) as u64;
+                let end = ((u128::from(hi) << 64 | u128::from(lo)) >> (8 * (m - 8))) as u64;
+                d.add(m - 8).cast::<u64>().write_unaligned(end);
+            }
+        } else if m >= 4 {
+            d.cast::<u32>().write_unaligned(lo as u32);
+            d.add(m - 4).cast::<u32>().write_unaligned((lo >> (8 * (m - 4))) as u32);
+        } else if m >= 2 {
+            d.cast::<u16>().write_unaligned(lo as u16);
+            d.add(m - 2).cast::<u16>().write_unaligned((lo >> (8 * (m - 2))) as u16);
+        } else {
+            *d = lo as u8;
+        }
+    }
 }
 
 /// Blocks of 64 symbols per iteration of [`decode_blocks_avx512bw`], checked together.

@@ -10,6 +10,8 @@
 //! encodes what the loops left, the last group and its padding included, reading and writing
 //! exactly the bytes of the input and output (no scalar tail, no stack copy).
 
+use core::arch::x86_64::__m256i;
+
 use super::vector::{Lanes, Vector, lookup, multipliers_hidden, multipliers_plain};
 use crate::alphabet::{Alphabet, Runs};
 
@@ -211,6 +213,37 @@ pub(in crate::arch::x86_64) unsafe fn encode_runs<V: Lanes>(
     }
     // SAFETY: the caller's contract.
     unsafe { single_blocks(&s, src, n, dst, end, (i, j)) }
+}
+
+/// The symbols, by `runs`, of a block of 24 bytes already in a register in
+/// [`Lanes::load_groups`]' layout (bytes `0..12` at the bottom of the low lane, `12..24` of
+/// the high one): for kernels that load their blocks their own way (AVX-512 BW's masked
+/// short encode).
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[inline(always)]
+pub(in crate::arch::x86_64) unsafe fn run_symbols_256(runs: &Runs, x: __m256i) -> __m256i {
+    // SAFETY: the caller's contract: the features.
+    unsafe { RunSymbols::new(runs, multipliers_plain::<__m256i>()).of(x) }
+}
+
+/// Symbols `y` of the last `r` input bytes of a short encode on `__m256i` (the symbols past
+/// them made of zero bits), padded: `=` from symbol `ceil(4r / 3)` on.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `r <= 24`.
+#[inline(always)]
+pub(in crate::arch::x86_64) unsafe fn pad_last_256(y: __m256i, r: usize) -> __m256i {
+    // SAFETY: the caller's contract: the features. As in `encode_last_by`: symbol `k` starts
+    // at bit `6k`, past the `r` bytes when `3k >= 4r` (`4r <= 96` fits in an `i8`).
+    unsafe {
+        let data = __m256i::cmpgt8(__m256i::splat8(4 * r as i8), __m256i::thrice());
+        let eq = __m256i::splat8(b'=' as i8);
+        __m256i::or(__m256i::and(data, y), __m256i::andnot(data, eq))
+    }
 }
 
 /// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
