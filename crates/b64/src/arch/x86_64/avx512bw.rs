@@ -13,8 +13,7 @@
 //! masked load); after the loops the AVX2 kernels' last-bytes code encodes the rest.
 
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_setr_epi8, _mm_storeu_si128,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_maskz_loadu_epi8,
+    __m512i, _mm_setr_epi8, _mm256_loadu_si256, _mm256_maskz_loadu_epi8,
     _mm256_permutevar8x32_epi32, _mm256_setr_epi32, _mm256_storeu_si256, _mm512_add_epi8,
     _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask,
     _mm512_loadu_si512, _mm512_madd_epi16, _mm512_maddubs_epi16, _mm512_mask_add_epi8,
@@ -312,7 +311,7 @@ const SHORT_ENCODE: usize = 144;
 /// of each: the last block (and every block that a 32-byte load would overrun) loaded with
 /// AVX-512 BW's zero-masking byte load, so no ladder of length tests or shifting table builds
 /// it; `vpermd` spreads a block's 24 bytes over the two 128-bit lanes. The stores are plain:
-/// 32 symbols a block, then the last block's exact length ([`store_exact_256`]; a
+/// 32 symbols a block, then the last block's exact length ([`encode::store_symbols_256`]; a
 /// masked store would make later loads of the bytes past it wait, see the VBMI kernel).
 ///
 /// # Safety
@@ -359,53 +358,7 @@ unsafe fn encode_short_avx512bw(
         if pad {
             y = encode::pad_last_256(y, r);
         }
-        store_exact_256(dst.add(j), rest, y);
-    }
-}
-
-/// Stores exactly `y[..len]` at `dst` (`0 < len <= 32`) by plain stores: 32 bytes, or 16 and
-/// the rest from the high lane, the last 1 to 16 bytes as two overlapping general-register
-/// stores (their bytes moved by `shrd`: no shuffle table to load, no byte loop that would give
-/// the caller a stack frame). 24 bytes, 16 input bytes padded, are 16 and 8.
-///
-/// # Safety
-///
-/// The CPU has AVX2; `dst` is valid for writes of `len <= 32` bytes.
-#[inline(always)]
-unsafe fn store_exact_256(dst: *mut u8, len: usize, y: __m256i) {
-    // SAFETY: the caller's contract; every store below lies in `dst[..len]`.
-    unsafe {
-        if len == 32 {
-            _mm256_storeu_si256(dst.cast(), y);
-            return;
-        }
-        let (d, m, v) = if len > 16 {
-            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
-            (dst.add(16), len - 16, _mm256_extracti128_si256::<1>(y))
-        } else {
-            (dst, len, _mm256_castsi256_si128(y))
-        };
-        if m == 16 {
-            _mm_storeu_si128(d.cast(), v);
-            return;
-        }
-        let lo = _mm_cvtsi128_si64(v) as u64;
-        if m >= 8 {
-            d.cast::<u64>().write_unaligned(lo);
-            if m > 8 {
-                let hi = _mm_extract_epi64::<1>(v) as u64;
-                let end = ((u128::from(hi) << 64 | u128::from(lo)) >> (8 * (m - 8))) as u64;
-                d.add(m - 8).cast::<u64>().write_unaligned(end);
-            }
-        } else if m >= 4 {
-            d.cast::<u32>().write_unaligned(lo as u32);
-            d.add(m - 4).cast::<u32>().write_unaligned((lo >> (8 * (m - 4))) as u32);
-        } else if m >= 2 {
-            d.cast::<u16>().write_unaligned(lo as u16);
-            d.add(m - 2).cast::<u16>().write_unaligned((lo >> (8 * (m - 2))) as u16);
-        } else {
-            *d = lo as u8;
-        }
+        encode::store_symbols_256(dst.add(j), rest, y);
     }
 }
 

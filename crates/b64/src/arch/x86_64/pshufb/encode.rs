@@ -246,6 +246,18 @@ pub(in crate::arch::x86_64) unsafe fn pad_last_256(y: __m256i, r: usize) -> __m2
     }
 }
 
+/// Writes the low `len <= 32` symbols of `y` to `dst`, touching only `dst[..len]`
+/// ([`Vector::store_symbols`] of `__m256i`: plain stores).
+///
+/// # Safety
+///
+/// The CPU has AVX2; `dst` is valid for writes of `len <= 32` bytes.
+#[inline(always)]
+pub(in crate::arch::x86_64) unsafe fn store_symbols_256(dst: *mut u8, len: usize, y: __m256i) {
+    // SAFETY: the caller's contract.
+    unsafe { __m256i::store_symbols(dst, len, y) }
+}
+
 /// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
 /// `OUT` bytes to `B` symbols at a time: what is left after a kernel's loops (and the whole of
 /// a short input), without the scalar code. The last block (read and written exactly, see
