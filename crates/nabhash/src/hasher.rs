@@ -380,7 +380,9 @@ impl BuildHasher for FixedState {
     fn build_hasher(&self) -> NabHasher {
         NabHasher::with_keys(self.keys)
     }
-    /// [`hash_one_with`]: the same value as the provided method, inlined at every call site.
+    /// The provided method's value (`build_hasher`, `hash`, `finish`), inlined at every call
+    /// site, so that a `HashMap` in a build of many codegen units hashes `str` keys without a
+    /// call.
     #[inline(always)]
     fn hash_one<T: Hash>(&self, x: T) -> u64 {
         hash_one_with(self.keys, x)
@@ -436,7 +438,9 @@ impl BuildHasher for RandomState {
     fn build_hasher(&self) -> NabHasher {
         NabHasher::with_keys(self.keys)
     }
-    /// [`hash_one_with`]: the same value as the provided method, inlined at every call site.
+    /// The provided method's value (`build_hasher`, `hash`, `finish`), inlined at every call
+    /// site, so that a `HashMap` in a build of many codegen units hashes `str` keys without a
+    /// call.
     #[inline(always)]
     fn hash_one<T: Hash>(&self, x: T) -> u64 {
         hash_one_with(self.keys, x)
