@@ -107,7 +107,7 @@ vector_ops!(
     }
     {
         const HIDE_LOOKUP_MUL: bool = false;
-        const SHORT_ENCODE: usize = 28;
+        const SHORT_ENCODE: usize = 88;
         const HIDE_LAST_MUL: bool = false;
         const LAST_FULL: bool = true;
         const DECODE_UNROLL: usize = 4;
@@ -191,9 +191,16 @@ vector_ops!(
         }
 
         #[inline(always)]
-        unsafe fn load_groups_block(src: *const u8, _r: usize) -> __m256i {
-            // SAFETY: the caller's contract: AVX2, `src[..r]` readable, `r >= 24`.
-            unsafe { load_groups_exact_256(src, 24) }
+        unsafe fn load_groups_block(src: *const u8, r: usize) -> __m256i {
+            // SAFETY: the caller's contract: AVX2, `src[..r]` readable, `r >= 24`; the two
+            // plain loads read `src[..28]` only when `r >= 28`.
+            unsafe {
+                if r >= Self::GROUPS_READ {
+                    load_groups_256(src)
+                } else {
+                    load_groups_exact_256(src, 24)
+                }
+            }
         }
 
         #[inline(always)]

@@ -70,7 +70,10 @@ pub(super) trait Vector: Lanes {
     /// Inputs shorter than this skip the encode loops in `encode_all` (the last-bytes code
     /// does it all). SSSE3: 112, measured on Zen 4 at the `x86-64-v2` cap (64 B 16.3 ns
     /// instead of 17.3, 100 B 19.5 instead of 20.0 with 28; 256 B the same either way);
-    /// AVX2: 28, one 24-byte block with its 4 readable bytes after.
+    /// AVX2: 88, amd-zen5 at the `x86-64-v3` cap, against 28 (one block): `b64/encode` 64 B
+    /// 7.19 -> 6.40 ns (criterion medians of 3 alternated rounds), with the blocks read by
+    /// two plain loads where 28 bytes are readable (`load_groups_block`); at 144, 100 B took
+    /// 8.82 ns against the loops' 8.46 (their four-block step), so 100 B stays with them.
     const SHORT_ENCODE: usize;
     /// The last-bytes encode's multipliers are hidden from the optimizer (SSSE3) or
     /// constants (AVX2: LLVM's shift-and-blend for `pmullw` is longer but of lower latency,
