@@ -229,21 +229,32 @@ pub(in crate::arch::x86_64) unsafe fn run_symbols_256(runs: &Runs, x: __m256i) -
     unsafe { RunSymbols::new(runs, multipliers_plain::<__m256i>()).of(x) }
 }
 
-/// Symbols `y` of the last `r` input bytes of a short encode on `__m256i` (the symbols past
-/// them made of zero bits), padded: `=` from symbol `ceil(4r / 3)` on.
+/// Symbols `y` of the last `r` input bytes of an encode (the symbols past them made of zero
+/// bits), padded: `=` from symbol `ceil(4r / 3)` on.
+///
+/// # Safety
+///
+/// The CPU has `V`'s features; `r <= OUT` (`4r` fits in an `i8`).
+#[inline(always)]
+unsafe fn pad_last<V: Vector>(y: V, r: usize) -> V {
+    // SAFETY: the caller's contract: the features. Symbol `k` starts at bit `6k`: past the
+    // `r` bytes when `3k >= 4r`.
+    unsafe {
+        let data = V::cmpgt8(V::splat8(4 * r as i8), V::thrice());
+        let eq = V::splat8(b'=' as i8);
+        V::or(V::and(data, y), V::andnot(data, eq))
+    }
+}
+
+/// [`pad_last`] on `__m256i`, for kernels outside this module (AVX-512 BW's short encode).
 ///
 /// # Safety
 ///
 /// The CPU has AVX2; `r <= 24`.
 #[inline(always)]
 pub(in crate::arch::x86_64) unsafe fn pad_last_256(y: __m256i, r: usize) -> __m256i {
-    // SAFETY: the caller's contract: the features. As in `encode_last_by`: symbol `k` starts
-    // at bit `6k`, past the `r` bytes when `3k >= 4r` (`4r <= 96` fits in an `i8`).
-    unsafe {
-        let data = __m256i::cmpgt8(__m256i::splat8(4 * r as i8), __m256i::thrice());
-        let eq = __m256i::splat8(b'=' as i8);
-        __m256i::or(__m256i::and(data, y), __m256i::andnot(data, eq))
-    }
+    // SAFETY: the caller's contract.
+    unsafe { pad_last(y, r) }
 }
 
 /// Writes the low `len <= 32` symbols of `y` to `dst`, touching only `dst[..len]`
@@ -321,10 +332,7 @@ unsafe fn encode_last_by<V: Vector, S: Symbols<V>>(
         }
         let mut y = s.of(V::load_groups_last(src, r));
         if pad {
-            // Symbol `k` starts at bit `6k`: past the `r` bytes when `3k >= 4r`.
-            let data = V::cmpgt8(V::splat8(4 * r as i8), V::thrice());
-            let eq = V::splat8(b'=' as i8);
-            y = V::or(V::and(data, y), V::andnot(data, eq));
+            y = pad_last(y, r);
         }
         V::store_symbols(dst, len, y);
     }
