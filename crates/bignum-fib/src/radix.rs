@@ -406,30 +406,74 @@ fn newton_refine(d: &Nat, v0: Nat) -> Nat {
     let top = Nat::from(1u64).shl_limbs(2 * n);
     let mut v = if p <= top {
         let e = &top - &p;
-        &v0 + &(&v0 * &e).shr_limbs(2 * n)
+        &v0 + &correction(&v0, &e, n)
     } else {
         let e = &p - &top;
-        v0.checked_sub(&(&v0 * &e).shr_limbs(2 * n)).unwrap_or_default()
+        v0.checked_sub(&correction(&v0, &e, n)).unwrap_or_default()
     };
     // Exact correction: 0 <= B^(2n) − d·v < d.
-    let p = d * &v;
-    if p > top {
-        let mut over = &p - &top;
-        while !over.is_zero() {
-            v.sub_small(1);
-            over = match over.checked_sub(d) {
-                Some(o) => o,
-                None => break,
-            };
+    match excess(d, &v, n) {
+        Ok(mut over) => {
+            while !over.is_zero() {
+                v.sub_small(1);
+                over = match over.checked_sub(d) {
+                    Some(o) => o,
+                    None => break,
+                };
+            }
         }
-    } else {
-        let mut rem = &top - &p;
-        while rem >= *d {
-            rem = &rem - d;
-            v.add_small(1);
+        Err(mut rem) => {
+            while rem >= *d {
+                rem = &rem - d;
+                v.add_small(1);
+            }
         }
     }
     v
+}
+
+/// `d·v − B^(2n)` as `Ok` when it is not negative, `B^(2n) − d·v` as `Err` otherwise, for
+/// `|d·v − B^(2n)| < B^(n + 1)` (`d` of `n` limbs, `v` within a few units of `B^(2n)/d`).
+/// Where products are NTT products, from `d·v mod (B^m − 1)` with `m >= n + 2` a power of
+/// two, a cyclic product of half the full product's length: `B^(2n) ≡ B^(2n − m)` there,
+/// and the difference is the residue nearest zero (the bound keeps it below `B^(m − 1)` in
+/// size).
+fn excess(d: &Nat, v: &Nat, n: usize) -> Result<Nat, Nat> {
+    let top = Nat::from(1u64).shl_limbs(2 * n);
+    let m = (n + 2).next_power_of_two();
+    if n < crate::mul::Thresholds::detect().mul_ntt || v.limbs.len() > m || 2 * n < m {
+        let p = d * v;
+        return if p >= top { Ok(&p - &top) } else { Err(&top - &p) };
+    }
+    let mut r = vec![0u64; m];
+    ntt::mul_mod_bnm1(&mut r, &v.limbs, &ntt::transform(&d.limbs, m));
+    // r − B^(2n − m) mod (B^m − 1): add its complement B^m − 1 − B^(2n − m).
+    let mut c = vec![u64::MAX; m];
+    c[2 * n - m] = u64::MAX - 1;
+    ntt::add_mod_bnm1(&mut r, &c);
+    if r.iter().all(|&l| l == u64::MAX) {
+        r.fill(0); // B^m − 1 stands for zero
+    }
+    if r[m - 1] == 0 {
+        Ok(Nat::from_limbs(r))
+    } else {
+        // A negative difference δ is held as B^m − 1 + δ: its complement is −δ.
+        Err(Nat::from_limbs(r.iter().map(|&l| !l).collect()))
+    }
+}
+
+/// `v0·e / B^(2n)` of a Newton step, at most 1 below its floor, from the top limbs of each
+/// factor: with `v0 < B^lv` and `e < B^le`, dropping `v0`'s low `a <= 2n − le − 1` limbs
+/// and `e`'s low `b <= 2n − lv − 1` limbs takes less than `2·B^(2n − 1)` from `v0·e`, so
+/// 1 at most from the floor. With `v0` good to half its `n` limbs, `e` has about `1.5n`
+/// limbs: the product is of two `n/2`-limb numbers instead of an `n`- by `1.5n`-limb one.
+/// The caller's exact correction absorbs the difference.
+fn correction(v0: &Nat, e: &Nat, n: usize) -> Nat {
+    let (lv, le) = (v0.limbs.len(), e.limbs.len());
+    let a = (2 * n).saturating_sub(le + 1).min(lv);
+    let b = (2 * n).saturating_sub(lv + 1).min(le);
+    // a + b <= 2n − 1: b <= 2n − lv − 1 with a <= lv, or b = 0 with a <= 2n − le − 1.
+    (&v0.shr_limbs(a) * &e.shr_limbs(b)).shr_limbs(2 * n - a - b)
 }
 
 /// `floor(B^(2n) / d)` by schoolbook division (small `n` only).
@@ -1103,6 +1147,65 @@ mod tests {
 mod dc_tests {
     use super::tests_support::*;
     use super::*;
+
+    /// `reciprocal` (Newton steps with the truncated correction product and the exact
+    /// correction from [`excess`]) is `floor(B^(2n)/d)` at sizes from the schoolbook base to
+    /// past both NTT thresholds (the cyclic `excess` path runs from `mul_ntt` limbs), for
+    /// random and all-ones divisors and `d = B^n/2` (the largest reciprocal).
+    #[test]
+    fn reciprocal_is_the_floor() {
+        let mut r = xorshift(17);
+        let ntt = crate::mul::Thresholds::detect().mul_ntt;
+        let ns: Vec<usize> = if cfg!(miri) {
+            vec![RECIPROCAL_BASECASE_LIMBS + 3]
+        } else {
+            vec![RECIPROCAL_BASECASE_LIMBS + 1, 37, 200, ntt.min(1200), ntt.min(1200) + 77, 1100]
+        };
+        for n in ns {
+            for style in 0..3 {
+                let mut d: Vec<u64> = match style {
+                    0 => (0..n).map(|_| r()).collect(),
+                    1 => vec![u64::MAX; n],
+                    _ => vec![0; n],
+                };
+                d[n - 1] |= 1 << 63;
+                let d = Nat::from_limbs(d);
+                let want = (num_bigint::BigUint::from(1u8) << (128 * n as u32)) / big(&d.limbs);
+                assert_eq!(big(&reciprocal(&d).limbs), want, "n = {n}, style {style}");
+            }
+        }
+    }
+
+    /// [`excess`] against the plain product for `v` a few units either side of
+    /// `B^(2n)/d`, at sizes on both of its paths.
+    #[test]
+    fn excess_is_the_signed_difference() {
+        let mut r = xorshift(19);
+        let ntt = crate::mul::Thresholds::detect().mul_ntt;
+        let ns: Vec<usize> = if cfg!(miri) { vec![5] } else { vec![5, 300, ntt.min(1200) + 5] };
+        for n in ns {
+            let mut d: Vec<u64> = (0..n).map(|_| r()).collect();
+            d[n - 1] |= 1 << 63;
+            let d = Nat::from_limbs(d);
+            let b2n = num_bigint::BigUint::from(1u8) << (128 * n as u32);
+            let exact = &b2n / big(&d.limbs);
+            for k in 0..7u8 {
+                // floor − 3 ..= floor + 3.
+                let v_big = &exact + k - 3u8;
+                let mut limbs = v_big.to_u64_digits();
+                limbs.resize(n + 1, 0);
+                let v = Nat::from_limbs(limbs);
+                let p = big(&d.limbs) * &v_big;
+                match excess(&d, &v, n) {
+                    Ok(over) => assert_eq!(big(&over.limbs), &p - &b2n, "n = {n}, k = {k}"),
+                    Err(under) => {
+                        assert!(p < b2n, "n = {n}, k = {k}: negative for a positive difference");
+                        assert_eq!(big(&under.limbs), &b2n - &p, "n = {n}, k = {k}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The recursive division against num-bigint at sizes around and well above
     /// [`DC_DIVISION_LIMBS`], quotients shorter and longer than the divisor, dividends whose
