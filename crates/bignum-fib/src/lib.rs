@@ -61,7 +61,7 @@
 //! # Threads
 //!
 //! One thread unless asked: [`with_threads`] runs a closure with up to `n` threads for the
-//! operations inside it (the `fib` command uses `available_parallelism()` up to N = 5·10^8, `fib -j N`).
+//! operations inside it (the `fib` command uses `available_parallelism()`, `fib -j N`).
 //! Above size thresholds the work splits into independent halves: the two squarings of each
 //! step of the Fibonacci recurrence, the quarters of each NTT transform (every prime's, so a
 //! single large product splits too), and the quotient and remainder of each division of the
