@@ -161,6 +161,7 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
                 flags: &["vaes", "avx512f", "avx512bw", "avx512vl", "bmi2", "aes"],
             },
             Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
+            Choice { backend: "aesni-avx512", flags: &["aes", "avx2", "avx512f", "avx512vl"] },
             Choice { backend: "aesni-avx2", flags: &["aes", "avx2"] },
             Choice { backend: "aesni", flags: &["aes", "sse2"] },
         ],
@@ -414,7 +415,7 @@ mod tests {
             ("bignum-fib-ntt", "avx512f-fma"),
         ];
         let v4 = [
-            ("nabhash", "aesni-avx2"),
+            ("nabhash", "aesni-avx512"),
             ("b64", "avx512bw"),
             ("memops", "avx512"),
             ("bignum-fib", "mulx-adx"),

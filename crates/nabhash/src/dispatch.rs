@@ -21,7 +21,7 @@ use crate::arch::riscv64::zkne::Zkne;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{
     aesni::AesNi,
-    aesni_avx2::AesNiAvx2,
+    aesni_avx2::{AesNiAvx2, AesNiAvx512},
     vaes::{Vaes256, Vaes512},
 };
 
@@ -50,6 +50,8 @@ nab_isa::backends! {
     Vaes512(Vaes512) = "vaes512" => Vaes512::new();
     #[cfg(target_arch = "x86_64")]
     Vaes256(Vaes256) = "vaes256" => Vaes256::new();
+    #[cfg(target_arch = "x86_64")]
+    AesNiAvx512(AesNiAvx512) = "aesni-avx512" => AesNiAvx512::new();
     #[cfg(target_arch = "x86_64")]
     AesNiAvx2(AesNiAvx2) = "aesni-avx2" => AesNiAvx2::new();
     #[cfg(target_arch = "x86_64")]

@@ -73,7 +73,7 @@
 //!
 //! | arch | backend (most preferred first) |
 //! | --- | --- |
-//! | x86_64 | `vaes512`: the 64-byte state in one zmm (VAES + AVX-512F); `vaes256`: two ymm (VAES + AVX2); `aesni-avx2`: one xmm per lane, v2's long inputs loaded, summed and keyed in ymm pairs (AES-NI + AVX2, so nothing spills); `aesni`: one xmm per lane |
+//! | x86_64 | `vaes512`: the 64-byte state in one zmm (VAES + AVX-512F); `vaes256`: two ymm (VAES + AVX2); `aesni-avx512`: v2's long inputs with 32 registers, keys in xmm and sums in zmm (AES-NI + AVX-512 F/VL, no VAES: Skylake-SP to Cooper Lake); `aesni-avx2`: one xmm per lane, v2's long inputs loaded, summed and keyed in ymm pairs (AES-NI + AVX2); `aesni`: one xmm per lane |
 //! | aarch64 | `aarch64-aes`: `AESE`/`AESMC`, the key xor folded into the next `AESE` |
 //! | riscv64 built with `+zkne` | `zkne`: two `aes64esm` per lane and round, in `asm!` |
 //! | everything, incl. big-endian mips64 | `portable`: table-based AES round, endian-correct |
@@ -111,7 +111,7 @@
 //! | `NAB_MAX_ISA` | x86_64 backend | aarch64 backend |
 //! | --- | --- | --- |
 //! | unset (or not a tier name: ignored) | the best the CPU has | `aarch64-aes` if the CPU has AES |
-//! | `x86-64-v4` | `aesni-avx2` (no VAES in v4) | unchanged |
+//! | `x86-64-v4` | `aesni-avx512` (no VAES in v4) | unchanged |
 //! | `x86-64-v3` | `aesni-avx2` (no VAES in v3) | unchanged |
 //! | `x86-64-v2` | `aesni` | unchanged |
 //! | `portable` | `portable` | `portable` |

@@ -207,6 +207,11 @@ const V2_OURS: &[Impl] = &[
                 &["nabhash::arch::x86_64::vaes::v2_long_vaes512"],
             ),
             b(
+                "aesni-avx512",
+                &["aes", "avx2", "avx512f", "avx512vl"],
+                &["nabhash::arch::x86_64::aesni_avx2::v2_long_aesni_avx512"],
+            ),
+            b(
                 "aesni-avx2",
                 &["aes", "avx2"],
                 &["nabhash::arch::x86_64::aesni_avx2::v2_long_aesni_avx2"],

@@ -113,6 +113,10 @@ fn the_dispatch_choice_follows_the_model() {
     let v1 = kernel("nabhash v1 bulk");
     let x86 = v1.ours.iter().find(|i| i.arch == Arch::X86_64).unwrap();
     assert_eq!(choose(model("cascadelake"), x86.backends).unwrap().name, "aesni");
+    let v2 = kernel("nabhash v2 bulk");
+    let x86 = v2.ours.iter().find(|i| i.arch == Arch::X86_64).unwrap();
+    assert_eq!(choose(model("cascadelake"), x86.backends).unwrap().name, "aesni-avx512");
+    assert_eq!(choose(model("znver4"), x86.backends).unwrap().name, "vaes512");
     let rv = v1.ours.iter().find(|i| i.arch == Arch::Riscv64).unwrap();
     assert_eq!(choose(model("sifive-p670"), rv.backends).unwrap().name, "portable");
 }
