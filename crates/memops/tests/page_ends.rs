@@ -11,6 +11,7 @@
 use std::cmp::Ordering;
 
 use memops::backends;
+use testkit::page::GuardedPage;
 
 /// A function of two byte slices.
 type Of2<R> = Box<dyn Fn(&[u8], &[u8]) -> R>;
@@ -51,49 +52,6 @@ fn comparers() -> Vec<Comparer> {
     all
 }
 
-/// A readable and writable page followed by an inaccessible one; unmapped on drop.
-struct GuardedPage {
-    base: *mut u8,
-    page: usize,
-}
-
-impl GuardedPage {
-    fn new() -> Self {
-        // SAFETY: `sysconf` has no preconditions.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
-            .expect("sysconf(_SC_PAGESIZE) failed");
-        // SAFETY: a fresh anonymous private mapping; nothing else refers to it.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                2 * page,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        assert_ne!(base, libc::MAP_FAILED, "mmap of two pages failed");
-        // SAFETY: the second page lies inside the mapping just made.
-        let r =
-            unsafe { libc::mprotect(base.cast::<u8>().add(page).cast(), page, libc::PROT_NONE) };
-        assert_eq!(r, 0, "mprotect of the guard page failed");
-        GuardedPage { base: base.cast(), page }
-    }
-    /// The accessible page.
-    fn bytes(&mut self) -> &mut [u8] {
-        // SAFETY: the first page is mapped readable and writable and owned by `self`.
-        unsafe { std::slice::from_raw_parts_mut(self.base, self.page) }
-    }
-}
-
-impl Drop for GuardedPage {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`, no longer borrowed.
-        unsafe { libc::munmap(self.base.cast(), 2 * self.page) };
-    }
-}
-
 fn pattern(i: usize) -> u8 {
     (i.wrapping_mul(151) >> 2) as u8 ^ 0x3c
 }
@@ -104,7 +62,7 @@ fn pattern(i: usize) -> u8 {
 #[test]
 fn compares_ending_at_an_inaccessible_page() {
     let (mut pa, mut pb) = (GuardedPage::new(), GuardedPage::new());
-    let page = pa.page;
+    let page = pa.page();
     for (i, x) in pa.bytes().iter_mut().enumerate() {
         *x = pattern(i);
     }
@@ -174,7 +132,7 @@ fn bytes_past_the_end_do_not_count() {
 #[test]
 fn searches_at_page_ends() {
     let mut pg = GuardedPage::new();
-    let page = pg.page;
+    let page = pg.page();
     let set = [0xa1u8, 0xa2, 0xa3];
     for b in backends() {
         for len in 0..=80 {

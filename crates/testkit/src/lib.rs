@@ -7,7 +7,11 @@
 //!   when the test itself runs under qemu-user (the cross matrix), where the kernel cannot
 //!   start a foreign binary by itself (no binfmt_misc).
 //! - [`vectors`] and [`data_file!`]: the one reader of the test-vector files in `tests/data/`.
+//! - `page::GuardedPage` (Unix): a page followed by an inaccessible one, for the tests of
+//!   kernels that read whole vectors up to a page's end.
 
+#[cfg(all(unix, not(miri)))]
+pub mod page;
 pub mod vectors;
 
 use std::ffi::{OsStr, OsString};

@@ -318,7 +318,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let threads = args.threads.unwrap_or_else(|| default_threads());
+    let threads = args.threads.unwrap_or_else(default_threads);
     let progress = Progress::start(args.n);
     let (f, t_compute, out, t_convert) = bignum_fib::with_threads(threads, || {
         let t0 = Instant::now();

@@ -75,34 +75,34 @@ impl Kernels for AesNiAvx2 {
     }
 }
 
-/// Proof that this CPU has AES-NI, AVX2 and AVX-512 F and VL, but not VAES (Intel's Skylake-SP
-/// to Cascade Lake and Cooper Lake servers; any AVX-512 CPU capped at `x86-64-v4`).
+/// Proof that this CPU has AES-NI, AVX2, AVX-512 F, VL and BW and BMI2, but not VAES (Intel's
+/// Skylake-SP to Cascade Lake and Cooper Lake servers; any AVX-512 CPU capped at
+/// `x86-64-v4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct AesNiAvx512(AesNiAvx2);
 
 impl AesNiAvx512 {
     #[inline]
     pub(crate) fn new() -> Option<Self> {
-        let avx512 = nab_isa::Features::AVX512F.union(nab_isa::Features::AVX512VL);
+        use nab_isa::Features as F;
+        let avx512 = F::AVX512F.union(F::AVX512VL).union(F::AVX512BW).union(F::BMI2);
         if nab_isa::has(avx512) { AesNiAvx2::new().map(AesNiAvx512) } else { None }
     }
 }
 
-/// [`AesNiAvx2`]'s kernels, v2's long path compiled with AVX-512 VL: the same ymm loop, with
-/// 32 vector registers (`ymm16`-`ymm31` under EVEX) for its eight lanes, eight keys, four
-/// additive pairs and the finish, which with 16 went through the stack around the loop.
+/// [`AesNiAvx2`]'s kernels, v2's long path compiled with AVX-512 VL (32 vector registers:
+/// [`blocks_avx512`]), and inputs of up to 64 bytes by the VAES backends' short kernels,
+/// which read up to 16 bytes with one masked load and need no VAES.
 impl Kernels for AesNiAvx512 {
-    forward_kernels!(
-        v1_compress,
-        v1_finish,
-        v2_key,
-        v2_short,
-        v2_mid,
-        v2_absorb,
-        v2_finish,
-        v2_upto_mid_fn,
-        v2_keyed_upto_mid_fn
-    );
+    forward_kernels!(v1_compress, v1_finish, v2_key, v2_short, v2_mid, v2_absorb, v2_finish);
+    #[inline]
+    fn v2_upto_mid_fn(self) -> V2Fn {
+        super::vaes::v2_upto_mid_avx512bw
+    }
+    #[inline]
+    fn v2_keyed_upto_mid_fn(self) -> crate::kernels::V2KeyedFn {
+        super::vaes::v2_keyed_upto_mid_avx512bw
+    }
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
         if data.len() <= MID {

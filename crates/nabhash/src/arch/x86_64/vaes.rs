@@ -269,13 +269,13 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
 /// 16 bytes read by one 128-bit masked load: no length branches (`pad` takes four to six)
 /// and no zmm register (no `vzeroupper`).
 #[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
-fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
+pub(super) fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
     generic::upto_mid_loaded::<NiLane>(seed, data, |d| load_upto16_avx512bw(d))
 }
 
 /// [`v2_upto_mid_avx512bw`] for a derived key: the rounds alone.
 #[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
-fn v2_keyed_upto_mid_avx512bw(data: &[u8], key: &[u8; 16]) -> u128 {
+pub(super) fn v2_keyed_upto_mid_avx512bw(data: &[u8], key: &[u8; 16]) -> u128 {
     generic::upto_mid_keyed_loaded::<NiLane>(NiLane::load(key), data, |d| load_upto16_avx512bw(d))
 }
 
