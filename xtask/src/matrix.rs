@@ -161,7 +161,10 @@ pub const HOST_BACKENDS: &[HostBackends] = &[
                 flags: &["vaes", "avx512f", "avx512bw", "avx512vl", "bmi2", "aes"],
             },
             Choice { backend: "vaes256", flags: &["vaes", "avx2", "aes"] },
-            Choice { backend: "aesni-avx512", flags: &["aes", "avx2", "avx512f", "avx512vl"] },
+            Choice {
+                backend: "aesni-avx512",
+                flags: &["aes", "avx2", "avx512f", "avx512vl", "avx512bw", "bmi2"],
+            },
             Choice { backend: "aesni-avx2", flags: &["aes", "avx2"] },
             Choice { backend: "aesni", flags: &["aes", "sse2"] },
         ],

@@ -208,7 +208,7 @@ const V2_OURS: &[Impl] = &[
             ),
             b(
                 "aesni-avx512",
-                &["aes", "avx2", "avx512f", "avx512vl"],
+                &["aes", "avx2", "avx512f", "avx512vl", "avx512bw", "bmi2"],
                 &["nabhash::arch::x86_64::aesni_avx2::v2_long_aesni_avx512"],
             ),
             b(
