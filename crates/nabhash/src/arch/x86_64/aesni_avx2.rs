@@ -97,11 +97,11 @@ impl Kernels for AesNiAvx512 {
     forward_kernels!(v1_compress, v1_finish, v2_key, v2_short, v2_mid, v2_absorb, v2_finish);
     #[inline]
     fn v2_upto_mid_fn(self) -> V2Fn {
-        super::vaes::v2_upto_mid_avx512bw
+        super::aesni::v2_upto_mid_avx512bw
     }
     #[inline]
     fn v2_keyed_upto_mid_fn(self) -> crate::kernels::V2KeyedFn {
-        super::vaes::v2_keyed_upto_mid_avx512bw
+        super::aesni::v2_keyed_upto_mid_avx512bw
     }
     #[inline]
     fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {

@@ -3,21 +3,19 @@
 //! output is unchanged; the fold reuses the AES-NI code.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _bzhi_u32, _mm_aesenc_si128, _mm_loadu_si128, _mm_maskz_loadu_epi8,
-    _mm_storeu_si128, _mm_xor_si128, _mm256_aesenc_epi128, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
-    _mm512_add_epi64, _mm512_aesenc_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64,
-    _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
-    _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _mm_aesenc_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_aesenc_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi64, _mm512_aesenc_epi128,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
+    _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi8, _mm512_set_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
 };
 
-use super::aesni::{AesNi, NiLane};
+use super::aesni::{AesNi, v2_keyed_upto_mid_avx512bw, v2_upto_mid_avx512bw};
 use super::aesni_avx2::AesNiAvx2;
 use crate::kernels::{Kernels, V2Fn, V2KeyedFn, forward_kernels};
 use crate::v1::state::{IV_LANE, State};
-use crate::v2::generic::{self, AesLane};
 use crate::v2::state::{self, V2State};
 
 use nab_isa::Features;
@@ -253,7 +251,7 @@ fn hash_v1_vaes512(data: &[u8]) -> [u8; 16] {
 fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     let n = data.len().min(16);
     if n == 0 {
-        // No masked load at a possibly dangling pointer (see `load_upto16_avx512bw`).
+        // No masked load at a possibly dangling pointer (see `aesni::load_upto16_avx512bw`).
         return [0; 16];
     }
     // SAFETY: the mask selects exactly the first `n` readable bytes of `data`; masked-out
@@ -263,36 +261,6 @@ fn load_short_avx512bw(data: &[u8]) -> [u8; 16] {
     // SAFETY: 16 writable bytes; unaligned store.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm512_extracti32x4_epi32::<0>(v)) };
     out
-}
-
-/// v2 of at most 64 bytes with the seed, as AES-NI's short kernel but with inputs of up to
-/// 16 bytes read by one 128-bit masked load: no length branches (`pad` takes four to six)
-/// and no zmm register (no `vzeroupper`).
-#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
-pub(super) fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
-    generic::upto_mid_loaded::<NiLane>(seed, data, |d| load_upto16_avx512bw(d))
-}
-
-/// [`v2_upto_mid_avx512bw`] for a derived key: the rounds alone.
-#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
-pub(super) fn v2_keyed_upto_mid_avx512bw(data: &[u8], key: &[u8; 16]) -> u128 {
-    generic::upto_mid_keyed_loaded::<NiLane>(NiLane::load(key), data, |d| load_upto16_avx512bw(d))
-}
-
-/// Up to 16 bytes of `d`, zero-padded, by one 128-bit masked load; the empty input without
-/// one: its pointer may be dangling (an empty slice's), and a masked load whose mask is zero
-/// at an unmapped address is a fault-suppression assist, about 100 ns on Zen 5.
-#[inline]
-#[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
-fn load_upto16_avx512bw(d: &[u8]) -> NiLane {
-    if d.is_empty() {
-        return NiLane::load(&[0; 16]);
-    }
-    // `bzhi` keeps the low `n` bits; `n` is at most 16 here.
-    let mask = _bzhi_u32(u32::MAX, d.len() as u32) as u16;
-    // SAFETY: the mask selects exactly the first `n` readable bytes of `d`; masked-out
-    // bytes are not accessed and read as zero.
-    NiLane(unsafe { _mm_maskz_loadu_epi8(mask, d.as_ptr().cast()) })
 }
 
 /// The whole of v2 with seed `seed` for more than 16 bytes: [`v2_long`] with the key derived
