@@ -40,6 +40,33 @@ impl AesNiAvx2 {
     }
 }
 
+/// A backend's `Kernels` methods for v2's long inputs, from its two long entry points (see
+/// `long_entry_points!`); inputs of up to [`MID`] bytes go to the wrapped backend (`self.0`).
+macro_rules! long_kernels {
+    ($long:ident, $hash:ident) => {
+        #[inline]
+        fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+            if data.len() <= MID {
+                return self.0.v2_hash(key, data);
+            }
+            // SAFETY: `self` exists only if `new` saw the entry point's features on this CPU.
+            unsafe { $hash(key, data) }
+        }
+        #[inline]
+        fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
+            if data.len() <= MID {
+                return self.0.v2_hash_seeded(seed, data);
+            }
+            // SAFETY: as above.
+            unsafe { $long(data, seed) }.to_le_bytes()
+        }
+        #[inline]
+        fn v2_long_fn(self) -> V2Fn {
+            $long
+        }
+    };
+}
+
 /// v2's long inputs by the ymm block loop; everything else is the AES-NI backend's.
 impl Kernels for AesNiAvx2 {
     forward_kernels!(
@@ -53,26 +80,7 @@ impl Kernels for AesNiAvx2 {
         v2_upto_mid_fn,
         v2_keyed_upto_mid_fn
     );
-    #[inline]
-    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        if data.len() <= MID {
-            return self.0.v2_hash(key, data);
-        }
-        // SAFETY: `self` exists only if `new` saw AES-NI and AVX2 on this CPU.
-        unsafe { v2_hash_aesni_avx2(key, data) }
-    }
-    #[inline]
-    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        if data.len() <= MID {
-            return self.0.v2_hash_seeded(seed, data);
-        }
-        // SAFETY: `self` exists only if `new` saw AES-NI and AVX2 on this CPU.
-        unsafe { v2_long_aesni_avx2(data, seed) }.to_le_bytes()
-    }
-    #[inline]
-    fn v2_long_fn(self) -> V2Fn {
-        v2_long_aesni_avx2
-    }
+    long_kernels!(v2_long_aesni_avx2, v2_hash_aesni_avx2);
 }
 
 /// Proof that this CPU has AES-NI, AVX2, AVX-512 F, VL and BW and BMI2, but not VAES (Intel's
@@ -103,65 +111,38 @@ impl Kernels for AesNiAvx512 {
     fn v2_keyed_upto_mid_fn(self) -> crate::kernels::V2KeyedFn {
         super::aesni::v2_keyed_upto_mid_avx512bw
     }
-    #[inline]
-    fn v2_hash(self, key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-        if data.len() <= MID {
-            return self.0.v2_hash(key, data);
+    long_kernels!(v2_long_aesni_avx512, v2_hash_aesni_avx512);
+}
+
+/// The two long entry points of a backend over [`long`]: `$long` (v2 of `data` with `seed`,
+/// any length) and `$hash` (more than [`MID`] bytes for a derived key), compiled with
+/// `$features`, `long`'s loop chosen by `$avx512`.
+macro_rules! long_entry_points {
+    ($long:ident, $hash:ident, $features:literal, $avx512:literal) => {
+        #[doc = concat!("v2 of `data` with `seed`, any length (`", $features, "`).")]
+        #[target_feature(enable = $features)]
+        fn $long(data: &[u8], seed: u64) -> u128 {
+            if data.len() <= MID {
+                return generic::upto_mid::<NiLane>(seed, data);
+            }
+            // SAFETY: this function's features include AES-NI and AVX2 (and AVX-512 F/VL
+            // when `$avx512`).
+            unsafe { long::<$avx512>(generic::key_lane::<NiLane>(seed), data) }.to_u128()
         }
-        // SAFETY: `self` exists only if `new` saw AES-NI, AVX2 and AVX-512 F/VL.
-        unsafe { v2_hash_aesni_avx512(key, data) }
-    }
-    #[inline]
-    fn v2_hash_seeded(self, seed: u64, data: &[u8]) -> [u8; 16] {
-        if data.len() <= MID {
-            return self.0.v2_hash_seeded(seed, data);
+
+        #[doc = concat!("v2 of more than [`MID`] bytes for the derived key `key` (`", $features, "`).")]
+        #[target_feature(enable = $features)]
+        fn $hash(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
+            let mut out = [0u8; 16];
+            // SAFETY: as in the function above.
+            unsafe { long::<$avx512>(NiLane::load(key), data) }.store(&mut out);
+            out
         }
-        // SAFETY: `self` exists only if `new` saw AES-NI, AVX2 and AVX-512 F/VL.
-        unsafe { v2_long_aesni_avx512(data, seed) }.to_le_bytes()
-    }
-    #[inline]
-    fn v2_long_fn(self) -> V2Fn {
-        v2_long_aesni_avx512
-    }
+    };
 }
 
-/// [`v2_long_aesni_avx2`] with AVX-512 VL's registers.
-#[target_feature(enable = "aes,avx2,avx512f,avx512vl")]
-fn v2_long_aesni_avx512(data: &[u8], seed: u64) -> u128 {
-    if data.len() <= MID {
-        return generic::upto_mid::<NiLane>(seed, data);
-    }
-    // SAFETY: this function's features include AES-NI and AVX2.
-    unsafe { long::<true>(generic::key_lane::<NiLane>(seed), data) }.to_u128()
-}
-
-/// [`v2_hash_aesni_avx2`] with AVX-512 VL's registers.
-#[target_feature(enable = "aes,avx2,avx512f,avx512vl")]
-fn v2_hash_aesni_avx512(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    // SAFETY: this function's features include AES-NI and AVX2.
-    unsafe { long::<true>(NiLane::load(key), data) }.store(&mut out);
-    out
-}
-
-/// v2 of `data` with `seed`, any length (the long kernel of AES-NI with AVX2).
-#[target_feature(enable = "aes,avx2")]
-fn v2_long_aesni_avx2(data: &[u8], seed: u64) -> u128 {
-    if data.len() <= MID {
-        return generic::upto_mid::<NiLane>(seed, data);
-    }
-    // SAFETY: this function's features include AES-NI and AVX2.
-    unsafe { long::<false>(generic::key_lane::<NiLane>(seed), data) }.to_u128()
-}
-
-/// v2 of more than [`MID`] bytes for the derived key `key`.
-#[target_feature(enable = "aes,avx2")]
-fn v2_hash_aesni_avx2(key: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    // SAFETY: this function's features include AES-NI and AVX2.
-    unsafe { long::<false>(NiLane::load(key), data) }.store(&mut out);
-    out
-}
+long_entry_points!(v2_long_aesni_avx512, v2_hash_aesni_avx512, "aes,avx2,avx512f,avx512vl", true);
+long_entry_points!(v2_long_aesni_avx2, v2_hash_aesni_avx2, "aes,avx2", false);
 
 /// The long path for key `kk` (in a lane) and more than 16 bytes: the block loop over the
 /// whole 128-byte blocks ([`blocks_avx512`] when `AVX512`, else [`blocks_avx2`]), then the
