@@ -439,9 +439,9 @@ fn newton_refine(d: &Nat, v0: Nat) -> Nat {
 /// and the difference is the residue nearest zero (the bound keeps it below `B^(m − 1)` in
 /// size).
 fn excess(d: &Nat, v: &Nat, n: usize) -> Result<Nat, Nat> {
-    let top = Nat::from(1u64).shl_limbs(2 * n);
     let m = (n + 2).next_power_of_two();
     if n < crate::mul::Thresholds::detect().mul_ntt || v.limbs.len() > m || 2 * n < m {
+        let top = Nat::from(1u64).shl_limbs(2 * n);
         let p = d * v;
         return if p >= top { Ok(&p - &top) } else { Err(&top - &p) };
     }

@@ -175,8 +175,8 @@ fn v2_keyed_upto_mid_aesni(data: &[u8], key: &[u8; 16]) -> u128 {
 }
 
 /// v2 of at most 64 bytes with the seed, as AES-NI's short kernel but with inputs of up to
-/// 16 bytes read by one 128-bit masked load: no length branches (`pad` takes four to six)
-/// and no zmm register (no `vzeroupper`).
+/// 16 bytes read by one 128-bit masked load (no page test, no fallback to `pad`'s length
+/// branches) and no zmm register (no `vzeroupper`). The VAES backends' and `aesni-avx512`'s.
 #[target_feature(enable = "aes,avx512f,avx512bw,avx512vl,bmi2")]
 pub(super) fn v2_upto_mid_avx512bw(data: &[u8], seed: u64) -> u128 {
     generic::upto_mid_loaded::<NiLane>(seed, data, |d| load_upto16_avx512bw(d))

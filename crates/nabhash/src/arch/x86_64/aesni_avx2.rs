@@ -8,14 +8,16 @@
 //!   it is 8 `aesenc`, 4 loads, 4 additions, 4 XORs with a folded key load and 4 extracts,
 //!   so the AES unit stays the busiest port (one `aesenc` per 16 bytes, the bound of a CPU
 //!   with one AES port).
-//! - `aesni-avx512` (AVX-512 F and VL as well: Intel's Skylake-SP to Cooper Lake servers,
-//!   the dispatch of `x86-64-v4`): the same path compiled with 32 vector registers, the keys
+//! - `aesni-avx512` (AVX-512 F, VL and BW and BMI2 as well: Intel's Skylake-SP to Cooper
+//!   Lake servers, the dispatch of `x86-64-v4`): the same path compiled with 32 vector
+//!   registers, the keys
 //!   kept in xmm registers (no extracts) and the additive lanes summed four at a time in zmm
 //!   ([`blocks_avx512`]). With 16 registers LLVM passed lane keys and lanes through the stack
 //!   around the loop: on amd-zen5 at `x86-64-v4`, 256 B 11.9 -> 7.6 ns, 1 KiB 18.4 -> 14.5,
 //!   4 KiB 48.7 -> 42.1 (xxh3-128 built for the tier: 11.3, 16.6, 41.9).
 //!
-//! Inputs of up to 64 bytes are the AES-NI backend's.
+//! Inputs of up to 64 bytes are the AES-NI module's short kernels (with a masked load for
+//! `aesni-avx512`).
 
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_aesenc_si128, _mm256_add_epi64, _mm256_broadcastsi128_si256,
@@ -99,8 +101,8 @@ impl AesNiAvx512 {
 }
 
 /// [`AesNiAvx2`]'s kernels, v2's long path compiled with AVX-512 VL (32 vector registers:
-/// [`blocks_avx512`]), and inputs of up to 64 bytes by the VAES backends' short kernels,
-/// which read up to 16 bytes with one masked load and need no VAES.
+/// [`blocks_avx512`]), and inputs of up to 64 bytes by the short kernels that read up to 16
+/// bytes with one AVX-512 BW masked load (the VAES backends' too: they need no VAES).
 impl Kernels for AesNiAvx512 {
     forward_kernels!(v1_compress, v1_finish, v2_key, v2_short, v2_mid, v2_absorb, v2_finish);
     #[inline]
