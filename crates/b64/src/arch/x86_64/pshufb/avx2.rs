@@ -10,15 +10,15 @@ use core::arch::x86_64::{
     _mm_storel_epi64, _mm_storeu_si128, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_broadcastsi128_si256, _mm256_castsi128_si256,
     _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_extracti128_si256,
-    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16,
-    _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi8, _mm256_subs_epu8,
-    _mm256_testz_si256,
+    _mm256_inserti128_si256, _mm256_load_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_maddubs_epi16, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm256_sub_epi8, _mm256_subs_epu8, _mm256_testz_si256,
 };
 
 use super::ssse3::{SHIFT_DOWN, load_exact_128, store_exact_128};
-use super::vector::{Lanes, NibbleRegs, Vector, vector_ops};
+use super::vector::{LAST_ROWS, Lanes, NibbleRegs, Vector, last_pair_128, vector_ops};
 
 vector_ops!(
     __m256i,
@@ -204,15 +204,16 @@ vector_ops!(
         }
 
         #[inline(always)]
-        unsafe fn load_groups_last(src: *const u8, r: usize) -> __m256i {
-            // SAFETY: the caller's contract: AVX2, `src[..r]` readable, `r <= 24`.
-            unsafe { load_groups_exact_256(src, r) }
+        unsafe fn load_placed_last(src: *const u8, r: usize) -> __m256i {
+            // SAFETY: the caller's contract: AVX2, `src[..r]` readable, `0 < r <= 24`: 16
+            // bytes at 0 and the 16 ending at `r` for `r >= 16`, else `last_pair_128`'s.
+            unsafe { load_placed_last_256(src, r) }
         }
 
         #[inline(always)]
-        unsafe fn thrice() -> __m256i {
-            // SAFETY: the caller's contract: AVX2; reads the 32 bytes of `THRICE_256`.
-            unsafe { _mm256_loadu_si256(THRICE_256.as_ptr().cast()) }
+        unsafe fn pad_rows(r: usize) -> (__m256i, __m256i) {
+            // SAFETY: the caller's contract: AVX2, `r <= 24`.
+            unsafe { pad_rows_256(r) }
         }
 
         #[inline(always)]
@@ -308,16 +309,41 @@ unsafe fn load_groups_exact_256(src: *const u8, r: usize) -> __m256i {
     }
 }
 
-/// `3k` in lane `k` ([`Vector::thrice`]), as a table: one load.
-const THRICE_256: [i8; 32] = {
-    let mut t = [0i8; 32];
-    let mut k = 0;
-    while k < 32 {
-        t[k] = 3 * k as i8;
-        k += 1;
+/// [`Vector::load_placed_last`] of `__m256i` (also AVX-512 BW's short encode's).
+///
+/// # Safety
+///
+/// The CPU has AVX2; `src` is valid for reads of `r` bytes, `0 < r <= 24`.
+#[inline(always)]
+pub(in crate::arch::x86_64) unsafe fn load_placed_last_256(src: *const u8, r: usize) -> __m256i {
+    // SAFETY: reads `src[..16]` and `src[r - 16..r]` for `r >= 16`, else `last_pair_128`'s
+    // exact bytes.
+    unsafe {
+        let x = if r >= 16 {
+            _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(src.cast())),
+                _mm_loadu_si128(src.add(r - 16).cast()),
+            )
+        } else {
+            _mm256_broadcastsi128_si256(last_pair_128(src, r))
+        };
+        _mm256_shuffle_epi8(x, _mm256_load_si256(LAST_ROWS[r].place.as_ptr().cast()))
     }
-    t
-};
+}
+
+/// [`Vector::pad_rows`] of `__m256i` (also AVX-512 BW's short encode's).
+///
+/// # Safety
+///
+/// The CPU has AVX2; `r <= 24`.
+#[inline(always)]
+pub(in crate::arch::x86_64) unsafe fn pad_rows_256(r: usize) -> (__m256i, __m256i) {
+    // SAFETY: the rows are 32-byte aligned arrays of 32 bytes.
+    unsafe {
+        let row = &LAST_ROWS[r];
+        (_mm256_load_si256(row.keep.as_ptr().cast()), _mm256_load_si256(row.fill.as_ptr().cast()))
+    }
+}
 
 /// `src[..m]` (`0 < m <= 32`) in the low lanes of a ymm, the rest zero, by plain loads of
 /// those bytes only: 16 bytes at 0 and the 16 ending at `m`, moved down into the high lane by

@@ -26,6 +26,19 @@ unsafe fn indices<V: Lanes>(x: V, mul: [V; 4]) -> V {
     // SAFETY: the caller's contract: the features.
     unsafe {
         let x = V::shuffle(x, V::lanes([1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10]));
+        indices_placed(x, mul)
+    }
+}
+
+/// [`indices`] of groups already placed as `s1 s0 s2 s1` dwords.
+///
+/// # Safety
+///
+/// The CPU has `V`'s features.
+#[inline(always)]
+unsafe fn indices_placed<V: Lanes>(x: V, mul: [V; 4]) -> V {
+    // SAFETY: the caller's contract: the features.
+    unsafe {
         let t0 = V::and(x, mul[0]);
         let t1 = V::mulhi_u16(t0, mul[1]);
         let t2 = V::and(x, mul[2]);
@@ -64,6 +77,13 @@ trait Symbols<V> {
     ///
     /// The CPU has `V`'s features.
     unsafe fn of(&self, x: V) -> V;
+
+    /// [`Symbols::of`] of groups already placed as `s1 s0 s2 s1` dwords.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has `V`'s features.
+    unsafe fn of_placed(&self, x: V) -> V;
 }
 
 /// [`Symbols`] by the [`Runs`] form, its registers set up once.
@@ -103,6 +123,15 @@ impl<V: Lanes> Symbols<V> for RunSymbols<V> {
         // SAFETY: the caller's contract: the features.
         unsafe { V::symbols_runs(indices(x, self.mul), self.low_end, self.mid_end, self.offset) }
     }
+
+    #[inline(always)]
+    unsafe fn of_placed(&self, x: V) -> V {
+        // SAFETY: the caller's contract: the features.
+        unsafe {
+            let idx = indices_placed(x, self.mul);
+            V::symbols_runs(idx, self.low_end, self.mid_end, self.offset)
+        }
+    }
 }
 
 /// [`Symbols`] by the four tables.
@@ -118,6 +147,12 @@ impl<V: Vector> Symbols<V> for TableSymbols<V> {
     unsafe fn of(&self, x: V) -> V {
         // SAFETY: the caller's contract: the features.
         unsafe { lookup(&self.tables, indices(x, self.mul), 0) }
+    }
+
+    #[inline(always)]
+    unsafe fn of_placed(&self, x: V) -> V {
+        // SAFETY: the caller's contract: the features.
+        unsafe { lookup(&self.tables, indices_placed(x, self.mul), 0) }
     }
 }
 
@@ -230,19 +265,17 @@ pub(in crate::arch::x86_64) unsafe fn run_symbols_256(runs: &Runs, x: __m256i) -
 }
 
 /// Symbols `y` of the last `r` input bytes of an encode (the symbols past them made of zero
-/// bits), padded: `=` from symbol `ceil(4r / 3)` on.
+/// bits), padded: `=` from symbol `ceil(4r / 3)` on, by the rows of [`Vector::pad_rows`].
 ///
 /// # Safety
 ///
-/// The CPU has `V`'s features; `r <= OUT` (`4r` fits in an `i8`).
+/// The CPU has `V`'s features; `r <= OUT`.
 #[inline(always)]
 unsafe fn pad_last<V: Vector>(y: V, r: usize) -> V {
-    // SAFETY: the caller's contract: the features. Symbol `k` starts at bit `6k`: past the
-    // `r` bytes when `3k >= 4r`.
+    // SAFETY: the caller's contract.
     unsafe {
-        let data = V::cmpgt8(V::splat8(4 * r as i8), V::thrice());
-        let eq = V::splat8(b'=' as i8);
-        V::or(V::and(data, y), V::andnot(data, eq))
+        let (keep, fill) = V::pad_rows(r);
+        V::or(V::and(y, keep), fill)
     }
 }
 
@@ -272,7 +305,7 @@ pub(in crate::arch::x86_64) unsafe fn store_symbols_256(dst: *mut u8, len: usize
 /// Encodes all of `src[..r]` into `dst[..len]` (its encoded length, with padding if `pad`),
 /// `OUT` bytes to `B` symbols at a time: what is left after a kernel's loops (and the whole of
 /// a short input), without the scalar code. The last block (read and written exactly, see
-/// [`Vector::load_groups_last`]) has its symbols past the input (made of the zero bits after
+/// [`Vector::load_placed_last`]) has its symbols past the input (made of the zero bits after
 /// it) turned into `=` when `pad`. The alphabet's registers are set up once, before the
 /// blocks (inside a per-block closure, LLVM set them up again for every block).
 ///
@@ -330,7 +363,7 @@ unsafe fn encode_last_by<V: Vector, S: Symbols<V>>(
         if !V::LAST_FULL && len == 0 {
             return;
         }
-        let mut y = s.of(V::load_groups_last(src, r));
+        let mut y = s.of_placed(V::load_placed_last(src, r));
         if pad {
             y = pad_last(y, r);
         }

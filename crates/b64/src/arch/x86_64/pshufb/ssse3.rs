@@ -10,7 +10,7 @@ use core::arch::x86_64::{
     _mm_sub_epi8, _mm_subs_epu8, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
 };
 
-use super::vector::{Lanes, Vector, vector_ops};
+use super::vector::{LAST_ROWS, Lanes, Vector, last_pair_128, vector_ops};
 
 vector_ops!(
     __m128i,
@@ -158,15 +158,22 @@ vector_ops!(
         }
 
         #[inline(always)]
-        unsafe fn load_groups_last(src: *const u8, r: usize) -> __m128i {
-            // SAFETY: the caller's contract: SSSE3, `src[..r]` readable, `r < 12`.
-            unsafe { load_exact_128(src, r) }
+        unsafe fn load_placed_last(src: *const u8, r: usize) -> __m128i {
+            // SAFETY: the caller's contract: SSSE3, `src[..r]` readable, `0 < r < 12`; the
+            // row's first 16 bytes.
+            unsafe {
+                let row = _mm_loadu_si128(LAST_ROWS[r].place.as_ptr().cast());
+                _mm_shuffle_epi8(last_pair_128(src, r), row)
+            }
         }
 
         #[inline(always)]
-        unsafe fn thrice() -> __m128i {
-            // SAFETY: the caller's contract: SSSE3.
-            unsafe { _mm_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45) }
+        unsafe fn pad_rows(r: usize) -> (__m128i, __m128i) {
+            // SAFETY: the caller's contract: SSSE3, `r <= 24`; the rows' first 16 bytes.
+            unsafe {
+                let row = &LAST_ROWS[r];
+                (_mm_loadu_si128(row.keep.as_ptr().cast()), _mm_loadu_si128(row.fill.as_ptr().cast()))
+            }
         }
 
         #[inline(always)]

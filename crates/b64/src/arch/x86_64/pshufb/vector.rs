@@ -164,13 +164,16 @@ pub(super) trait Vector: Lanes {
     /// A whole block of the last-bytes encode, `r >= OUT` bytes left at `src`, read within
     /// them, placed as [`Lanes::load_spread`] does.
     unsafe fn load_groups_block(src: *const u8, r: usize) -> Self;
-    /// The last block of the last-bytes encode: `src[..r]` (`r < OUT`, or `<= OUT` if
-    /// `LAST_FULL`) placed as [`Lanes::load_spread`] does, the rest zero, reading only those
-    /// bytes.
-    unsafe fn load_groups_last(src: *const u8, r: usize) -> Self;
-    /// `3k` in lane `k`: symbol `k` of a block is padding when `3k >= 4r` (it starts at bit
-    /// `6k`, past the `r` bytes).
-    unsafe fn thrice() -> Self;
+    /// The last block of the last-bytes encode, `src[..r]` (`0 < r < OUT`, or `<= OUT` if
+    /// `LAST_FULL`), read exactly and already in the dword layout of Muła's multiplies (as
+    /// [`Lanes::load_groups`] then the `s1 s0 s2 s1` shuffle place it), the bytes past `r`
+    /// zero: a head and a tail load ([`last_pair_128`], or 16 bytes and the 16 ending at `r`)
+    /// and one `pshufb` by the row of `r` in [`LAST_ROWS`].
+    unsafe fn load_placed_last(src: *const u8, r: usize) -> Self;
+    /// `(keep, fill)` of the last block of `r` bytes ([`LAST_ROWS`]): all ones / zero in the
+    /// symbol lanes, zero / `=` in the padding (symbol `k` from `3k >= 4r` on: it starts at
+    /// bit `6k`, past the `r` bytes).
+    unsafe fn pad_rows(r: usize) -> (Self, Self);
     /// Writes the low `len <= B` symbols of `y` to `dst`, touching only `dst[..len]`.
     unsafe fn store_symbols(dst: *mut u8, len: usize, y: Self);
     /// A first pass over lines of 76 symbols (`\r\n`-ended if `crlf`, else `\n`) that the
@@ -406,6 +409,95 @@ impl<V: Vector> NibbleRegs<V> {
                 v = V::add8(v, fix);
             }
             (v, bad)
+        }
+    }
+}
+
+/// One row of [`LAST_ROWS`] (32 bytes a vector: AVX2 reads all of each, SSSE3 the first 16).
+#[repr(C, align(32))]
+pub(in crate::arch::x86_64) struct LastRow {
+    /// `pshufb` indices from the head and tail loads of [`Vector::load_placed_last`] to the
+    /// `s1 s0 s2 s1` dwords of each 16-byte lane's four groups; `0x80` (zero) for the bytes
+    /// past `r`.
+    pub(in crate::arch::x86_64) place: [u8; 32],
+    /// `0xff` for the symbols of the `r` bytes, `0` for the padding.
+    pub(in crate::arch::x86_64) keep: [u8; 32],
+    /// `=` for the padding, `0` for the symbols.
+    pub(in crate::arch::x86_64) fill: [u8; 32],
+}
+
+/// The rows of the last block's placing and padding per length `r` (`0..=24`): one load and
+/// one `pshufb` place it, where the exact loads' own shift (a table row) and the group layout
+/// (a second `pshufb`) took two, and two operations pad it, where comparing `3k` with `4r`
+/// took seven: about 5 of the 16-byte encode's 50 instructions. amd-zen5, criterion medians of
+/// 3 alternated rounds: `b64/encode-tail` 16 B at `x86-64-v3` 3.94 -> 3.55 ns, `-v4` (the
+/// AVX-512 BW short encode pads by these rows too) 4.03 -> 3.88; the same call from
+/// `b64/encode`'s closure went 3.50 -> 3.79 at `-v3` in the same runs, which is the spread that
+/// code placement alone gives these rows.
+///
+/// Where byte `k < r` of the block sits in the loads: `r >= 16`: bytes `0..16` in the low
+/// lane, the 16 ending at `r` in the high one (byte `k >= 12` at `k + 16 - r`); `8 <= r < 16`:
+/// the 8 bytes at 0 and the 8 ending at `r` (byte `k >= 8` at `k + 16 - r`) in every lane;
+/// `4 <= r < 8` likewise with 4 (`k + 8 - r`); `r < 4`: bytes `0, r / 2, r - 1` at 0, 1, 2,
+/// which are bytes 0, 1, 2 for every `k < r`.
+pub(in crate::arch::x86_64) const LAST_ROWS: [LastRow; 25] = {
+    const ORDER: [usize; 4] = [1, 0, 2, 1];
+    let mut rows = [const { LastRow { place: [0x80; 32], keep: [0; 32], fill: [0; 32] } }; 25];
+    let mut r = 0;
+    while r <= 24 {
+        let mut p = 0;
+        while p < 32 {
+            let (lane, q) = (p / 16, p % 16);
+            let k = 12 * lane + 3 * (q / 4) + ORDER[q % 4];
+            if k < r {
+                rows[r].place[p] = if r >= 16 {
+                    if lane == 0 { k } else { k + 16 - r }
+                } else if r >= 8 && k >= 8 {
+                    k + 16 - r
+                } else if r >= 4 && r < 8 && k >= 4 {
+                    k + 8 - r
+                } else {
+                    k
+                } as u8;
+            }
+            if 3 * p >= 4 * r {
+                rows[r].fill[p] = b'=';
+            } else {
+                rows[r].keep[p] = 0xff;
+            }
+            p += 1;
+        }
+        r += 1;
+    }
+    rows
+};
+
+/// The head and tail of `src[..r]` (`0 < r < 16`) in one 16-byte register, reading exactly
+/// those bytes, as [`LAST_ROWS`] expects them: `r >= 8`: the 8 bytes at 0 and the 8 ending at
+/// `r`; `r >= 4`: the same with 4; else bytes `0, r / 2, r - 1`.
+///
+/// # Safety
+///
+/// The CPU has SSE2 (every x86_64); `src` is valid for reads of `r` bytes, `0 < r < 16`.
+#[inline(always)]
+pub(super) unsafe fn last_pair_128(src: *const u8, r: usize) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{
+        _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    };
+    // SAFETY: the loads read `w <= r` bytes at 0 and at `r - w`, or bytes below `r`.
+    unsafe {
+        if r >= 8 {
+            _mm_unpacklo_epi64(_mm_loadl_epi64(src.cast()), _mm_loadl_epi64(src.add(r - 8).cast()))
+        } else if r >= 4 {
+            _mm_unpacklo_epi32(
+                _mm_cvtsi32_si128(src.cast::<i32>().read_unaligned()),
+                _mm_cvtsi32_si128(src.add(r - 4).cast::<i32>().read_unaligned()),
+            )
+        } else {
+            let v = u32::from(*src)
+                | u32::from(*src.add(r / 2)) << 8
+                | u32::from(*src.add(r - 1)) << 16;
+            _mm_cvtsi32_si128(v as i32)
         }
     }
 }
