@@ -522,7 +522,7 @@ unsafe fn encode_all_avx512vbmi(
             }
         }
         let shuffle = _mm512_loadu_si512(ENCODE_SHUFFLE.as_ptr().cast());
-        // 192 bytes in four overlapping loads -> 256 symbols in four stores.
+        // 192 bytes in four masked 48-byte loads -> 256 symbols in four stores.
         while n - i >= 208 {
             // The bytes past each block's 48 are neither read nor faulted on.
             const M48: u64 = (1 << 48) - 1;
