@@ -156,13 +156,30 @@ trait Pshufb: Copy {
         separate: bool,
     ) -> usize;
 
-    /// [`decode::decode_short`].
+    /// [`decode::decode_short_block`] where the text has its shape, else
+    /// [`Pshufb::decode_short_rest`].
     ///
     /// # Safety
     ///
     /// The CPU has the features; as [`decode::decode_short`].
     #[allow(clippy::too_many_arguments)]
     unsafe fn decode_short<const FIXES: usize>(
+        nib: &Nibbles,
+        table: &[u8; 256],
+        src: *const u8,
+        n: usize,
+        dst: *mut u8,
+        cap: usize,
+        rules: ShortRules,
+    ) -> Option<usize>;
+
+    /// [`decode::decode_short`], in a function of its own.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features; as [`decode::decode_short`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn decode_short_rest<const FIXES: usize>(
         nib: &Nibbles,
         table: &[u8; 256],
         src: *const u8,
@@ -358,6 +375,28 @@ macro_rules! entries {
 
             #[target_feature(enable = $feature)]
             unsafe fn decode_short<const FIXES: usize>(
+                nib: &Nibbles,
+                table: &[u8; 256],
+                src: *const u8,
+                n: usize,
+                dst: *mut u8,
+                cap: usize,
+                rules: ShortRules,
+            ) -> Option<usize> {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    if let Some(r) = decode::decode_short_block::<$v, FIXES>(nib, src, n, dst, cap)
+                    {
+                        return r;
+                    }
+                    Self::decode_short_rest::<FIXES>(nib, table, src, n, dst, cap, rules)
+                }
+            }
+
+            // Out of line: the one-block path above then runs without its register saves.
+            #[inline(never)]
+            #[target_feature(enable = $feature)]
+            unsafe fn decode_short_rest<const FIXES: usize>(
                 nib: &Nibbles,
                 table: &[u8; 256],
                 src: *const u8,
