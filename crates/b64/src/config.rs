@@ -266,7 +266,7 @@ impl<'a> GeneralPurpose<'a> {
     pub fn backend(&self) -> Backend {
         match self.backend {
             Some(b) => b,
-            None => Backend::detect(),
+            None => Backend::chosen(),
         }
     }
 }

@@ -7,8 +7,10 @@
 //!
 //! Each method runs the backend's kernel through the inlined match (no cached pointer: an
 //! engine may carry its own backend, `with_backend`, and the kernels are generic over `Io`),
-//! then the scalar code of `portable` from where the kernel stopped. Below `decode` and
-//! `encode`, above `arch/` and `portable`.
+//! then the scalar code of `portable` from where the kernel stopped. An engine without its
+//! own backend takes [`Backend::chosen`]: on x86_64 the detected backend kept as one byte
+//! (`arch::x86_64::chosen`), so a short call does not run a probe per backend before its own.
+//! Below `decode` and `encode`, above `arch/` and `portable`.
 
 use crate::alphabet::Alphabet;
 // Unused where no kernel exists (mips64, riscv64 without V).
@@ -76,6 +78,27 @@ impl Kernels for Portable {
         j: usize,
     ) -> (usize, usize) {
         (i, j)
+    }
+}
+
+impl Backend {
+    /// [`Backend::detect`]'s answer as the engines take it: on x86_64 from the byte
+    /// [`best`](crate::arch::x86_64::best) keeps (one load, not a probe per backend).
+    #[inline]
+    pub(crate) fn chosen() -> Backend {
+        #[cfg(all(target_arch = "x86_64", not(b64_backend = "portable")))]
+        {
+            use crate::arch::x86_64::chosen::{Best, best};
+            match best() {
+                Best::Vbmi(t) => Backend(Kind::Avx512Vbmi(t)),
+                Best::Bw(t) => Backend(Kind::Avx512Bw(t)),
+                Best::Avx2(t) => Backend(Kind::Avx2(t)),
+                Best::Ssse3(t) => Backend(Kind::Ssse3(t)),
+                Best::Portable => Backend::PORTABLE,
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(b64_backend = "portable"))))]
+        Backend::detect()
     }
 }
 
@@ -184,5 +207,19 @@ impl Backend {
             return (i, j);
         }
         portable::decode_bulk(alphabet.decode_table(), io, i, j)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engines' cached choice is `detect`'s, the first of the `backends!` list this CPU
+    /// (under the cap) allows, on the first call and the next.
+    #[test]
+    fn chosen_is_detected() {
+        assert_eq!(Backend::chosen(), Backend::detect());
+        assert_eq!(Backend::chosen(), Backend::detect());
+        assert_eq!(Some(Backend::detect()), backends().last());
     }
 }

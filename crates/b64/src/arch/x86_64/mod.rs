@@ -4,6 +4,7 @@
 
 pub(crate) mod avx512bw;
 pub(crate) mod avx512vbmi;
+pub(crate) mod chosen;
 pub(crate) mod compact;
 pub(crate) mod pshufb;
 

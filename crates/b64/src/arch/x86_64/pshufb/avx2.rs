@@ -222,6 +222,18 @@ vector_ops!(
             unsafe {
                 if len == 32 {
                     _mm256_storeu_si256(dst.cast(), y);
+                } else if len > 16 && len.is_multiple_of(4) {
+                    // 16 symbols at 0 and the 16 ending at `len` (dwords `len / 4 - 4..`, by
+                    // one `vpermd`), in place of the general-register stores of
+                    // `store_exact`. Every padded encoding's length is a multiple of 4.
+                    // amd-zen5, `x86-64-v3`, criterion medians of 5 alternated rounds:
+                    // `b64/encode` 64 B (its last block 24 symbols) 5.64 -> 5.10 ns, 16 B
+                    // `encode-tail` 3.67 -> 3.53.
+                    let q = len / 4;
+                    let idx = _mm256_setr_epi32(q as i32 - 4, q as i32 - 3, q as i32 - 2, q as i32 - 1, 0, 0, 0, 0);
+                    let end = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(y, idx));
+                    _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(y));
+                    _mm_storeu_si128(dst.add(len - 16).cast(), end);
                 } else {
                     Self::store_exact(dst, len, y);
                 }
