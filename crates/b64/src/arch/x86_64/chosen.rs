@@ -33,19 +33,31 @@ pub(crate) fn best() -> Best {
     if let Some(t) = Avx512Vbmi::new() {
         return Best::Vbmi(t);
     }
-    // SAFETY: `BEST` holds `k` in 2..=4 only once `best_slow` saw token `k`'s probe return
+    // SAFETY: `BEST` has a token's bit only once `best_slow` saw that token's probe return
     // `Some` in this process, and what dispatch may use (`nab_isa::available`) is decided
-    // once per process, so the token's features are still there.
+    // once per process, so the token's features are still there. One bit a backend, tested
+    // in turn: equality tests LLVM makes into a jump table (an indirect branch per call).
     unsafe {
-        match BEST.load(Ordering::Relaxed) {
-            2 => Best::Bw(Avx512Bw::new_unchecked()),
-            3 => Best::Avx2(Avx2::new_unchecked()),
-            4 => Best::Ssse3(Ssse3::new_unchecked()),
-            5 => Best::Portable,
-            _ => best_slow(&BEST),
+        let k = BEST.load(Ordering::Relaxed);
+        if k & AVX2 != 0 {
+            Best::Avx2(Avx2::new_unchecked())
+        } else if k & BW != 0 {
+            Best::Bw(Avx512Bw::new_unchecked())
+        } else if k & SSSE3 != 0 {
+            Best::Ssse3(Ssse3::new_unchecked())
+        } else if k & PORTABLE != 0 {
+            Best::Portable
+        } else {
+            best_slow(&BEST)
         }
     }
 }
+
+/// [`best`]'s bits: the backend found at the first call (none yet: 0).
+const BW: u8 = 1;
+const AVX2: u8 = 2;
+const SSSE3: u8 = 4;
+const PORTABLE: u8 = 8;
 
 /// [`best`]'s first call: the probes in turn, the answer kept in `cache`.
 #[cold]
@@ -56,13 +68,13 @@ fn best_slow(cache: &AtomicU8) -> Best {
         // Not kept: `best` probes VBMI first on every call.
         return Best::Vbmi(t);
     } else if let Some(t) = Avx512Bw::new() {
-        (2, Best::Bw(t))
+        (BW, Best::Bw(t))
     } else if let Some(t) = Avx2::new() {
-        (3, Best::Avx2(t))
+        (AVX2, Best::Avx2(t))
     } else if let Some(t) = Ssse3::new() {
-        (4, Best::Ssse3(t))
+        (SSSE3, Best::Ssse3(t))
     } else {
-        (5, Best::Portable)
+        (PORTABLE, Best::Portable)
     };
     cache.store(code, Ordering::Relaxed);
     best
